@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .tokenize import count_lines, tokenize
-from .types import Document, Span
+from .types import Document
 
 SpanKey = tuple[int, int]
 NerKey = tuple[str, int, int]
@@ -230,12 +230,6 @@ def evaluate(gold: Mapping[str, Document], system: Mapping[str, Document]) -> Ev
     for doc_id in sorted(set(gold) & set(system)):
         score_document(gold[doc_id], system[doc_id], result)
     return result
-
-
-def evaluate_spans(gold: Document, spans: Iterable[Span]) -> Evaluation:
-    """Convenience: score predicted spans against one gold document."""
-    system = gold.with_spans(spans)
-    return evaluate({gold.id: gold}, {gold.id: system})
 
 
 def format_table(result: Evaluation, per_label: bool = True) -> str:

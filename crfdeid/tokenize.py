@@ -23,11 +23,11 @@ Splitting policy:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from bisect import bisect_right
 
 import regex
 
-from .types import Document, Token
+from .types import Token
 
 # Letters (\w minus digits and underscore), optionally with combining diacritics (NFD text).
 _WORD = r"[^\W\d_]+(?:[\u0300-\u036f\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+[^\W\d_]*)*"
@@ -112,7 +112,6 @@ def tokenize(text: str) -> list[Token]:
     breaks = line_starts(text)
     breaks.append(len(text) + 1)  # sentinel: no token starts there
     next_break = breaks[1]
-    bi = 1
     line = 0
     first = True
     pos = 0
@@ -121,12 +120,9 @@ def tokenize(text: str) -> list[Token]:
     for p_start, p_end in protected:
         for m in finditer(text, pos, p_start):
             start, end = m.span()
-            if start >= next_break:
-                while start >= next_break:
-                    bi += 1
-                    next_break = breaks[bi]
-                    line += 1
-                first = True
+            if start >= next_break:  # first token of a new line: find which (once per line)
+                line = bisect_right(breaks, start) - 1
+                next_break, first = breaks[line + 1], True
             word = m.group()
             if (end - start > 3 and not (word.islower() or word.istitle() or word.isupper())
                     and word[0].isalpha()):
@@ -137,29 +133,11 @@ def tokenize(text: str) -> list[Token]:
             else:
                 append(make(Token, (start, end, word, line, first)))
                 first = False
-        if p_end > p_start:
+        if p_end > p_start:  # an e-mail or URL
             if p_start >= next_break:
-                while p_start >= next_break:
-                    bi += 1
-                    next_break = breaks[bi]
-                    line += 1
-                first = True
+                line = bisect_right(breaks, p_start) - 1
+                next_break, first = breaks[line + 1], True
             append(make(Token, (p_start, p_end, text[p_start:p_end], line, first)))
             first = False
         pos = p_end
     return tokens
-
-
-def token_offsets(text: str) -> list[tuple[int, int]]:
-    """Token boundaries as ``(start, end)`` pairs, in order."""
-    return [(t.start, t.end) for t in tokenize(text)]
-
-
-def iter_tokens(document: Document) -> Iterator[Token]:
-    """Tokens of a document (convenience for stages that take a Document)."""
-    return iter(tokenize(document.text))
-
-
-def boundary_sets(tokens: list[Token]) -> tuple[set[int], set[int]]:
-    """Token start and end offsets, to check whether a span is token-aligned."""
-    return {t.start for t in tokens}, {t.end for t in tokens}

@@ -20,6 +20,7 @@ def meddocan_dir() -> Path:
     """The MEDDOCAN corpus folder, or skip the test when it is not available."""
     path = find_meddocan()
     if path is None or not all((path / part).is_dir() for part in ("train", "dev")):
-        pytest.skip(f"MEDDOCAN corpus not found (looked at {path}); set CRFDEID_MEDDOCAN to a "
-                    "folder with train/ and dev/ to run this test")
+        where = f"not at {path}" if path else "no ../shared/corpora/meddocan beside the project"
+        pytest.skip(f"MEDDOCAN corpus not found ({where}); set CRFDEID_MEDDOCAN to a folder "
+                    "with train/ and dev/ to run this test")
     return path

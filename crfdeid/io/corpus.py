@@ -7,9 +7,9 @@ from pathlib import Path
 
 from ..errors import AnnotationError, InputError
 from ..types import Document
-from .brat import parse_ann, read_brat
+from .brat import read_brat
 from .jsonl import read_jsonl
-from .text import DEFAULT_ENCODING, DEFAULT_MAX_BYTES, read_text
+from .text import DEFAULT_ENCODING, DEFAULT_MAX_BYTES
 
 INPUT_SUFFIXES = (".txt", ".jsonl")
 
@@ -72,14 +72,15 @@ def load_annotations(path: str | Path, texts: Mapping[str, str] | None = None, *
     for ann in progress(sorted(path.glob("*.ann"))):
         txt = ann.with_suffix(".txt")
         if txt.exists():
-            docs[ann.stem] = read_brat(txt, ann, encoding=encoding, max_bytes=max_bytes, source=source)
+            text = None
         elif texts is None:
             raise InputError("annotation file has no .txt beside it", ann)
         elif ann.stem in texts:
             text = texts[ann.stem]
-            spans, ignored = parse_ann(read_text(ann, encoding, max_bytes), text, ann, source=source)
-            docs[ann.stem] = Document(ann.stem, text, tuple(spans),
-                                      metadata={"ann_path": str(ann), "brat_ignored": ignored})
+        else:
+            continue
+        docs[ann.stem] = read_brat(txt, ann, encoding=encoding, max_bytes=max_bytes, source=source,
+                                   text=text)
     if not docs and not any(path.glob("*.ann")):
         for jsonl in sorted(path.glob("*.jsonl")):
             for doc in read_jsonl(jsonl, encoding, max_bytes):
