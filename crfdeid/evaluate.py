@@ -234,7 +234,8 @@ def evaluate(gold: Mapping[str, Document], system: Mapping[str, Document]) -> Ev
 
 def format_table(result: Evaluation, per_label: bool = True) -> str:
     """A human-readable report (figures to 4 decimals, as the official scorer prints them)."""
-    docs = result.to_dict()["documents"]
+    report = result.to_dict()
+    docs = report["documents"]
     out = [
         f"Documents scored: {docs['scored']} (gold: {docs['gold']}, system: {docs['system']}, "
         f"gold missing from system: {docs['missing_from_system']}, "
@@ -252,8 +253,7 @@ def format_table(result: Evaluation, per_label: bool = True) -> str:
     out.append(f"(leak = false negatives per line of gold text; {result.lines} lines)")
     if per_label:
         out += ["", f"{'label (ner)':<36}{'precision':>10}{'recall':>10}{'f1':>10}{'support':>9}"]
-        table = result.to_dict()["per_label"]
-        for label, row in table.items():
+        for label, row in report["per_label"].items():
             out.append(f"{label:<36}{row['precision']:>10.4f}{row['recall']:>10.4f}"
                        f"{row['f1']:>10.4f}{row['support']:>9}")
     if result.missing_from_system:
