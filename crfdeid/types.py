@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 Fragment = tuple[int, int]
 
@@ -115,3 +115,17 @@ class Document:
 
     def sorted_spans(self) -> list[Span]:
         return sorted(self.spans, key=lambda s: (s.start, s.end, s.label, s.source))
+
+
+@runtime_checkable
+class Detector(Protocol):
+    """What every detector (YAML rules, CRF tagger, gazetteer lookups…) offers the pipeline.
+
+    ``name`` is the registered name a pipeline configuration refers to; ``detect`` returns spans
+    over ``document.text`` with ``source`` saying who found them (``rule:<id>``, ``crf``…). A
+    detector never changes the text and never drops characters: offsets index the original.
+    """
+
+    name: str
+
+    def detect(self, document: Document) -> list[Span]: ...
