@@ -13,11 +13,15 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .errors import CrfdeidError
 from .io.text import DEFAULT_ENCODING, DEFAULT_MAX_BYTES, atomic_write_text
 from .progress import progress
+
+if TYPE_CHECKING:  # imported lazily at run time: `crfdeid --help` should not load the rule engine
+    from .rules import RuleEngine
 
 PROG = "crfdeid"
 
@@ -30,6 +34,11 @@ _MAIN_EPILOG = """\
 examples:
   crfdeid evaluate gold/ system/                 MEDDOCAN figures of a system's BRAT output
   crfdeid evaluate gold/ system/ --format json   the same as one JSON object
+  crfdeid annotate notes/ -o out/ --rules-only   BRAT predictions from the YAML rules alone
+  crfdeid rules explain "NHC: 2347865"           which rule finds what, and why
+  crfdeid rules test                             run every example of the Spanish rule pack
+  crfdeid inspect note.txt                       tokens with lemma, POS and gazetteer matches
+  crfdeid pack show es                           the Spanish pack: lists, sizes, licences
 
 Run 'crfdeid COMMAND --help' for the options of a command.
 """
@@ -56,6 +65,50 @@ _EVALUATE_EPILOG = """\
 examples:
   crfdeid evaluate ../shared/corpora/meddocan/dev predictions/
   crfdeid evaluate gold.jsonl predictions.jsonl --format json -o scores.json
+"""
+
+
+_RULES_DESCRIPTION = """\
+Work with YAML rule packs: the auditable rules that find regular identifiers (e-mails, phones,
+record numbers, dates, ages…). A PACK is a shipped language code (es) or a folder of .yaml
+rule files or one .yaml file; the default is the shipped Spanish pack.
+
+  test      run every rule's own examples; a table of PASS/FAIL per rule
+  lint      duplicate ids, too few examples, slow patterns, rules shadowed by others
+  explain   every match in a text or file: offsets, label, rule id, matched text, description
+
+Exit status of test and lint: 0 all good, 1 a failing example or a lint finding, 2 an invalid
+pack (the message names the file, the line and the rule id).
+"""
+
+_RULES_EPILOG = """\
+examples:
+  crfdeid rules test                         the shipped Spanish pack
+  crfdeid rules test my_rules/ -v            a pack of your own, every example listed
+  crfdeid rules lint es --slow-ms 10         stricter about slow patterns
+  crfdeid rules explain "Tfno: 948 255 400"  what a privacy officer audits
+  crfdeid rules explain note.txt --all       also the matches that lost an overlap
+"""
+
+_ANNOTATE_DESCRIPTION = """\
+Find PHI in every NAME.txt (or .jsonl) of IN_DIR and write predictions to OUT_DIR:
+OUT_DIR/NAME.ann plus a copy of NAME.txt (--format brat), or OUT_DIR/annotations.jsonl.
+
+--rules-only uses the YAML rules alone; the CRF tagger and its default model arrive in a later
+version, so for now --rules-only is required. Overlapping rule matches are resolved by
+priority, then length, then position. A rule that takes longer than --timeout on one document
+is skipped for that document with a warning; the run goes on.
+
+crfdeid never writes into IN_DIR, and refuses an OUT_DIR that already holds annotations it did
+not write (they may be gold) unless --overwrite is given. Each file is written whole or not at
+all.
+"""
+
+_ANNOTATE_EPILOG = """\
+examples:
+  crfdeid annotate ../shared/corpora/meddocan/dev -o /tmp/rules_dev --rules-only
+  crfdeid evaluate ../shared/corpora/meddocan/dev /tmp/rules_dev     score it
+  crfdeid annotate notes.jsonl -o out/ --rules-only --format jsonl
 """
 
 
@@ -90,6 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--no-per-label", action="store_true", help="omit the per-label table")
     _add_input_options(ev)
     ev.set_defaults(handler=cmd_evaluate)
+    _add_language_commands(commands)
+    _add_rules_parser(commands)
+    _add_annotate_parser(commands)
     return parser
 
 
@@ -118,6 +174,295 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     print(report)
     if args.output:
         atomic_write_text(Path(args.output), report + "\n")
+    return 0
+
+
+# --- language packs and linguistic annotators -------------------------------------------------
+
+_INSPECT_DESCRIPTION = """\
+Show how crfdeid sees a text: every token with its offsets, lemma and part of speech (from the
+chosen linguistic backend) and the gazetteer lists it falls in (BIO position per list; a name
+match on a stop-listed word such as "Parkinson" is marked ambiguous). This is the input of the
+CRF's feature extractor, shown for people.
+
+The default backend needs no download: lemmas from simplemma, closed word classes from the
+language pack (DET, ADP, PRON…), NUM/PUNCT/SYM from the characters, OPEN for other known words
+and OOV for words outside the lexicon. --backend stanza uses Stanford's tagger (install
+'crfdeid[stanza]' and its models: crfdeid models download es).
+"""
+
+_INSPECT_EPILOG = """\
+examples:
+  crfdeid inspect "La Dra. Navarro revisó a su hija en el Hospital Virgen del Rocío."
+  crfdeid inspect examples/notes/nota-001.txt --lists given_name,surname,kinship
+  crfdeid inspect note.txt --backend stanza --stanza-dir ~/stanza_resources --format jsonl
+"""
+
+_PACK_DESCRIPTION = """\
+Show a language pack: its version, every gazetteer list with its size and description, the
+hand-written closed lists, and where each list comes from (source, licence, attribution).
+Packs live in gazetteers/<lang>/ and are rebuilt from the raw sources with
+scripts/build_gazetteers.py.
+"""
+
+_MODELS_DESCRIPTION = """\
+Fetch the stanza models (tokenize, pos, lemma) for a language, for the optional stanza
+linguistic backend. Needs internet access and the stanza extra (pip install 'crfdeid[stanza]').
+Tagging never downloads: on an offline machine, copy a stanza_resources folder made here and
+point --stanza-dir or STANZA_RESOURCES_DIR at it.
+"""
+
+
+def _add_language_commands(commands: argparse._SubParsersAction) -> None:
+    raw = argparse.RawDescriptionHelpFormatter
+    ins = commands.add_parser("inspect", help="show tokens with lemma, POS and gazetteer matches",
+                              description=_INSPECT_DESCRIPTION, epilog=_INSPECT_EPILOG, formatter_class=raw)
+    ins.add_argument("input", metavar="TEXT_OR_FILE", help="a .txt file, or the text itself")
+    ins.add_argument("--lang", default="es",
+                     help="language pack: a code or a pack folder (default: %(default)s)")
+    ins.add_argument("--backend", choices=("default", "stanza"), default="default",
+                     help="linguistic backend for lemma and POS (default: %(default)s)")
+    ins.add_argument("--stanza-dir", metavar="DIR",
+                     help="stanza models folder (default: $STANZA_RESOURCES_DIR or ~/stanza_resources)")
+    ins.add_argument("--lists", metavar="A,B", help="only these gazetteer lists (default: all)")
+    ins.add_argument("--format", choices=("table", "jsonl"), default="table",
+                     help="table for people, one JSON object per token for scripts (default: %(default)s)")
+    _add_input_options(ins)
+    ins.set_defaults(handler=cmd_inspect)
+
+    pack = commands.add_parser("pack", help="show a language pack's lists, sizes and provenance",
+                               description=_PACK_DESCRIPTION, formatter_class=raw)
+    pack_commands = pack.add_subparsers(dest="pack_command", metavar="ACTION", required=True)
+    show = pack_commands.add_parser("show", help="lists, sizes, sources and licences",
+                                    description=_PACK_DESCRIPTION, formatter_class=raw)
+    show.add_argument("lang", nargs="?", default="es", metavar="LANG",
+                      help="a language code or a pack folder (default: %(default)s)")
+    show.set_defaults(handler=cmd_pack_show)
+
+    models = commands.add_parser("models", help="download stanza models for the stanza backend",
+                                 description=_MODELS_DESCRIPTION, formatter_class=raw)
+    model_commands = models.add_subparsers(dest="models_command", metavar="ACTION", required=True)
+    dl = model_commands.add_parser("download", help="fetch stanza's tokenize/pos/lemma models",
+                                   description=_MODELS_DESCRIPTION, formatter_class=raw,
+                                   epilog="example:\n  crfdeid models download es --stanza-dir /opt/stanza\n")
+    dl.add_argument("lang", metavar="LANG", help="language code, e.g. es")
+    dl.add_argument("--stanza-dir", metavar="DIR",
+                    help="where to put them (default: $STANZA_RESOURCES_DIR or ~/stanza_resources)")
+    dl.set_defaults(handler=cmd_models_download)
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    from .gazetteer import GazetteerMatcher
+    from .io.text import read_text
+    from .langpack import load_pack
+    from .linguistic import make_annotator
+    from .tokenize import tokenize
+
+    path = Path(args.input)
+    if path.is_file():
+        text = read_text(path, encoding=args.encoding, max_bytes=args.max_bytes)
+    elif path.suffix in (".txt", ".ann", ".jsonl") and " " not in args.input:
+        raise CrfdeidError("file not found", path, hint="to inspect a text, pass the text itself in quotes")
+    else:
+        text = args.input
+    pack = load_pack(args.lang)
+    lists = [x.strip() for x in args.lists.split(",") if x.strip()] if args.lists else None
+    try:
+        matcher = GazetteerMatcher(pack, lists=lists)
+    except ValueError as exc:
+        raise CrfdeidError(str(exc), hint="see the list names with: crfdeid pack show") from None
+    config: dict[str, str] = {"backend": args.backend}
+    if args.backend == "stanza":
+        config["language"] = pack.language
+        if args.stanza_dir:
+            config["model_dir"] = args.stanza_dir
+    annotator = make_annotator(config, pack)
+    tokens = tokenize(text)
+    analysis = annotator.analyse(tokens)
+    members = matcher.membership(tokens)
+    rows = zip(tokens, analysis.lemmas, analysis.pos, members, strict=True)
+    if args.format == "jsonl":
+        for token, lemma, pos, tags in rows:
+            record = {"start": token.start, "end": token.end, "text": token.text, "line": token.line + 1,
+                      "lemma": lemma, "pos": pos, "gazetteers": list(tags)}
+            print(json.dumps(record, ensure_ascii=False))
+        return 0
+    table = [("start", "end", "token", "lemma", "pos", "gazetteers")]
+    table += [(str(t.start), str(t.end), t.text, lemma, pos, " ".join(tags)) for t, lemma, pos, tags in rows]
+    widths = [max(len(r[i]) for r in table) for i in range(5)]
+    for row in table:
+        print("  ".join(cell.ljust(widths[i]) if i < 5 else cell for i, cell in enumerate(row)).rstrip())
+    return 0
+
+
+def cmd_pack_show(args: argparse.Namespace) -> int:
+    from .langpack import load_pack
+
+    pack = load_pack(args.lang)
+    print(f"{pack.name} ({pack.language}), pack version {pack.version}\n  folder: {pack.path}")
+    if pack.rules:
+        print(f"  rules: {pack.rules}")
+    print("\ngazetteer lists (matched case- and accent-insensitively):")
+    for name, table in sorted(pack.tables.items()):
+        note = f" [only after {table.after}]" if table.after else ""
+        print(f"  {name:<14} {len(table):>7}  {table.description}{note}")
+    print("\nhand-written closed lists:")
+    closed = {"kinship": len(pack.kinship), "honorific": len(pack.honorifics),
+              "month": len(pack.months), "weekday": len(pack.weekdays),
+              "street_type": len(pack.street_types), "facility_type": len(pack.facility_types),
+              "stop": len(pack.stopwords), "word_class": len(pack.word_classes)}
+    for name, size in closed.items():
+        print(f"  {name:<14} {size:>7}")
+    provenance = pack.path / "provenance.json"
+    if provenance.is_file():
+        data = json.loads(provenance.read_text(encoding="utf-8"))
+        print("\nsources:")
+        for key, source in data.get("sources", {}).items():
+            print(f"  {key}: {source['attribution']}\n    licence: {source['licence']}")
+    return 0
+
+
+def cmd_models_download(args: argparse.Namespace) -> int:
+    from .linguistic import download_stanza_models
+
+    target = download_stanza_models(args.lang, args.stanza_dir)
+    print(f"stanza models for {args.lang!r} are in {target}")
+    return 0
+
+
+def _add_rules_parser(commands: argparse._SubParsersAction) -> None:
+    rules = commands.add_parser(
+        "rules", help="test, lint and explain YAML rule packs", description=_RULES_DESCRIPTION,
+        epilog=_RULES_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    verbs = rules.add_subparsers(dest="rules_command", metavar="VERB", required=True)
+    pack_help = "a shipped language code (es), a folder of .yaml rules or one .yaml file (default: es)"
+
+    test = verbs.add_parser("test", help="run every rule's examples; exit 1 on any failure",
+                            description="Run every rule's examples and print a PASS/FAIL table.")
+    test.add_argument("pack", nargs="?", default="es", metavar="PACK", help=pack_help)
+    test.add_argument("-v", "--verbose", action="store_true", help="list every example, not only failures")
+    test.set_defaults(handler=cmd_rules_test)
+
+    lint = verbs.add_parser("lint", help="find duplicate ids, missing examples, slow or shadowed rules",
+                            description="Check a rule pack for problems its examples cannot show.")
+    lint.add_argument("pack", nargs="?", default="es", metavar="PACK", help=pack_help)
+    lint.add_argument("--slow-ms", type=float, default=20.0, metavar="MS",
+                      help="flag a pattern slower than MS on a 5,000-character stress string "
+                           "(default: %(default)s)")
+    lint.set_defaults(handler=cmd_rules_lint)
+
+    explain = verbs.add_parser("explain", help="show every match in a text or file, with its rule",
+                               description="Show each rule match: offsets, label, rule id, matched "
+                                           "text and the rule's description.")
+    explain.add_argument("source", metavar="TEXT_OR_FILE",
+                         help="a file to read, '-' for standard input, or the text itself")
+    explain.add_argument("--rules", default="es", metavar="PACK", help=pack_help)
+    explain.add_argument("--all", action="store_true", help="also show matches that lost an overlap")
+    explain.add_argument("--format", choices=("table", "json"), default="table",
+                         help="table for people, json for scripts (default: %(default)s)")
+    explain.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                         help="give up on a rule after SECONDS on this text")
+    _add_input_options(explain)
+    explain.set_defaults(handler=cmd_rules_explain)
+
+
+def _add_annotate_parser(commands: argparse._SubParsersAction) -> None:
+    an = commands.add_parser(
+        "annotate", help="find PHI in a folder of notes and write BRAT or JSONL predictions",
+        description=_ANNOTATE_DESCRIPTION, epilog=_ANNOTATE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    an.add_argument("input", metavar="IN_DIR", help="folder of NAME.txt files (or .jsonl files, or one file)")
+    an.add_argument("-o", "--output", required=True, metavar="OUT_DIR", help="folder for the predictions")
+    an.add_argument("--rules-only", action="store_true", help="use the YAML rules alone (no CRF tagger)")
+    an.add_argument("--rules", default="es", metavar="PACK",
+                    help="rule pack: a shipped language code, a folder or a .yaml file (default: es)")
+    an.add_argument("--format", choices=("brat", "jsonl"), default="brat",
+                    help="brat: NAME.ann + NAME.txt; jsonl: one annotations.jsonl (default: %(default)s)")
+    an.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                    help="give up on a rule after SECONDS on one document (default: 0.5)")
+    an.add_argument("--overwrite", action="store_true",
+                    help="allow replacing annotations in OUT_DIR that crfdeid did not write")
+    _add_input_options(an)
+    an.set_defaults(handler=cmd_annotate)
+
+
+def _rule_engine(pack: str, timeout: float | None) -> RuleEngine:
+    from .rules import DEFAULT_TIMEOUT, RuleEngine
+
+    if timeout is not None and not timeout > 0:
+        raise CrfdeidError(f"--timeout must be a positive number of seconds, got {timeout}")
+    return RuleEngine.from_pack(pack, timeout=timeout or DEFAULT_TIMEOUT)
+
+
+def cmd_rules_test(args: argparse.Namespace) -> int:
+    from .rules import load_rules, run_examples
+    from .rules.report import format_test_report
+
+    rules = load_rules(args.pack)
+    outcomes = run_examples(rules)
+    print(format_test_report(rules, outcomes, verbose=args.verbose))
+    return 0 if all(o.passed for o in outcomes) and rules else 1
+
+
+def cmd_rules_lint(args: argparse.Namespace) -> int:
+    from .rules import lint, load_rules
+    from .rules.report import format_lint
+
+    rules = load_rules(args.pack)
+    findings = lint(rules, slow_seconds=args.slow_ms / 1000)
+    print(format_lint(findings, len(rules)))
+    return 1 if findings else 0
+
+
+def _explain_text(source: str, encoding: str, max_bytes: int) -> tuple[str, str]:
+    """(document id, text) of TEXT_OR_FILE: stdin for '-', a file if it exists, else the text."""
+    from .io.text import read_text
+
+    if source == "-":
+        return "stdin", sys.stdin.read()
+    path = Path(source)
+    looks_like_path = not any(c.isspace() for c in source) and path.suffix in (".txt", ".ann", ".jsonl")
+    if path.is_file() or looks_like_path:
+        return path.stem, read_text(path, encoding, max_bytes)  # a missing file is a clear error
+    return "text", source
+
+
+def cmd_rules_explain(args: argparse.Namespace) -> int:
+    from .rules.report import explain_rows, format_explain
+    from .types import Document
+
+    engine = _rule_engine(args.rules, args.timeout)
+    doc_id, text = _explain_text(args.source, args.encoding, args.max_bytes)
+    result = engine.run(Document(doc_id, text))
+    rows = explain_rows(result, show_dropped=args.all)
+    if args.format == "json":
+        timeouts = [{"rule": t.rule_id, "document": t.document_id, "seconds": t.seconds}
+                    for t in result.timeouts]
+        print(json.dumps({"document": doc_id, "matches": rows, "timeouts": timeouts},
+                         indent=2, ensure_ascii=False))
+    else:
+        print(format_explain(rows, result.timeouts))
+    return 0
+
+
+def cmd_annotate(args: argparse.Namespace) -> int:
+    from .annotate import annotate_folder
+
+    if not args.rules_only:
+        raise CrfdeidError("the CRF tagger and its default model are not part of this version yet",
+                           hint="run with --rules-only to annotate with the YAML rules alone")
+    engine = _rule_engine(args.rules, args.timeout)
+    bar = partial(progress, enabled=None if not args.quiet else False, desc="annotating")
+    summary = annotate_folder(Path(args.input), Path(args.output), [engine], args.format,
+                              overwrite=args.overwrite, encoding=args.encoding,
+                              max_bytes=args.max_bytes, progress=bar)
+    if not args.quiet:
+        rate = summary.documents / summary.seconds if summary.seconds else 0.0
+        print(f"{PROG}: annotated {summary.documents} document(s), {summary.spans} span(s) in "
+              f"{summary.seconds:.1f} s ({rate:.0f} documents/s) -> {args.output}", file=sys.stderr)
+        if summary.timeouts:
+            print(f"{PROG}: {len(summary.timeouts)} rule timeout(s); those rules were skipped on "
+                  "those documents (see the warnings above)", file=sys.stderr)
     return 0
 
 

@@ -19,7 +19,8 @@ def test_readme_python_blocks_run(capsys):
 
 def test_readme_quotes_the_two_start_commands():
     text = README.read_text(encoding="utf-8")
-    assert "pip install . && crfdeid evaluate examples/notes examples/system" in text
+    assert ("pip install . && crfdeid annotate examples/notes -o out --rules-only && "
+            "crfdeid evaluate examples/notes out") in text
     assert "pip install '.[test]' && pytest" in text
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
     assert "pip install '.[test]' && pytest" in ci

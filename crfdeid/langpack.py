@@ -1,0 +1,407 @@
+"""Language packs: every language-specific list the engine reads, loaded from one manifest.
+
+A pack is a folder (``gazetteers/<lang>/``) with a ``pack.yaml`` manifest naming its gazetteer
+tables (TSV built by ``scripts/build_gazetteers.py``) and its hand-written closed lists (YAML:
+kinship, honorifics, calendar, street and facility types, stop list, closed word classes).
+Code refers to lists only by the names in the manifest, so Swedish or English is a new folder,
+not a fork. Files are parsed strictly: an unknown key or a malformed row is an error naming
+the file and line, never a silently smaller list.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import CrfdeidError
+from .resources import data_dir
+
+MANIFEST = "pack.yaml"
+SEXES = ("m", "f", "any")
+
+
+class PackError(CrfdeidError):
+    """A language pack file is missing or malformed."""
+
+
+def fold(text: str) -> str:
+    """The matching key of a string: accents removed, case folded (``Cuéllar`` -> ``cuellar``).
+
+    Used by the gazetteer matcher and by every lookup in a pack, so that "Martínez",
+    "MARTINEZ" and "martinez" are one entry.
+    """
+    if text.isascii():
+        return text.casefold()
+    decomposed = unicodedata.normalize("NFD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+# --- the pieces of a pack ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Table:
+    """One gazetteer table: rows as dicts of strings, plus the entries the matcher uses."""
+
+    name: str
+    path: Path
+    description: str
+    columns: tuple[str, ...]
+    rows: tuple[dict[str, str], ...]
+    entries: tuple[str, ...]
+    match: bool
+    after: str | None = None
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+@dataclass(frozen=True)
+class KinshipTerm:
+    """A kinship word with what a surrogate must preserve: sex and generation."""
+
+    word: str
+    lemma: str
+    sex: str
+    generation: int | None
+    group: str
+    plural: bool
+    ambiguous: bool
+
+
+@dataclass(frozen=True)
+class Honorific:
+    title: str
+    form: str
+    sex: str
+    role: str
+
+
+@dataclass(frozen=True)
+class CalendarName:
+    number: int
+    name: str
+    abbreviations: tuple[str, ...]
+    roman: str | None = None
+
+
+@dataclass(frozen=True)
+class LanguagePack:
+    """Everything language-specific, loaded once. Lookups take any casing and accents."""
+
+    language: str
+    name: str
+    version: str
+    path: Path
+    rules: str | None
+    tables: Mapping[str, Table]
+    kinship: Mapping[str, KinshipTerm]
+    honorifics: Mapping[str, Honorific]
+    months: tuple[CalendarName, ...]
+    weekdays: tuple[CalendarName, ...]
+    street_types: Mapping[str, tuple[str, ...]]
+    facility_types: Mapping[str, tuple[str, ...]]
+    stopwords: Mapping[str, str]
+    word_classes: Mapping[str, str] = field(default_factory=dict)
+
+    def table(self, name: str) -> Table:
+        try:
+            return self.tables[name]
+        except KeyError:
+            raise PackError(
+                f"language pack {self.language!r} has no gazetteer {name!r}",
+                self.path / MANIFEST,
+                hint=f"known: {', '.join(sorted(self.tables))}",
+            ) from None
+
+    def kinship_term(self, word: str) -> KinshipTerm | None:
+        return self.kinship.get(fold(word))
+
+    def honorific(self, word: str) -> Honorific | None:
+        return self.honorifics.get(fold(word))
+
+    def is_stopword(self, word: str) -> bool:
+        return fold(word) in self.stopwords
+
+    def month(self, word: str) -> CalendarName | None:
+        key = fold(word).rstrip(".")
+        for month in self.months:
+            if key == fold(month.name) or key in month.abbreviations or key == fold(month.roman or ""):
+                return month
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        """What a trained model records about the pack it was trained with."""
+        return {
+            "language": self.language,
+            "version": self.version,
+            "tables": {name: len(t) for name, t in sorted(self.tables.items())},
+        }
+
+
+# --- loading ----------------------------------------------------------------------------------
+
+
+def _yaml_file(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        raise PackError("language pack file not found", path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise PackError(
+            f"invalid YAML: {getattr(exc, 'problem', exc)}", path, mark.line + 1 if mark else None
+        ) from None
+    except UnicodeDecodeError as exc:
+        raise PackError(f"not UTF-8 ({exc.reason})", path) from None
+    if not isinstance(data, dict):
+        raise PackError("expected a mapping at the top level", path)
+    return data
+
+
+def _check_keys(
+    data: Mapping[str, Any], allowed: Iterable[str], path: Path, where: str, required: Iterable[str] = ()
+) -> None:
+    allowed = set(allowed)
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise PackError(
+            f"{where}: unknown key(s) {', '.join(map(repr, unknown))}",
+            path,
+            hint=f"allowed: {', '.join(sorted(allowed))}",
+        )
+    missing = [k for k in required if k not in data]
+    if missing:
+        raise PackError(f"{where}: missing key(s) {', '.join(map(repr, missing))}", path)
+
+
+def read_tsv(path: Path) -> tuple[tuple[str, ...], list[dict[str, str]]]:
+    """A pack table: '#' comment lines, one header row, then tab-separated rows."""
+    if not path.is_file():
+        raise PackError(
+            "gazetteer table not found", path, hint="rebuild the pack with scripts/build_gazetteers.py"
+        )
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        raise PackError(f"not UTF-8 ({exc.reason})", path) from None
+    header: tuple[str, ...] | None = None
+    rows: list[dict[str, str]] = []
+    for number, line in enumerate(lines, 1):
+        if not line or line.startswith("#"):
+            continue
+        cells = line.split("\t")
+        if header is None:
+            header = tuple(cells)
+            continue
+        if len(cells) > len(header):
+            raise PackError(f"{len(cells)} cells, the header has {len(header)}", path, number)
+        cells += [""] * (len(header) - len(cells))
+        if not cells[0].strip():
+            raise PackError("empty first cell", path, number)
+        rows.append(dict(zip(header, cells, strict=True)))
+    if header is None:
+        raise PackError("no header row", path)
+    return header, rows
+
+
+_TABLE_KEYS = ("file", "column", "aliases", "after", "match", "description")
+
+
+def _load_table(root: Path, name: str, spec: Any, manifest: Path) -> Table:
+    """``after: <list>`` makes the entries matchable only right behind a match of that list: a
+    health centre named "García" is matched in "Centro de Salud García" or "C.S. de García",
+    never as the bare surname (see ``crfdeid.gazetteer``)."""
+    if not isinstance(spec, dict):
+        raise PackError(f"gazetteer {name!r}: expected a mapping", manifest)
+    _check_keys(spec, _TABLE_KEYS, manifest, f"gazetteer {name!r}", required=("file", "column"))
+    path = root / spec["file"]
+    columns, rows = read_tsv(path)
+    for key in ("column", "aliases"):
+        if key in spec and spec[key] not in columns:
+            raise PackError(
+                f"gazetteer {name!r}: {key} {spec[key]!r} is not a column of {path.name}",
+                manifest,
+                hint=f"columns: {', '.join(columns)}",
+            )
+    entries: list[str] = []
+    for row in rows:
+        entries.append(row[spec["column"]])
+        if "aliases" in spec:
+            entries.extend(a for a in row[spec["aliases"]].split("|") if a)
+    return Table(
+        name=name,
+        path=path,
+        description=str(spec.get("description", "")),
+        columns=columns,
+        rows=tuple(rows),
+        entries=tuple(dict.fromkeys(entries)),
+        match=bool(spec.get("match", True)),
+        after=spec.get("after"),
+    )
+
+
+def _load_kinship(path: Path) -> dict[str, KinshipTerm]:
+    data = _yaml_file(path)
+    _check_keys(data, ("language", "terms"), path, "kinship", required=("terms",))
+    terms: dict[str, KinshipTerm] = {}
+    for lemma, spec in data["terms"].items():
+        _check_keys(
+            spec,
+            ("sex", "generation", "group", "plural", "ambiguous"),
+            path,
+            f"kinship {lemma!r}",
+            required=("sex", "generation", "group"),
+        )
+        if spec["sex"] not in SEXES:
+            raise PackError(f"kinship {lemma!r}: sex must be one of {SEXES}", path)
+        if spec["generation"] is not None and not isinstance(spec["generation"], int):
+            raise PackError(f"kinship {lemma!r}: generation must be an integer or null", path)
+        common = {
+            "lemma": lemma,
+            "sex": spec["sex"],
+            "generation": spec["generation"],
+            "group": spec["group"],
+            "ambiguous": bool(spec.get("ambiguous", False)),
+        }
+        terms[fold(lemma)] = KinshipTerm(word=lemma, plural=False, **common)
+        for plural in spec.get("plural", []):
+            terms.setdefault(fold(plural), KinshipTerm(word=plural, plural=True, **common))
+    return terms
+
+
+def _load_honorifics(path: Path) -> dict[str, Honorific]:
+    data = _yaml_file(path)
+    _check_keys(data, ("language", "titles"), path, "honorifics", required=("titles",))
+    out: dict[str, Honorific] = {}
+    for title, spec in data["titles"].items():
+        _check_keys(spec, ("sex", "role", "forms"), path, f"honorific {title!r}", required=("sex", "forms"))
+        if spec["sex"] not in SEXES:
+            raise PackError(f"honorific {title!r}: sex must be one of {SEXES}", path)
+        for form in spec["forms"]:
+            out.setdefault(
+                fold(form), Honorific(title=title, form=form, sex=spec["sex"], role=spec.get("role", ""))
+            )
+    return out
+
+
+def _load_calendar(path: Path) -> tuple[tuple[CalendarName, ...], tuple[CalendarName, ...]]:
+    data = _yaml_file(path)
+    _check_keys(data, ("language", "months", "weekdays"), path, "calendar", required=("months", "weekdays"))
+    parts = []
+    for key, count in (("months", 12), ("weekdays", 7)):
+        items = []
+        for spec in data[key]:
+            _check_keys(
+                spec,
+                ("number", "name", "abbreviations", "roman"),
+                path,
+                f"{key} entry",
+                required=("number", "name"),
+            )
+            items.append(
+                CalendarName(
+                    number=spec["number"],
+                    name=spec["name"],
+                    abbreviations=tuple(fold(a) for a in spec.get("abbreviations", [])),
+                    roman=spec.get("roman"),
+                )
+            )
+        if sorted(i.number for i in items) != list(range(1, count + 1)):
+            raise PackError(f"{key}: expected numbers 1..{count}", path)
+        parts.append(tuple(sorted(items, key=lambda i: i.number)))
+    return parts[0], parts[1]
+
+
+def _load_typed_forms(path: Path, key: str) -> dict[str, tuple[str, ...]]:
+    data = _yaml_file(path)
+    _check_keys(data, ("language", key), path, path.stem, required=(key,))
+    out: dict[str, tuple[str, ...]] = {}
+    for kind, forms in data[key].items():
+        if not isinstance(forms, list) or not all(isinstance(f, str) and f for f in forms):
+            raise PackError(f"{kind!r}: expected a list of spellings", path)
+        out[kind] = tuple(forms)
+    return out
+
+
+def _load_wordlists(path: Path, key: str) -> dict[str, str]:
+    """``{category: [words]}`` -> folded word -> category (first category wins)."""
+    data = _yaml_file(path)
+    _check_keys(data, ("language", key), path, path.stem, required=(key,))
+    out: dict[str, str] = {}
+    for category, words in data[key].items():
+        if not isinstance(words, list):
+            raise PackError(f"{category!r}: expected a list of words", path)
+        for word in words:
+            if not isinstance(word, str):
+                raise PackError(
+                    f"{category!r}: {word!r} is not a word",
+                    path,
+                    hint="YAML reads unquoted no/yes/on/off/true/false and numbers as "
+                    "other types: quote the word",
+                )
+            out.setdefault(fold(word), category)
+    return out
+
+
+_CLOSED = ("kinship", "honorific", "calendar", "street_type", "facility_type", "stop", "word_class")
+_MANIFEST_KEYS = ("language", "name", "version", "rules", "gazetteers", "closed_lists")
+
+
+def pack_dir(language_or_path: str | Path) -> Path:
+    """``es`` -> the packaged Spanish pack folder; a path is taken as a pack folder."""
+    candidate = Path(language_or_path)
+    if (candidate / MANIFEST).is_file():
+        return candidate
+    if isinstance(language_or_path, str) and "/" not in language_or_path and "\\" not in language_or_path:
+        packaged = data_dir("gazetteers") / language_or_path
+        if (packaged / MANIFEST).is_file():
+            return packaged
+        known = sorted(p.name for p in data_dir("gazetteers").iterdir() if (p / MANIFEST).is_file())
+        raise PackError(
+            f"no language pack {language_or_path!r}",
+            hint=f"packaged languages: {', '.join(known) or 'none'}; or pass a pack folder",
+        )
+    raise PackError(f"no {MANIFEST} in this folder", candidate)
+
+
+def load_pack(language_or_path: str | Path = "es") -> LanguagePack:
+    """Load (once per process) the pack for a language code or a pack folder."""
+    return _load_pack_cached(str(pack_dir(language_or_path).resolve()))
+
+
+@lru_cache(maxsize=8)
+def _load_pack_cached(root_str: str) -> LanguagePack:
+    root = Path(root_str)
+    manifest = root / MANIFEST
+    data = _yaml_file(manifest)
+    _check_keys(
+        data, _MANIFEST_KEYS, manifest, "pack", required=("language", "version", "gazetteers", "closed_lists")
+    )
+    closed = data["closed_lists"]
+    _check_keys(closed, _CLOSED, manifest, "closed_lists", required=_CLOSED)
+    facility_types = _load_typed_forms(root / closed["facility_type"], "types")
+    tables = {name: _load_table(root, name, spec, manifest) for name, spec in data["gazetteers"].items()}
+    months, weekdays = _load_calendar(root / closed["calendar"])
+    return LanguagePack(
+        language=str(data["language"]),
+        name=str(data.get("name", data["language"])),
+        version=str(data["version"]),
+        path=root,
+        rules=data.get("rules"),
+        tables=tables,
+        kinship=_load_kinship(root / closed["kinship"]),
+        honorifics=_load_honorifics(root / closed["honorific"]),
+        months=months,
+        weekdays=weekdays,
+        street_types=_load_typed_forms(root / closed["street_type"], "types"),
+        facility_types=facility_types,
+        stopwords=_load_wordlists(root / closed["stop"], "words"),
+        word_classes=_load_wordlists(root / closed["word_class"], "classes"),
+    )

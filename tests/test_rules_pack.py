@@ -1,0 +1,67 @@
+"""The shipped rule packs: every example passes, lint is clean, and each rule meets the bar."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from crfdeid.cli import main
+from crfdeid.labels import GUIDELINE_LABELS
+from crfdeid.rules import lint, load_rules, read_manifest, resolve_pack, run_examples, shipped_packs
+
+PACKS = shipped_packs()
+
+
+def test_the_spanish_pack_is_shipped():
+    assert "es" in PACKS
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_rules_test_passes_for_every_shipped_pack(pack: str, capsys):
+    code = main(["rules", "test", pack])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "0 failed" in out and "FAIL" not in out
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_lint_is_clean_for_every_shipped_pack(pack: str):
+    # Unit tests do not time things: the slow-pattern limit here is ten times the CLI default, so
+    # only a pattern that backtracks catastrophically fails; `crfdeid rules lint` applies 20 ms.
+    findings = lint(load_rules(pack), slow_seconds=0.2)
+    assert [f"{f.rule.id}: {f.code}: {f.message}" for f in findings] == []
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_each_rule_has_examples_a_description_and_a_known_label(pack: str):
+    for rule in load_rules(pack):
+        assert len(rule.examples) >= 2 and len(rule.counter_examples) >= 1, rule.id
+        assert rule.description.strip().endswith((".", ")", '"')), rule.id
+        assert rule.label in GUIDELINE_LABELS
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_manifest_records_origin_licence_and_date(pack: str):
+    manifest = read_manifest(resolve_pack(pack))
+    assert {"origin", "licence", "date"} <= set(manifest)
+    assert manifest["language"] == pack
+
+
+def test_spanish_pack_covers_the_issue_list():
+    labels = {r.label for r in load_rules("es")}
+    assert {"CORREO_ELECTRONICO", "NUMERO_TELEFONO", "NUMERO_FAX", "ID_SUJETO_ASISTENCIA",
+            "ID_ASEGURAMIENTO", "ID_TITULACION_PERSONAL_SANITARIO", "ID_CONTACTO_ASISTENCIAL", "FECHAS",
+            "EDAD_SUJETO_ASISTENCIA", "TERRITORIO", "URL_WEB", "DIREC_PROT_INTERNET"} <= labels
+    validators = {r.validator for r in load_rules("es")}
+    assert {"es.dni", "es.nie", "es.nss", "es.postal_code"} <= validators
+
+
+def test_the_readme_rule_example_loads_and_passes(tmp_path: Path):
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    [block] = [b for b in re.findall(r"```yaml\n(.*?)```", readme, flags=re.S) if "rules:" in b]
+    (tmp_path / "records.yaml").write_text(block, encoding="utf-8")
+    rules = load_rules(tmp_path / "records.yaml")
+    outcomes = run_examples(rules)
+    assert len(outcomes) == 3 and all(o.passed for o in outcomes)
