@@ -131,6 +131,8 @@ class LanguagePack:
 
     def month(self, word: str) -> CalendarName | None:
         key = fold(word).rstrip(".")
+        if not key:
+            return None
         for month in self.months:
             if key == fold(month.name) or key in month.abbreviations or key == fold(month.roman or ""):
                 return month

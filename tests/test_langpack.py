@@ -155,7 +155,7 @@ def test_calendar_names_agree_with_cldr(pack) -> None:
     assert (
         pack.month("Sept.").number == 9 and pack.month("XII").number == 12 and pack.month("Marzo").number == 3
     )
-    assert pack.month("lunes") is None
+    assert pack.month("lunes") is None and pack.month(".") is None and pack.month("") is None
 
 
 def test_stop_list_covers_common_clinical_words_and_eponyms(pack) -> None:
