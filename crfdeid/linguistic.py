@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .errors import CrfdeidError
-from .langpack import LanguagePack, load_pack
+from .langpack import LanguagePack, fold, load_pack
 from .types import Token
 
 log = logging.getLogger(__name__)
@@ -101,9 +101,7 @@ class DefaultAnnotator:
         if char_class is not None:
             return text, char_class
         lower = text.lower()
-        word_class = self._classes.get(lower)
-        if word_class is None:
-            word_class = self._classes.get(lower.translate(_STRIP_ACUTE)) if not lower.isascii() else None
+        word_class = self._classes.get(fold(text))  # the pack's word lists are folded
         lemma = self._simplemma.lemmatize(text, lang=self.language).lower()
         if word_class is None:
             known = self._simplemma.is_known(lower, lang=self.language) or lemma != lower
@@ -130,9 +128,6 @@ class DefaultAnnotator:
             "simplemma": importlib.metadata.version("simplemma"),
             "pack_version": self.pack.version,
         }
-
-
-_STRIP_ACUTE = str.maketrans("áéíóú", "aeiou")
 
 
 def sentences(tokens: Sequence[Token], max_len: int = MAX_SENTENCE) -> list[list[int]]:

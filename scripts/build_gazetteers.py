@@ -114,8 +114,8 @@ def uninvert(name: str) -> str:
 
 # --- display forms of names: INE lists are upper case without accents -------------------------
 
-# Accented spellings of frequent surnames that the "-ez" rule below cannot derive.
-_SURNAME_ACCENTS = {
+# Accented spellings of frequent names and surnames that the "-ez" rule below cannot derive.
+_KNOWN_ACCENTS = {
     "GARCIA": "García",
     "DIAZ": "Díaz",
     "MARTIN": "Martín",
@@ -265,8 +265,8 @@ def display_word(word: str, accented: dict[str, str]) -> str:
     """Title-case one upper-case INE word, restoring accents where we know them."""
     if "-" in word:
         return "-".join(display_word(part, accented) for part in word.split("-"))
-    if word in _SURNAME_ACCENTS:
-        return _SURNAME_ACCENTS[word]
+    if word in _KNOWN_ACCENTS:
+        return _KNOWN_ACCENTS[word]
     known = accented.get(fold(word))
     if known:
         return known
@@ -337,9 +337,6 @@ class ProvinceIndex:
         for part in re.split(r"[/,]", name):
             if fold(part) in self.by_key:
                 return self.by_key[fold(part)]
-        alias = {"malaga": "Málaga"}.get(key)
-        if alias:
-            return alias
         raise SystemExit(f"unknown province {name!r}: add it to gazetteers/es/provinces.tsv aliases")
 
 
@@ -387,11 +384,10 @@ def build_municipalities(src: Path, provinces: ProvinceIndex) -> tuple[list[list
         if province is None:
             before = next((known[k] for k in range(i - 1, -1, -1) if known[k]), None)
             after = next((known[k] for k in range(i + 1, len(pop)) if known[k]), None)
-            province = before if before == after or after is None else (before or after)
-            if before != after and before and after:
-                # at a block boundary: keep the candidate the address list offers, if it offers one
-                options = prov_of.get(fold(name), set()) & {before, after}
-                province = sorted(options)[0] if options else before
+            # inside a block both neighbours agree; at a block boundary, prefer the candidate the
+            # address list offers for this name
+            options = prov_of.get(fold(name), set()) & {before, after}
+            province = sorted(options)[0] if options else (before or after)
         if province is None:
             unresolved += 1
             continue
