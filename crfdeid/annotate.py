@@ -1,9 +1,10 @@
 """Annotating a batch: read every note of a folder, run the detectors, write predictions.
 
-Detectors follow the Detector protocol (``crfdeid.types``); today that is the YAML rule engine,
-and the CRF tagger joins the same list later. Output is BRAT (``OUT/NAME.ann`` plus a copy of
-``NAME.txt``) or one ``OUT/annotations.jsonl``. Every file is written atomically, and the input
-folder, or a folder of annotations crfdeid did not write, is never written into.
+Detectors follow the Detector protocol (``crfdeid.types``): usually one detection pipeline
+(CRF tagger + YAML rules, ``crfdeid.pipeline``), or the rule engine alone. Output is BRAT
+(``OUT/NAME.ann`` plus a copy of ``NAME.txt``) or one ``OUT/annotations.jsonl``. Every file is
+written atomically, and the input folder, or a folder of annotations crfdeid did not write, is
+never written into.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from .io.brat import write_brat
 from .io.corpus import find_inputs
 from .io.jsonl import read_jsonl, write_jsonl
 from .io.text import DEFAULT_ENCODING, DEFAULT_MAX_BYTES, atomic_write_text, read_text_document
-from .rules import RuleEngine, RuleTimeout
+from .rules import RuleTimeout
 from .types import Detector, Document, Span
 
 FORMATS = ("brat", "jsonl")
@@ -78,13 +79,16 @@ def read_inputs(in_path: Path, encoding: str = DEFAULT_ENCODING,
 
 
 def detect_all(document: Document, detectors: Sequence[Detector]) -> tuple[list[Span], list[RuleTimeout]]:
-    """Spans of every detector, sorted, identical spans once; rule timeouts are collected."""
+    """Spans of every detector, sorted, identical spans once. A detector with a ``run`` method
+    (the rule engine, the pipeline) returns a result that also carries its rule timeouts."""
     spans: dict[tuple[int, int, str], Span] = {}
     timeouts: list[RuleTimeout] = []
     for detector in detectors:
-        if isinstance(detector, RuleEngine):
-            result = detector.run(document)
-            found, timeouts = result.spans, timeouts + list(result.timeouts)
+        run = getattr(detector, "run", None)
+        if run is not None:
+            result = run(document)
+            found = list(result.spans)
+            timeouts.extend(result.timeouts)
         else:
             found = detector.detect(document)
         for span in found:

@@ -34,7 +34,12 @@ _MAIN_EPILOG = """\
 examples:
   crfdeid evaluate gold/ system/                 MEDDOCAN figures of a system's BRAT output
   crfdeid evaluate gold/ system/ --format json   the same as one JSON object
-  crfdeid annotate notes/ -o out/ --rules-only   BRAT predictions from the YAML rules alone
+  crfdeid annotate notes/ -o out/                BRAT predictions: embedded CRF model + rules
+  crfdeid annotate notes/ -o out/ --rules-only   the YAML rules alone
+  crfdeid train corpus/ -o my_model/             train a CRF model on BRAT annotations
+  crfdeid cv corpus/ --folds 5 -j 2              cross-validated MEDDOCAN figures
+  crfdeid explain-model                          what the embedded model learned
+  crfdeid deidentify notes/ -o released/         de-identified notes with realistic surrogates
   crfdeid rules explain "NHC: 2347865"           which rule finds what, and why
   crfdeid rules test                             run every example of the Spanish rule pack
   crfdeid inspect note.txt                       tokens with lemma, POS and gazetteer matches
@@ -94,20 +99,26 @@ _ANNOTATE_DESCRIPTION = """\
 Find PHI in every NAME.txt (or .jsonl) of IN_DIR and write predictions to OUT_DIR:
 OUT_DIR/NAME.ann plus a copy of NAME.txt (--format brat), or OUT_DIR/annotations.jsonl.
 
---rules-only uses the YAML rules alone; the CRF tagger and its default model arrive in a later
-version, so for now --rules-only is required. Overlapping rule matches are resolved by
-priority, then length, then position. A rule that takes longer than --timeout on one document
-is skipped for that document with a warning; the run goes on.
+Detection runs the YAML rules and the CRF tagger (the embedded Spanish model unless --model
+names one trained with 'crfdeid train'), then merges their spans with the model's per-label
+merge policy (--merge-policy to use another). --rules-only skips the CRF. Every span records its
+source (crf, rule:<id>, rule:<id>+crf) and the CRF's spans a score (mean marginal probability).
 
-crfdeid never writes into IN_DIR, and refuses an OUT_DIR that already holds annotations it did
-not write (they may be gold) unless --overwrite is given. Each file is written whole or not at
-all.
+--threshold P trades precision for recall: a token the model tags O is still reported as PHI
+when its probability of being O is below P (0.5 flags every token the model is unsure about).
+
+A rule that takes longer than --timeout on one document is skipped for that document with a
+warning; the run goes on. crfdeid never writes into IN_DIR, and refuses an OUT_DIR that already
+holds annotations it did not write (they may be gold) unless --overwrite is given. Each file is
+written whole or not at all.
 """
 
 _ANNOTATE_EPILOG = """\
 examples:
-  crfdeid annotate ../shared/corpora/meddocan/dev -o /tmp/rules_dev --rules-only
-  crfdeid evaluate ../shared/corpora/meddocan/dev /tmp/rules_dev     score it
+  crfdeid annotate notes/ -o predictions/                     embedded model + rules
+  crfdeid annotate ../shared/corpora/meddocan/dev -o /tmp/dev_pred --model my_model/
+  crfdeid evaluate ../shared/corpora/meddocan/dev /tmp/dev_pred        score it
+  crfdeid annotate notes/ -o out/ --threshold 0.9             higher recall, lower precision
   crfdeid annotate notes.jsonl -o out/ --rules-only --format jsonl
 """
 
@@ -146,6 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_language_commands(commands)
     _add_rules_parser(commands)
     _add_annotate_parser(commands)
+    _add_train_parsers(commands)
+    _add_deidentify_parser(commands)
     return parser
 
 
@@ -380,6 +393,7 @@ def _add_annotate_parser(commands: argparse._SubParsersAction) -> None:
                     help="brat: NAME.ann + NAME.txt; jsonl: one annotations.jsonl (default: %(default)s)")
     an.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                     help="give up on a rule after SECONDS on one document (default: 0.5)")
+    _add_model_options(an)
     an.add_argument("--overwrite", action="store_true",
                     help="allow replacing annotations in OUT_DIR that crfdeid did not write")
     _add_input_options(an)
@@ -448,12 +462,9 @@ def cmd_rules_explain(args: argparse.Namespace) -> int:
 def cmd_annotate(args: argparse.Namespace) -> int:
     from .annotate import annotate_folder
 
-    if not args.rules_only:
-        raise CrfdeidError("the CRF tagger and its default model are not part of this version yet",
-                           hint="run with --rules-only to annotate with the YAML rules alone")
-    engine = _rule_engine(args.rules, args.timeout)
+    pipeline = _pipeline(args)
     bar = partial(progress, enabled=None if not args.quiet else False, desc="annotating")
-    summary = annotate_folder(Path(args.input), Path(args.output), [engine], args.format,
+    summary = annotate_folder(Path(args.input), Path(args.output), [pipeline], args.format,
                               overwrite=args.overwrite, encoding=args.encoding,
                               max_bytes=args.max_bytes, progress=bar)
     if not args.quiet:
@@ -463,6 +474,304 @@ def cmd_annotate(args: argparse.Namespace) -> int:
         if summary.timeouts:
             print(f"{PROG}: {len(summary.timeouts)} rule timeout(s); those rules were skipped on "
                   "those documents (see the warnings above)", file=sys.stderr)
+    return 0
+
+
+# --- deidentify -------------------------------------------------------------------------------
+
+# --- the CRF tagger: model options, train, cv, explain-model ---------------------------------
+
+def _add_model_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", default=None, metavar="MODEL_DIR",
+                        help="a model folder written by 'crfdeid train' (default: the embedded model)")
+    parser.add_argument("--threshold", type=float, default=None, metavar="P",
+                        help="operating point: a token is PHI when its probability of being O is below P "
+                             "(default: the model's best path)")
+    parser.add_argument("--merge-policy", default=None, metavar="FILE",
+                        help="YAML policy for merging CRF and rule spans (default: the model's own)")
+
+
+def _pipeline(args: argparse.Namespace):  # -> Pipeline, imported lazily
+    """The detection pipeline the options of annotate/deidentify describe."""
+    from .pipeline import load_pipeline
+
+    if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
+        raise CrfdeidError(f"--threshold must be a probability in (0, 1], got {args.threshold}")
+    if args.rules_only and (args.model or args.threshold is not None or args.merge_policy):
+        raise CrfdeidError("--rules-only cannot be combined with --model, --threshold or --merge-policy")
+    return load_pipeline(args.model, rules=args.rules, rules_only=args.rules_only, timeout=args.timeout,
+                         policy=args.merge_policy, threshold=args.threshold)
+
+
+_TRAIN_DESCRIPTION = """\
+Train a CRF model on annotated corpora and write it to MODEL_DIR.
+
+CORPUS_DIR is a folder of BRAT files (NAME.txt + NAME.ann) or a .jsonl file; give several to
+train on all of them. The model folder holds crfsuite's own model file (model.crfsuite) and
+model.json: labels, the feature set, the linguistic annotator, the gazetteer and rule pack
+fingerprints, the training corpus fingerprint, c1/c2 and timings. No pickle is ever written.
+
+The features come from a feature-set file (--features: a shipped name such as 'default', or a
+.yaml of your own; see features/README.md). c1 (L1) makes the model sparse, c2 (L2) smooth;
+'crfdeid cv --search' picks them by cross-validation. Training is deterministic: the same
+corpora, features and options give the same model.
+"""
+
+_TRAIN_EPILOG = """\
+examples:
+  crfdeid train ../shared/corpora/meddocan/train -o models/meddocan-train
+  crfdeid train ../shared/corpora/meddocan/train ../shared/corpora/meddocan/dev -o models/es
+  crfdeid train my_notes/ -o my_model --features my_features.yaml --c1 0.1 --c2 0.01
+  crfdeid annotate new_notes/ -o predictions/ --model my_model
+"""
+
+_CV_DESCRIPTION = """\
+k-fold cross-validation by document: each fold trains on the other folds and is scored with the
+MEDDOCAN metrics (ner, spans_strict, spans_merged, leak) after merging with the rules. Prints
+every fold, the mean ± std, and a per-label table; -o writes it all as JSON.
+
+Folds run in parallel processes (-j). --search tries a small grid of c1/c2 values and reports
+the best (5 settings x K folds: allow for it). Folds are shuffled with --seed, so a run is
+reproducible.
+"""
+
+_CV_EPILOG = """\
+examples:
+  crfdeid cv ../shared/corpora/meddocan/train ../shared/corpora/meddocan/dev --folds 5 -j 2
+  crfdeid cv my_notes/ --folds 10 -j 2 --search -o cv.json
+"""
+
+_EXPLAIN_MODEL_DESCRIPTION = """\
+What a model learned, for an auditor: the most strongly weighted features for each label (a
+feature such as 'key=nombre' with a large weight for B-NOMBRE_SUJETO_ASISTENCIA says "the value
+of a 'Nombre:' field starts a patient name") and the strongest label-to-label transitions.
+
+Feature names: w/lw word and lowercase, sh/ssh shape, p/s prefix/suffix, lem/pos lemma and POS,
+key/sec header key and section, gz gazetteer list, rule rule family, sk skeleton, "-1:" a
+feature of the previous token, "a|b" a conjunction.
+"""
+
+
+def _add_train_parsers(commands: argparse._SubParsersAction) -> None:
+    tr = commands.add_parser("train", help="train a CRF model on BRAT or JSONL corpora",
+                             description=_TRAIN_DESCRIPTION, epilog=_TRAIN_EPILOG,
+                             formatter_class=argparse.RawDescriptionHelpFormatter)
+    tr.add_argument("corpora", nargs="+", metavar="CORPUS_DIR", help="BRAT folders or .jsonl files")
+    tr.add_argument("-o", "--output", required=True, metavar="MODEL_DIR", help="folder for the model")
+    _add_training_options(tr)
+    tr.set_defaults(handler=cmd_train)
+
+    cv = commands.add_parser("cv", help="k-fold cross-validation with MEDDOCAN metrics",
+                             description=_CV_DESCRIPTION, epilog=_CV_EPILOG,
+                             formatter_class=argparse.RawDescriptionHelpFormatter)
+    cv.add_argument("corpora", nargs="+", metavar="CORPUS_DIR", help="BRAT folders or .jsonl files")
+    cv.add_argument("--folds", type=int, default=5, metavar="K", help="number of folds (default: 5)")
+    cv.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                    help="run folds in N processes (default: 1)")
+    cv.add_argument("--search", action="store_true", help="also search c1/c2 over a small grid")
+    cv.add_argument("--seed", type=int, default=13, help="seed of the fold shuffle (default: 13)")
+    cv.add_argument("-o", "--output", default=None, metavar="FILE", help="write the full report as JSON")
+    _add_training_options(cv)
+    cv.set_defaults(handler=cmd_cv)
+
+    ex = commands.add_parser("explain-model", help="top features per label and strongest transitions",
+                             description=_EXPLAIN_MODEL_DESCRIPTION,
+                             formatter_class=argparse.RawDescriptionHelpFormatter)
+    ex.add_argument("--model", default=None, metavar="MODEL_DIR", help="default: the embedded model")
+    ex.add_argument("--top", type=int, default=10, metavar="N", help="features per label (default: 10)")
+    ex.add_argument("--label", action="append", default=None, metavar="LABEL",
+                    help="only this label (repeatable), e.g. NOMBRE_SUJETO_ASISTENCIA")
+    ex.add_argument("--format", choices=("table", "json"), default="table")
+    ex.set_defaults(handler=cmd_explain_model)
+
+
+def _add_training_options(parser: argparse.ArgumentParser) -> None:
+    from .train import DEFAULT_C1, DEFAULT_C2, DEFAULT_ITERATIONS
+
+    parser.add_argument("--features", default="default", metavar="NAME_OR_YAML",
+                        help="feature set: a shipped name or a .yaml file (default: %(default)s)")
+    parser.add_argument("--c1", type=float, default=DEFAULT_C1, help="L1 penalty (default: %(default)s)")
+    parser.add_argument("--c2", type=float, default=DEFAULT_C2, help="L2 penalty (default: %(default)s)")
+    parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS, metavar="N",
+                        help="L-BFGS iterations (default: %(default)s)")
+    parser.add_argument("--annotator", choices=("default", "stanza"), default="default",
+                        help="lemma/POS backend recorded in the model (default: %(default)s)")
+    parser.add_argument("--stanza-dir", default=None, metavar="DIR",
+                        help="stanza_resources folder for --annotator stanza")
+    parser.add_argument("--rules", default="es", metavar="PACK", help="rule pack for the rule features")
+    _add_input_options(parser)
+
+
+def _training_setup(args: argparse.Namespace):  # -> (documents, TrainConfig)
+    from .features import FeatureSet
+    from .io.corpus import load_corpus
+    from .train import TrainConfig
+
+    annotator: dict | str = args.annotator
+    if args.annotator == "stanza":
+        annotator = {"backend": "stanza", "language": "es"}
+        if args.stanza_dir:
+            annotator["model_dir"] = str(Path(args.stanza_dir).resolve())
+    config = TrainConfig(FeatureSet.load(args.features), args.c1, args.c2, args.iterations,
+                         annotator=annotator, rules=args.rules)
+    config.check()
+    corpus = load_corpus(args.corpora, encoding=args.encoding, max_bytes=args.max_bytes)
+    if not corpus:
+        raise CrfdeidError("no documents found in " + ", ".join(args.corpora))
+    return list(corpus.values()), config
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from .train import fit
+
+    documents, config = _training_setup(args)
+    if not args.quiet:
+        print(f"{PROG}: training on {len(documents)} document(s), "
+              f"{sum(len(d.spans) for d in documents)} span(s); features {config.feature_set.name}, "
+              f"c1={config.c1} c2={config.c2}, {config.iterations} iterations", file=sys.stderr)
+    meta = fit(documents, config, Path(args.output), verbose=not args.quiet and sys.stderr.isatty())
+    if not args.quiet:
+        t = meta["training"]
+        print(f"{PROG}: model written to {args.output} ({len(meta['labels'])} labels, "
+              f"{t['attributes']} attributes, {t['seconds']:.0f} s)", file=sys.stderr)
+    return 0
+
+
+def cmd_cv(args: argparse.Namespace) -> int:
+    from .train import cross_validate, format_cv, write_json
+
+    if args.jobs < 1:
+        raise CrfdeidError(f"-j must be at least 1, got {args.jobs}")
+    documents, config = _training_setup(args)
+    bar = partial(progress, enabled=None if not args.quiet else False, desc="folds")
+    report = cross_validate(documents, config, args.folds, args.jobs, args.seed, args.search,
+                            progress=lambda it, n: bar(it, total=n))
+    print(format_cv(report))
+    if args.output:
+        write_json(Path(args.output), report.to_dict())
+    return 0
+
+
+def cmd_explain_model(args: argparse.Namespace) -> int:
+    from .explain import explain_model, format_explanation
+    from .tagger import CrfTagger
+
+    tagger = CrfTagger.load(args.model) if args.model else CrfTagger.load_default()
+    explanation = explain_model(tagger, top=args.top, labels=args.label)
+    if args.format == "json":
+        print(json.dumps(explanation, indent=1, ensure_ascii=False))
+    else:
+        print(format_explanation(explanation))
+    return 0
+
+
+
+_DEIDENTIFY_DESCRIPTION = """\
+De-identify clinical notes: find the PHI and replace it, per label, as the policy says.
+INPUT is .txt files, .jsonl files or folders of them. For every note, OUT_DIR/NAME.txt holds
+the de-identified text (with --format brat also OUT_DIR/NAME.ann, the spans at their new
+offsets; --format jsonl writes one OUT_DIR/deidentified.jsonl instead), and OUT_DIR/audit.jsonl
+holds one record per span: offsets before and after, label, source (crf, rule:<id>,
+annotation), score, strategy, surrogate, and the original only as a keyed hash.
+
+Strategies (per label, from the policy; --strategy sets one for every label not kept):
+  pseudonymise  realistic, consistent surrogates (the default): names of the same sex and kind,
+                the same person always the same surrogate; dates shifted by whole weeks in
+                their own format; towns within the province; valid DNI/NIE/IBAN check letters
+  mask          [LABEL]          tag     [PERSONA-1], numbered per entity
+  redact        XXXXX            keep    unchanged (the default policy keeps only the sex)
+
+Secrets: with a key (--key-file F, or $CRFDEID_KEY; never on the command line), surrogates
+are a keyed HMAC of the original, so one person gets one surrogate across every note and run.
+Without a key and without --seed the seed is random and not recorded. Same key and seed, same
+output; another --seed, another output.
+
+Detection: the embedded default model (CRF + rules); --rules-only uses the YAML rules alone;
+--from-annotations pseudonymises the spans of the .ann beside each .txt (releasing a gold
+corpus). The batch is all or nothing: outputs are staged and moved into OUT_DIR only when every
+note has succeeded.
+"""
+
+_DEIDENTIFY_EPILOG = """\
+examples:
+  crfdeid deidentify notes/ -o released/                      default model and policy
+  crfdeid deidentify notes/ -o released/ --rules-only         rules alone (no CRF model)
+  crfdeid deidentify gold/ -o gold_pseudo/ --from-annotations --format brat
+                                                              a pseudonymised copy of a gold corpus
+  crfdeid deidentify note.txt -o out/ --strategy tag          [PERSONA-1], [FECHA-1]…
+  CRFDEID_KEY=$(cat ~/.crfdeid.key) crfdeid deidentify notes/ -o out/
+                                                              one surrogate per person across runs
+  crfdeid deidentify notes/ -o out/ --key-file ~/.crfdeid.key --mapping-out ~/private/map.jsonl
+                                                              also the original -> surrogate map (0600)
+  crfdeid deidentify notes/ -o out/ --policy my_policy.yaml   your own policy (start from
+                                                              policies/deidentify.yaml)
+"""
+
+
+def _add_deidentify_parser(commands: argparse._SubParsersAction) -> None:
+    de = commands.add_parser(
+        "deidentify", help="replace the PHI of notes with realistic surrogates (or masks, tags)",
+        description=_DEIDENTIFY_DESCRIPTION, epilog=_DEIDENTIFY_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    de.add_argument("inputs", nargs="+", metavar="INPUT", help=".txt/.jsonl files or folders of them")
+    de.add_argument("-o", "--output", required=True, metavar="OUT_DIR",
+                    help="folder for the de-identified notes")
+    de.add_argument("--model", metavar="M",
+                    help="a model folder (crfdeid train -o); default: the embedded model")
+    de.add_argument("--rules-only", action="store_true", help="detect with the YAML rules alone (no CRF)")
+    de.add_argument("--from-annotations", action="store_true",
+                    help="skip detection: pseudonymise the spans of the .ann beside each .txt "
+                         "(or in the .jsonl)")
+    de.add_argument("--policy", metavar="FILE",
+                    help="policy YAML (default: the shipped policies/deidentify.yaml)")
+    de.add_argument("--strategy", choices=("pseudonymise", "mask", "tag", "redact"),
+                    help="use this strategy for every label the policy does not keep")
+    de.add_argument("--seed", type=int, metavar="N",
+                    help="reproducible surrogates; another N, other surrogates")
+    de.add_argument("--key-file", metavar="F",
+                    help="file holding the secret key (else $CRFDEID_KEY); at least 16 bytes")
+    de.add_argument("--format", choices=("text", "brat", "jsonl"), default="text",
+                    help="text: NAME.txt; brat: also NAME.ann at new offsets; jsonl: deidentified.jsonl "
+                         "(default: %(default)s)")
+    de.add_argument("--mapping-out", metavar="FILE",
+                    help="write original -> surrogate pairs here (mode 0600; never inside OUT_DIR)")
+    de.add_argument("--overwrite", action="store_true",
+                    help="allow replacing files in OUT_DIR (or the mapping file) that crfdeid did not write")
+    _add_input_options(de)
+    de.set_defaults(handler=cmd_deidentify)
+
+
+def cmd_deidentify(args: argparse.Namespace) -> int:
+    from .deidentify import AnnotationDetector, Deidentifier, deidentify_folder, read_key
+    from .pipeline import load_pipeline
+    from .policy import Policy
+
+    policy = Policy.load(args.policy) if args.policy else Policy.default()
+    if args.strategy:
+        policy = policy.with_strategy(args.strategy)
+    key = read_key(args.key_file)
+    if args.from_annotations:
+        if args.rules_only or args.model:
+            raise CrfdeidError("--from-annotations uses the spans of the .ann files; it takes no "
+                               "--model or --rules-only")
+        detector = AnnotationDetector()
+    else:
+        detector = load_pipeline(args.model, rules_only=args.rules_only)
+    deidentifier = Deidentifier(detector, policy, seed=args.seed, key=key)
+    bar = partial(progress, enabled=None if not args.quiet else False, desc="de-identifying")
+    summary = deidentify_folder(args.inputs, Path(args.output), deidentifier, args.format,
+                                from_annotations=args.from_annotations, overwrite=args.overwrite,
+                                encoding=args.encoding, max_bytes=args.max_bytes,
+                                mapping_out=args.mapping_out, progress=bar)
+    if not args.quiet:
+        rate = summary.documents / summary.seconds if summary.seconds else 0.0
+        strategies = ", ".join(f"{n} {s}" for s, n in sorted(summary.strategies.items()))
+        print(f"{PROG}: de-identified {summary.documents} document(s), {summary.spans} span(s) "
+              f"({strategies or 'none'}) in {summary.seconds:.1f} s ({rate:.0f} documents/s) "
+              f"-> {args.output}", file=sys.stderr)
+        if summary.leftovers:
+            print(f"{PROG}: warning: {summary.leftovers} original string(s) still occur in the output; "
+                  f"see the leftover records of {Path(args.output) / 'audit.jsonl'}", file=sys.stderr)
     return 0
 
 

@@ -17,6 +17,7 @@ to trust it.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -117,6 +118,11 @@ class GazetteerMatcher:
             self._automaton.add_word(key, (len(key), key.count(" ") + 1, tuple(sorted(names))))
         self._automaton.make_automaton()
         self.size = len(phrases)
+        digest = hashlib.sha256()
+        for key in sorted(phrases):
+            digest.update(f"{key}\t{','.join(sorted(phrases[key]))}\n".encode())
+        #: Changes whenever what the matcher can find changes; a trained CRF model records it.
+        self.fingerprint = digest.hexdigest()[:16]
 
     def _fold(self, text: str) -> str:
         folded = self._fold_cache.get(text)

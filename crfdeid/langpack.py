@@ -17,9 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .errors import CrfdeidError
+from .io.text import read_yaml
 from .resources import data_dir
 
 MANIFEST = "pack.yaml"
@@ -109,6 +108,9 @@ class LanguagePack:
     facility_types: Mapping[str, tuple[str, ...]]
     stopwords: Mapping[str, str]
     word_classes: Mapping[str, str] = field(default_factory=dict)
+    #: Data for the pseudonymiser (closed list ``surrogate``, optional): e-mail providers,
+    #: institution templates, capitals…; validated on load, interpreted by crfdeid.surrogates.
+    surrogate: Mapping[str, Any] = field(default_factory=dict)
 
     def table(self, name: str) -> Table:
         try:
@@ -151,17 +153,7 @@ class LanguagePack:
 
 
 def _yaml_file(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        raise PackError("language pack file not found", path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise PackError(
-            f"invalid YAML: {getattr(exc, 'problem', exc)}", path, mark.line + 1 if mark else None
-        ) from None
-    except UnicodeDecodeError as exc:
-        raise PackError(f"not UTF-8 ({exc.reason})", path) from None
+    data = read_yaml(path, PackError, "language pack file")
     if not isinstance(data, dict):
         raise PackError("expected a mapping at the top level", path)
     return data
@@ -352,7 +344,33 @@ def _load_wordlists(path: Path, key: str) -> dict[str, str]:
     return out
 
 
+def _load_surrogate(path: Path) -> dict[str, Any]:
+    """The pseudonymiser's data: lists of strings, mappings to strings or lists of strings."""
+    data = _yaml_file(path)
+    _check_keys(data, ("language", "age_generalised", *_SURROGATE_LISTS, *_SURROGATE_MAPS), path,
+                "surrogate", required=(*_SURROGATE_LISTS, *_SURROGATE_MAPS, "age_generalised"))
+
+    def strings(value: Any) -> bool:
+        return isinstance(value, list) and all(isinstance(v, str) and v for v in value)
+
+    for key in _SURROGATE_LISTS:
+        if not strings(data[key]):
+            raise PackError(f"{key!r}: expected a list of strings (quote yes/no/numbers)", path)
+    for key in _SURROGATE_MAPS:
+        value = data[key]
+        if not isinstance(value, dict) or not all(
+                isinstance(k, str) and (isinstance(v, str) or strings(v)) for k, v in value.items()):
+            raise PackError(f"{key!r}: expected a mapping of names to strings or lists of strings", path)
+    if not isinstance(data["age_generalised"], str) or "{limit}" not in data["age_generalised"]:
+        raise PackError("'age_generalised': expected a string containing {limit}", path)
+    return data
+
+
 _CLOSED = ("kinship", "honorific", "calendar", "street_type", "facility_type", "stop", "word_class")
+_OPTIONAL_CLOSED = ("surrogate",)
+#: Keys of the surrogate data file and the shape each must have.
+_SURROGATE_LISTS = ("email_providers", "domain_words", "countries", "name_particles", "address_words")
+_SURROGATE_MAPS = ("capitals", "institutions", "sex_words", "age_units")
 _MANIFEST_KEYS = ("language", "name", "version", "rules", "gazetteers", "closed_lists")
 
 
@@ -387,7 +405,7 @@ def _load_pack_cached(root_str: str) -> LanguagePack:
         data, _MANIFEST_KEYS, manifest, "pack", required=("language", "version", "gazetteers", "closed_lists")
     )
     closed = data["closed_lists"]
-    _check_keys(closed, _CLOSED, manifest, "closed_lists", required=_CLOSED)
+    _check_keys(closed, _CLOSED + _OPTIONAL_CLOSED, manifest, "closed_lists", required=_CLOSED)
     facility_types = _load_typed_forms(root / closed["facility_type"], "types")
     tables = {name: _load_table(root, name, spec, manifest) for name, spec in data["gazetteers"].items()}
     months, weekdays = _load_calendar(root / closed["calendar"])
@@ -406,4 +424,5 @@ def _load_pack_cached(root_str: str) -> LanguagePack:
         facility_types=facility_types,
         stopwords=_load_wordlists(root / closed["stop"], "words"),
         word_classes=_load_wordlists(root / closed["word_class"], "classes"),
+        surrogate=_load_surrogate(root / closed["surrogate"]) if "surrogate" in closed else {},
     )

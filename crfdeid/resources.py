@@ -1,6 +1,6 @@
 """The only place that finds data: packaged data folders and the optional ../shared corpora.
 
-Packaged data (rules/, gazetteers/, features/) lives at the top of the repository and is copied
+Packaged data (rules/, gazetteers/, features/, policies/) lives at the top of the repository and is copied
 into the wheel as ``crfdeid/_data/<kind>``; both layouts are found here. Corpora are never
 packaged: they are found through an environment variable or a ``shared/`` folder beside the
 project, and callers treat "not found" as "skip" or as a clear error.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 _REPO_DIR = _PACKAGE_DIR.parent
-DATA_KINDS = ("rules", "gazetteers", "features")
+DATA_KINDS = ("rules", "gazetteers", "features", "policies")
 
 #: Environment variables a user can set instead of passing paths on every command.
 ENV_SHARED = "CRFDEID_SHARED"
@@ -21,7 +21,7 @@ ENV_MEDDOCAN = "CRFDEID_MEDDOCAN"
 
 
 def data_dir(kind: str) -> Path:
-    """The folder of packaged data of one kind (``rules``, ``gazetteers``, ``features``)."""
+    """The folder of packaged data of one kind (``rules``, ``gazetteers``, ``features``, ``policies``)."""
     if kind not in DATA_KINDS:
         raise ValueError(f"unknown data kind {kind!r}; expected one of {DATA_KINDS}")
     installed = _PACKAGE_DIR / "_data" / kind

@@ -24,3 +24,22 @@ def meddocan_dir() -> Path:
         pytest.skip(f"MEDDOCAN corpus not found ({where}); set CRFDEID_MEDDOCAN to a folder "
                     "with train/ and dev/ to run this test")
     return path
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "notes"
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A CRF model trained in about a second on the three invented example notes.
+
+    Too small to be accurate; it exercises the real training, saving and loading code.
+    """
+    from crfdeid.features import FeatureSet
+    from crfdeid.io.corpus import load_corpus
+    from crfdeid.train import TrainConfig, fit
+
+    docs = list(load_corpus([EXAMPLES]).values())
+    out = tmp_path_factory.mktemp("models") / "tiny"
+    fit(docs, TrainConfig(FeatureSet.load("default"), c1=0.0, c2=0.01, iterations=40), out)
+    return out

@@ -127,11 +127,6 @@ def test_annotate_rules_only_then_evaluate(capsys, tmp_path: Path):
     assert json.loads(out)["ner"]["f1"] == 1.0
 
 
-def test_annotate_without_rules_only_says_the_crf_is_not_there_yet(capsys, tmp_path: Path):
-    code, _, err = run(capsys, "annotate", str(tmp_path), "-o", str(tmp_path / "out"))
-    assert code == 2 and "CRF tagger" in err and "--rules-only" in err
-
-
 def test_annotate_into_the_input_folder_is_refused(capsys, tmp_path: Path):
     (tmp_path / "n1.txt").write_text("NHC: 1234.", encoding="utf-8")
     code, _, err = run(capsys, "annotate", str(tmp_path), "-o", str(tmp_path), "--rules-only")

@@ -11,8 +11,9 @@ import contextlib
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
-from ..errors import InputError, OutputError
+from ..errors import CrfdeidError, InputError, OutputError
 from ..types import Document
 
 DEFAULT_ENCODING = "utf-8"
@@ -123,3 +124,21 @@ def _umask() -> int:
     current = os.umask(0o022)
     os.umask(current)
     return current
+
+
+def read_yaml(path: str | Path, error: type[CrfdeidError] = InputError, what: str = "YAML file") -> Any:
+    """Parse a YAML data file with ``safe_load``; every failure is ``error`` naming the file (and
+    the line, for a syntax error). Shared by feature sets, merge policies and language packs."""
+    import yaml
+
+    path = Path(path)
+    if not path.is_file():
+        raise error(f"{what} not found", path)
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise error(f"invalid YAML: {getattr(exc, 'problem', exc)}", path,
+                    mark.line + 1 if mark else None) from None
+    except UnicodeDecodeError as exc:
+        raise error(f"not UTF-8 ({exc.reason})", path) from None

@@ -1,0 +1,61 @@
+"""Rebuild the embedded default Spanish model from MEDDOCAN train+dev, reproducibly.
+
+    python benchmarks/build_model.py [CORPUS] [--out crfdeid/models/es]
+
+Uses the shipped feature set (features/default.yaml), the default hyper-parameters of
+``crfdeid train`` and the shipped rule and gazetteer packs, exactly what
+
+    crfdeid train CORPUS/train CORPUS/dev -o crfdeid/models/es
+
+does; training is deterministic, so the same inputs give a byte-identical model (the script
+prints the model's SHA-256 to compare). ``tests/test_default_model.py`` fails when the shipped
+model no longer matches the feature set, the labels, the packs or the corpus, so a stale model
+cannot ship silently: rerun this script and commit the result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from crfdeid.features import FeatureSet
+from crfdeid.io.corpus import load_corpus
+from crfdeid.resources import meddocan_dir
+from crfdeid.tagger import DEFAULT_MODEL_DIR, MODEL_FILE
+from crfdeid.train import TrainConfig, fit
+
+#: The embedded model must stay small enough to ship inside the wheel.
+MAX_MEGABYTES = 20
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("corpus", nargs="?", type=Path, default=meddocan_dir())
+    parser.add_argument("--out", type=Path, default=DEFAULT_MODEL_DIR)
+    args = parser.parse_args()
+    if args.corpus is None or not (args.corpus / "train").is_dir():
+        print("MEDDOCAN corpus not found: pass its folder or set CRFDEID_MEDDOCAN", file=sys.stderr)
+        return 2
+    docs = list(load_corpus([args.corpus / "train", args.corpus / "dev"]).values())
+    started = time.perf_counter()
+    meta = fit(docs, TrainConfig(FeatureSet.load("default")), args.out)
+    seconds = time.perf_counter() - started
+    size = (args.out / MODEL_FILE).stat().st_size / 1e6
+    print(
+        f"trained on {len(docs)} documents in {seconds:.0f} s: {meta['training']['attributes']} attributes, "
+        f"{size:.2f} MB, sha256 {meta['model_sha256']}"
+    )
+    print(json.dumps(meta["training"], indent=1))
+    if size > MAX_MEGABYTES:
+        print(f"the model is {size:.1f} MB, over the {MAX_MEGABYTES} MB budget", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""Ages: kept by default, generalised at 90 and above, optionally perturbed.
+
+Dates shift by whole weeks, so an age stays consistent with the timeline and is kept. Ages of
+90 years or more are rare enough to identify and are generalised ("93 años" -> "90 o más años",
+as HIPAA's safe harbour does). A policy may ask to perturb ages by up to ±k years; children
+under ``perturb_from`` (14) are never perturbed, since a year matters clinically for them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..langpack import fold
+from .base import DocumentState, Surrogate
+from .data import SurrogateData
+
+_NUMBER = re.compile(r"\d+")
+_WORD = re.compile(r"[^\W\d_]+\.?")
+
+
+class AgeGenerator:
+    name = "ages"
+    phase = 2
+
+    def __init__(
+        self, data: SurrogateData, generalise_from: int = 90, perturb_years: int = 0, perturb_from: int = 14
+    ) -> None:
+        self.data = data
+        self.generalise_from = generalise_from
+        self.perturb_years = perturb_years
+        self.perturb_from = perturb_from
+
+    def unit(self, text: str, end: int) -> str:
+        """The unit written after the number: years unless it says months, weeks or days."""
+        match = _WORD.search(text, end)
+        if match is None:
+            return "years"
+        return self.data.age_units.get(fold(match.group()), "years")
+
+    def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
+        match = _NUMBER.search(text)
+        if match is None:
+            return Surrogate(text, kept=True, note="no number")
+        value = int(match.group())
+        if self.unit(text, match.end()) != "years":
+            return Surrogate(text, kept=True, note="age under a year")
+        if value >= self.generalise_from:
+            new = self.data.age_generalised.format(limit=self.generalise_from)
+            return Surrogate(text[: match.start()] + new + text[match.end() :], note="generalised")
+        if self.perturb_years > 0 and value >= self.perturb_from:
+            rng = state.rng("age", str(value))
+            offsets = [d for d in range(-self.perturb_years, self.perturb_years + 1) if d != 0]
+            new_value = min(max(value + rng.choice(offsets), self.perturb_from), self.generalise_from - 1)
+            if new_value != value:
+                return Surrogate(
+                    text[: match.start()] + str(new_value) + text[match.end() :], note="perturbed"
+                )
+        return Surrogate(text, kept=True, note="kept (dates carry the timeline)")

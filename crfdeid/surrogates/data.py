@@ -1,0 +1,218 @@
+"""The language pack's lists, arranged once for drawing surrogates (weighted pools, lookups).
+
+Everything language-specific comes from the pack (``crfdeid.langpack``): the gazetteer tables and
+the ``surrogate`` closed list (``gazetteers/<lang>/surrogates.yaml``). This module only reshapes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from ..langpack import LanguagePack, PackError, fold, load_pack
+from .base import cumulative
+
+#: Pool sizes: surrogates come from the frequent names, weighted by frequency, so they read as
+#: ordinary Spanish names rather than rarities that would stand out.
+GIVEN_POOL = 400
+SURNAME_POOL = 1500
+#: A given name is "of both sexes" when the rarer sex bears it at least this often.
+UNISEX_RATIO = 0.15
+_PLAIN_NAME = re.compile(r"(?!.*\b(?:S\.? ?L|S\.? ?A|SLU)\b)[\w' -]+")
+UNISEX_POOL = 10  # the most frequent ones only: further down the list they turn exotic
+
+
+@dataclass(frozen=True)
+class Pool:
+    """Items with cumulative weights, ready for ``random.choices``."""
+
+    items: list[str]
+    cum: list[float]
+
+    @classmethod
+    def of(cls, pairs: list[tuple[str, float]]) -> Pool:
+        return cls([p[0] for p in pairs], cumulative(p[1] for p in pairs))
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+
+def display(name: str) -> str:
+    """The first spelling of a bilingual name ("Pamplona/Iruña" -> "Pamplona")."""
+    return name.split("/")[0].strip()
+
+
+class SurrogateData:
+    """Weighted pools and lookups for every generator, built from one language pack."""
+
+    def __init__(self, pack: LanguagePack) -> None:
+        self.pack = pack
+        extra: dict[str, Any] = dict(pack.surrogate)
+        if not extra:
+            raise PackError(
+                f"language pack {pack.language!r} has no surrogate data",
+                pack.path / "pack.yaml",
+                hint="add closed_lists: {surrogate: surrogates.yaml} (see gazetteers/es)",
+            )
+        self.extra = extra
+        self._names(pack)
+        self._places(pack)
+        self._facilities(pack)
+        self._professions(pack)
+        self.email_providers = {fold(d) for d in extra["email_providers"]}
+        self.domain_words = list(extra["domain_words"])
+        self.name_particles = {fold(w) for w in extra["name_particles"]}
+        self.address_words = {fold(w) for w in extra["address_words"]}
+        self.sex_words = {fold(w): sex for sex, words in extra["sex_words"].items() for w in words}
+        self.age_units = {fold(w): unit for unit, words in extra["age_units"].items() for w in words}
+        self.age_generalised = str(extra["age_generalised"])
+        templates = {
+            fold(k): list(v) if isinstance(v, list) else [v] for k, v in extra["institutions"].items()
+        }
+        self.institution_default = templates.pop("default", ["{surname}"])
+        self.institutions = sorted(templates.items(), key=lambda kv: -len(kv[0]))
+
+    # --- people -------------------------------------------------------------------------------
+
+    def _names(self, pack: LanguagePack) -> None:
+        self.given: dict[str, tuple[int, int]] = {}
+        male, female, both = [], [], []
+        for row in pack.table("given_name").rows:
+            m, f = int(row["male"] or 0), int(row["female"] or 0)
+            key = fold(row["name"])
+            old = self.given.get(key, (0, 0))
+            self.given[key] = (old[0] + m, old[1] + f)
+            if " " in row["name"] or "-" in row["name"]:
+                continue  # token-level mapping: one-word surrogates only
+            male.append((row["name"], m))
+            female.append((row["name"], f))
+            if min(m, f) >= UNISEX_RATIO * max(m, f) > 0:
+                both.append((row["name"], m + f))
+        self.given_pool = {
+            "m": Pool.of(sorted(male, key=lambda p: -p[1])[:GIVEN_POOL]),
+            "f": Pool.of(sorted(female, key=lambda p: -p[1])[:GIVEN_POOL]),
+            "any": Pool.of(sorted(both, key=lambda p: -p[1])[:UNISEX_POOL]),
+        }
+        self.surname: dict[str, int] = {}
+        pairs = []
+        for row in pack.table("surname").rows:
+            count = int(row["count"] or 0)
+            self.surname[fold(row["name"])] = self.surname.get(fold(row["name"]), 0) + count
+            if " " not in row["name"] and "-" not in row["name"]:
+                pairs.append((row["name"], count))
+        self.surname_pool = Pool.of(sorted(pairs, key=lambda p: -p[1])[:SURNAME_POOL])
+
+    def name_sex(self, token: str) -> tuple[int, int]:
+        return self.given.get(fold(token), (0, 0))
+
+    # --- places -------------------------------------------------------------------------------
+
+    def _places(self, pack: LanguagePack) -> None:
+        self.province_code: dict[str, str] = {}
+        self.province_community: dict[str, str] = {}
+        self.province_lookup: dict[str, str] = {}
+        for row in pack.table("province").rows:
+            self.province_code[row["name"]] = row["code"]
+            self.province_community[row["name"]] = row["community"]
+            for alias in [row["name"], *row.get("aliases", "").split("|")]:
+                if alias:
+                    self.province_lookup.setdefault(fold(alias), row["name"])
+        self.code_province = {code: name for name, code in self.province_code.items()}
+        self.community_lookup: dict[str, str] = {}
+        for row in pack.table("community").rows:
+            for alias in [row["name"], *row.get("aliases", "").split("|")]:
+                if alias:
+                    self.community_lookup.setdefault(fold(alias), row["name"])
+        self.communities = sorted({row["name"] for row in pack.table("community").rows})
+        self.provinces_of: dict[str, list[str]] = defaultdict(list)
+        for name, community in self.province_community.items():
+            self.provinces_of[community].append(name)
+        by_province: dict[str, list[tuple[str, float]]] = defaultdict(list)
+        lookup: dict[str, list[tuple[float, str, str]]] = defaultdict(list)
+        everywhere = []
+        for row in pack.table("municipality").rows:
+            pop = float(row["population"] or 0)
+            shown = display(row["name"])
+            by_province[row["province"]].append((shown, pop))
+            everywhere.append((shown, pop))
+            for part in {row["name"], *row["name"].split("/")}:
+                lookup[fold(part.strip())].append((-pop, shown, row["province"]))
+        self.municipality_lookup = {k: [(s, p) for _, s, p in sorted(v)] for k, v in lookup.items()}
+        self.town_pool = {p: Pool.of(items) for p, items in by_province.items()}
+        self.town_pool_all = Pool.of(everywhere)
+        self.town_province: dict[str, str] = {}
+        for shown, province in ((s, p) for rows in self.municipality_lookup.values() for s, p in rows):
+            self.town_province.setdefault(shown, province)
+        capitals = {p: display(c) for p, c in self.extra["capitals"].items()}
+        self.capitals = {p: capitals.get(p, p) for p in self.province_code}
+        country_rows = {fold(r["name"]): r["name"] for r in pack.table("country").rows}
+        unknown = [c for c in self.extra["countries"] if fold(c) not in country_rows]
+        if unknown:
+            raise PackError(
+                f"surrogate countries not in the country table: {', '.join(unknown)}",
+                pack.path / "surrogates.yaml",
+            )
+        self.country_lookup = country_rows
+        ranked = list(self.extra["countries"])
+        self.country_pool = Pool.of([(c, 1.0 / (i + 3)) for i, c in enumerate(ranked)])
+        self.street_types = sorted(
+            ((fold(form), kind) for kind, forms in pack.street_types.items() for form in forms),
+            key=lambda p: -len(p[0]),
+        )
+        streets: dict[str, list[str]] = defaultdict(list)
+        for row in pack.table("street").rows:
+            name = row["name"]
+            if any(c.isdigit() for c in name) or "º" in name or "." in name or len(name) < 3:
+                continue
+            if any(len(w) < 3 and fold(w) not in ("de", "la", "el") for w in name.split()):
+                continue  # abbreviations ("Cr Llobregat") read badly
+            streets[row["type"]].append(name)
+            streets["*"].append(name)
+        self.streets = dict(streets)
+
+    def find_town(self, text: str) -> tuple[str, str] | None:
+        """(municipality, province) of a town name, the most populous reading when ambiguous."""
+        rows = self.municipality_lookup.get(fold(text.strip()))
+        return rows[0] if rows else None
+
+    # --- facilities ---------------------------------------------------------------------------
+
+    def _facilities(self, pack: LanguagePack) -> None:
+        self.facility_forms = sorted(
+            ((fold(form), kind) for kind, forms in pack.facility_types.items() for form in forms),
+            key=lambda p: -len(p[0]),
+        )
+        self.hospitals: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for row in pack.table("hospital").rows:
+            if not _PLAIN_NAME.fullmatch(row["name"]):
+                continue  # quotes, company suffixes ("S.L."), commas: not how notes name hospitals
+            self.hospitals[row["type"]].append((row["name"], row["province"]))
+        self.centres: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for row in pack.table("health_centre").rows:
+            if not _PLAIN_NAME.fullmatch(row["name"]):
+                continue
+            self.centres[row["type"]].append((row["name"], row["province"]))
+            self.centres["*"].append((row["name"], row["province"]))
+        self.hospital_lookup = {fold(r["name"]): r["province"] for r in pack.table("hospital").rows}
+
+    # --- professions --------------------------------------------------------------------------
+
+    def _professions(self, pack: LanguagePack) -> None:
+        self.profession_lookup: dict[str, tuple[str, str]] = {}
+        short: list[tuple[str, str]] = []
+        for row in pack.table("profession").rows:
+            pair = (row["masculine"], row["feminine"] or row["masculine"])
+            self.profession_lookup.setdefault(fold(pair[1]), pair)
+            self.profession_lookup[fold(pair[0])] = pair
+            if len(pair[0].split()) <= 2 and len(pair[1].split()) <= 2:
+                short.append(pair)
+        self.professions = short
+
+
+@lru_cache(maxsize=4)
+def surrogate_data(language: str = "es") -> SurrogateData:
+    """The surrogate data of a pack, built once per process (about a second for Spanish)."""
+    return SurrogateData(load_pack(language))

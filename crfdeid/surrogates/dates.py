@@ -1,0 +1,198 @@
+"""Dates: one shift per document, by whole weeks, each date written exactly as it was.
+
+The shift is a whole number of weeks, so weekdays stay true ("el lunes 5 de marzo") and the
+order and distance of every event of a note survive. Each date is cut into its components
+(day, month as number, name, abbreviation or Roman numeral, year), the shifted date is
+computed, and each component is written back in its original form — separators, zero padding,
+2- or 4-digit year, the case of a month name — while everything else in the span is left as it
+was. Partial dates shift too: "marzo de 2012" through the 15th of the month, "2012" through
+1 July. The default range (53–260 weeks, either direction) guarantees that even a year alone
+changes. A date that cannot be read has its digits replaced instead; one with no digits and no
+month (e.g. "ayer") is kept, since it cannot be shifted and does not identify anyone.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from ..langpack import fold
+from .base import DocumentState, Surrogate, SurrogateFailure, match_case, normalise, scramble
+from .data import SurrogateData
+
+_TOKEN = re.compile(r"\d+|[^\W\d_]+")
+_ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
+#: Two-digit years at or below this are 20xx, above it 19xx.
+PIVOT = 30
+REFERENCE_YEAR = 2000  # a leap year: "29 de febrero" without a year still has a date
+
+
+@dataclass
+class Part:
+    start: int
+    end: int
+    role: str  # day, month_num, month_name, month_roman, year
+    text: str
+
+
+@dataclass
+class ParsedDate:
+    day: int | None
+    month: int | None
+    year: int | None
+    parts: list[Part]
+
+    def reference(self) -> dt.date:
+        year = self.year if self.year is not None else REFERENCE_YEAR
+        month = self.month if self.month is not None else 7
+        day = self.day if self.day is not None else (15 if self.month is not None else 1)
+        return dt.date(year, month, day)
+
+
+def full_year(text: str) -> int:
+    value = int(text)
+    if len(text) == 2:
+        return 2000 + value if value <= PIVOT else 1900 + value
+    return value
+
+
+class DateGenerator:
+    name = "dates"
+    phase = 2
+
+    def __init__(self, data: SurrogateData, min_weeks: int = 53, max_weeks: int = 260) -> None:
+        if not 0 < min_weeks <= max_weeks:
+            raise ValueError("date shift: need 0 < min_weeks <= max_weeks")
+        self.data = data
+        self.min_weeks = min_weeks
+        self.max_weeks = max_weeks
+
+    def shift(self, state: DocumentState) -> dt.timedelta:
+        """The document's shift: drawn once from the secret and the document id."""
+        cached = state.extras.get("date_shift")
+        if cached is None:
+            rng = state.secret.rng("date-shift", state.document_id)
+            weeks = rng.randint(self.min_weeks, self.max_weeks) * rng.choice((-1, 1))
+            cached = state.extras["date_shift"] = dt.timedelta(weeks=weeks)
+        return cached  # type: ignore[return-value]
+
+    def parse(self, text: str) -> ParsedDate | None:
+        tokens = [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text)]
+        tokens = [t for t in tokens if not _is_clock(text, t[0], t[1])]
+        month_index = None
+        for i, (_, _, tok) in enumerate(tokens):
+            if tok.isdigit():
+                continue
+            if tok.upper() in _ROMAN and tok.isupper() and _between_numbers(tokens, i):
+                month_index, role = i, "month_roman"
+                break
+            if len(tok) >= 3 and self.data.pack.month(tok) is not None:
+                month_index, role = i, "month_name"
+                break
+        numbers = [(i, t) for i, t in enumerate(tokens) if t[2].isdigit()]
+        if month_index is not None:
+            s, e, tok = tokens[month_index]
+            name = self.data.pack.month(tok)
+            month = _ROMAN.index(tok.upper()) + 1 if role == "month_roman" or name is None else name.number
+            parts = [Part(s, e, role, tok)]
+            day = year = None
+            before = [(i, t) for i, t in numbers if i < month_index]
+            after = [(i, t) for i, t in numbers if i > month_index]
+            if before and len(before[-1][1][2]) <= 2 and 1 <= int(before[-1][1][2]) <= 31:
+                t = before[-1][1]
+                day = int(t[2])
+                parts.append(Part(t[0], t[1], "day", t[2]))
+            if after and len(after[0][1][2]) in (2, 4):
+                t = after[0][1]
+                year = full_year(t[2])
+                parts.append(Part(t[0], t[1], "year", t[2]))
+            return _checked(ParsedDate(day, month, year, parts))
+        values = [t for _, t in numbers]
+        if len(values) == 3:
+            a, b, c = values
+            if len(a[2]) == 4:  # 2012-03-05
+                y, m, d = a, b, c
+            else:
+                d, m, y = a, b, c
+                if int(m[2]) > 12 >= int(d[2]):  # 03/25/2012, written month first
+                    d, m = m, d
+            if len(y[2]) not in (2, 4) or len(d[2]) > 2 or len(m[2]) > 2:
+                return None
+            parts = [
+                Part(d[0], d[1], "day", d[2]),
+                Part(m[0], m[1], "month_num", m[2]),
+                Part(y[0], y[1], "year", y[2]),
+            ]
+            return _checked(ParsedDate(int(d[2]), int(m[2]), full_year(y[2]), parts))
+        if len(values) == 2:
+            m, y = values
+            if len(m[2]) <= 2 and 1 <= int(m[2]) <= 12 and len(y[2]) == 4:
+                parts = [Part(m[0], m[1], "month_num", m[2]), Part(y[0], y[1], "year", y[2])]
+                return _checked(ParsedDate(None, int(m[2]), int(y[2]), parts))
+            return None
+        if len(values) == 1 and len(values[0][2]) == 4 and 1800 <= int(values[0][2]) <= 2200:
+            y = values[0]
+            return ParsedDate(None, None, int(y[2]), [Part(y[0], y[1], "year", y[2])])
+        return None
+
+    def render(self, text: str, parsed: ParsedDate, new: dt.date) -> str:
+        # two-digit day and month are zero-padded unless another number of the date shows
+        # the writer does not pad ("14/7/1958")
+        numeric = [p for p in parsed.parts if p.role in ("day", "month_num")]
+        pad = not any(len(p.text) == 1 for p in numeric)
+        out = text
+        for part in sorted(parsed.parts, key=lambda p: -p.start):
+            out = out[: part.start] + self.render_part(part, new, pad) + out[part.end :]
+        return out
+
+    def render_part(self, part: Part, new: dt.date, pad: bool = True) -> str:
+        if part.role in ("day", "month_num"):
+            value = new.day if part.role == "day" else new.month
+            return f"{value:02d}" if len(part.text) == 2 and pad else str(value)
+        if part.role == "year":
+            return f"{new.year % 100:02d}" if len(part.text) == 2 else f"{new.year:04d}"
+        if part.role == "month_roman":
+            roman = _ROMAN[new.month - 1]
+            return roman if part.text.isupper() else roman.lower()
+        old = self.data.pack.month(part.text)
+        target = self.data.pack.months[new.month - 1]
+        folded = fold(part.text)
+        word = target.name
+        if old is not None and folded != fold(old.name) and folded in old.abbreviations:
+            index = old.abbreviations.index(folded)
+            abbreviations = target.abbreviations or (target.name[:3],)
+            word = abbreviations[min(index, len(abbreviations) - 1)]
+        return match_case(part.text, word)
+
+    def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
+        parsed = self.parse(text)
+        if parsed is None or not parsed.parts:
+            if any(c.isdigit() for c in text):
+                rng = state.rng("date-digits", text)
+                return Surrogate(scramble(text, rng), note="unparsed date: digits replaced")
+            return Surrogate(text, kept=True, note="no date to shift")
+        if parsed.year is None and parsed.day is None:
+            return Surrogate(text, kept=True, note="month alone: not shifted")
+        new = parsed.reference() + self.shift(state)
+        result = self.render(text, parsed, new)
+        if normalise(result) == normalise(text):
+            raise SurrogateFailure("the shifted date reads like the original")
+        return Surrogate(result, note="shifted")  # never the shift itself: it would undo every date
+
+
+def _is_clock(text: str, start: int, end: int) -> bool:
+    """Digits of a time of day ("10:30", "10.30 h") are not part of the date."""
+    return text[end : end + 1] == ":" or text[start - 1 : start] == ":"
+
+
+def _between_numbers(tokens: list[tuple[int, int, str]], i: int) -> bool:
+    return 0 < i < len(tokens) - 1 and tokens[i - 1][2].isdigit() and tokens[i + 1][2].isdigit()
+
+
+def _checked(parsed: ParsedDate) -> ParsedDate | None:
+    try:
+        parsed.reference()
+    except ValueError:
+        return None
+    return parsed

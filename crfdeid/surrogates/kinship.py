@@ -1,0 +1,77 @@
+"""Relatives (FAMILIARES_SUJETO_ASISTENCIA): kinship words are clinical information.
+
+By default a kinship word ("su madre", "el hermano") is kept and only a relative's name inside
+the span is replaced (by the people generator, so relatives keep sharing surnames). When a
+policy asks to replace kinship words, the replacement keeps sex, generation and number:
+"hija" may become "sobrina" or "nuera", never "nieta" or "madre".
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from ..langpack import fold
+from .base import DocumentState, Surrogate, match_case
+from .data import SurrogateData
+from .people import PeopleGenerator
+
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+class KinshipGenerator:
+    name = "kinship"
+    phase = 2
+
+    def __init__(self, data: SurrogateData, people: PeopleGenerator, replace_terms: bool = False) -> None:
+        self.data = data
+        self.people = people
+        self.replace_terms = replace_terms
+
+    def alternatives(self, word: str) -> list[str]:
+        """Kinship words with the same sex, generation and number, other relation."""
+        term = self.data.pack.kinship_term(word)
+        if term is None or term.generation is None:
+            return []
+        return sorted(
+            {
+                t.word
+                for t in self.data.pack.kinship.values()
+                if t.sex == term.sex
+                and t.generation == term.generation
+                and t.plural == term.plural
+                and t.lemma != term.lemma
+                and not t.ambiguous
+                and t.group != term.group
+                and fold(t.word) == fold(t.word).strip()
+            }
+        )
+
+    def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
+        pieces, last, changed = [], 0, False
+        names = (
+            {s for s, _, _, _ in self.people.classify(state.text, start, text)}
+            if any(w[0].isupper() and self.data.pack.kinship_term(w) is None for w in _WORD.findall(text))
+            else set()
+        )
+        sex = self.people.context_sex(state.text, start, text)
+        classified = {s: (t, k) for s, _, t, k in self.people.classify(state.text, start, text)}
+        for match in _WORD.finditer(text):
+            word = match.group()
+            new = word
+            if self.data.pack.kinship_term(word) is not None:
+                options = self.alternatives(word) if self.replace_terms else []
+                if options:
+                    rng: random.Random = state.rng("kinship", word)
+                    new = match_case(word, rng.choice(options))
+            elif match.start() in names:
+                token, kind = classified[match.start()]
+                new = self.people.replace_token(state, token, kind, sex)
+            if new != word:
+                pieces.append(text[last : match.start()] + new)
+                last = match.end()
+                changed = True
+        if not changed:
+            return Surrogate(text, kept=True, note="kinship word kept")
+        pieces.append(text[last:])
+        return Surrogate("".join(pieces))

@@ -1,0 +1,383 @@
+"""The CRF tagger: a crfsuite model file plus JSON metadata, and the Detector that runs it.
+
+A model folder holds exactly two files, neither of them a pickle:
+
+- ``model.crfsuite``: crfsuite's own binary model (weights, labels, attributes);
+- ``model.json``: everything needed to rebuild the feature extractor the model was trained with
+  (feature set, skeleton vocabulary, linguistic annotator, gazetteer and rule pack fingerprints),
+  plus the training record (corpus fingerprint, c1/c2, iterations, CV figures) and the merge
+  policy chosen for it. A model refuses to load if its packs changed since training: the features
+  it would see are no longer the ones it learned from.
+
+Inference uses python-crfsuite's ``Tagger`` directly (the same object sklearn-crfsuite wraps),
+which exposes Viterbi tags and per-token marginals. Each output span carries a score: the mean
+marginal probability of its tags. With an operating ``threshold`` a token the Viterbi path calls
+``O`` is still reported as PHI when P(O) falls below the threshold: lower precision, higher recall.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .errors import CrfdeidError
+from .features import FeatureExtractor, FeatureSet
+from .gazetteer import GazetteerMatcher
+from .langpack import load_pack
+from .linguistic import make_annotator
+from .rules import RuleEngine
+from .rules.engine import RuleResult
+from .rules.model import RuleMatch
+from .tokenize import tokenize
+from .types import Document, Span, Token
+
+MODEL_FILE = "model.crfsuite"
+META_FILE = "model.json"
+FORMAT = "crfdeid-crf-model"
+FORMAT_VERSION = 1
+_PACKAGE_DIR = Path(__file__).resolve().parent
+#: The embedded default model (trained on MEDDOCAN train+dev by benchmarks/build_model.py).
+DEFAULT_MODEL_DIR = _PACKAGE_DIR / "models" / "es"
+
+
+class ModelError(CrfdeidError):
+    """A model folder cannot be used (missing, unreadable, corrupt, stale or from elsewhere)."""
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def rules_fingerprint(engine: RuleEngine) -> str:
+    """What the rule features depend on: every rule's id, label, family, pattern and checks."""
+    digest = hashlib.sha256()
+    for rule in engine.rules:
+        parts = (
+            rule.id,
+            rule.label,
+            rule.family,
+            rule.pattern,
+            str(rule.priority),
+            ",".join(rule.flags),
+            repr(rule.context),
+            str(rule.validator),
+        )
+        digest.update("\x1f".join(parts).encode("utf-8") + b"\x1e")
+    return digest.hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class TokenTag:
+    """One token's Viterbi tag, its marginal probability, and P(O)."""
+
+    tag: str
+    probability: float
+    p_outside: float
+
+
+def tags_to_spans(
+    tokens: Sequence[Token], tags: Sequence[str], scores: Sequence[float] | None = None, source: str = "crf"
+) -> list[Span]:
+    """Turn B/I/E/S tags into spans, tolerantly: an I- or E- without a matching start opens a
+    span, a change of label closes one. Span score = mean of its tokens' scores."""
+    spans: list[Span] = []
+    begin = -1
+    label = ""
+
+    def close(end_index: int) -> None:
+        if begin < 0:
+            return
+        score = None
+        if scores is not None:
+            window = scores[begin : end_index + 1]
+            score = min(1.0, max(0.0, sum(window) / len(window)))
+        spans.append(Span(tokens[begin].start, tokens[end_index].end, label, source, score))
+
+    for i, tag in enumerate(tags):
+        if tag == "O" or len(tag) < 3:
+            close(i - 1)
+            begin = -1
+            continue
+        prefix, lab = tag[0], tag[2:]
+        if prefix in "BS" or begin < 0 or lab != label:
+            close(i - 1)
+            begin, label = i, lab
+        if prefix in "ES":
+            close(i)
+            begin = -1
+    close(len(tags) - 1)
+    return spans
+
+
+class CrfTagger:
+    """A trained CRF model, ready to tag documents; implements the Detector protocol."""
+
+    name = "crf"
+
+    def __init__(
+        self,
+        model_dir: str | Path,
+        metadata: Mapping[str, Any],
+        threshold: float | None = None,
+        check_packs: bool = True,
+    ) -> None:
+        self.model_dir = Path(model_dir)
+        self.metadata = dict(metadata)
+        self.threshold = threshold
+        self.feature_set = FeatureSet.from_dict(
+            self.metadata["feature_set"], where=self.model_dir / META_FILE
+        )
+        self.language = self.metadata.get("language", "es")
+        self._check_packs = check_packs
+        try:
+            import pycrfsuite
+        except ImportError as exc:  # a dependency: only a broken install lacks it
+            raise ModelError("python-crfsuite is not installed", hint="pip install sklearn-crfsuite") from exc
+        self._tagger = pycrfsuite.Tagger()
+        model_path = self.model_dir / MODEL_FILE
+        try:
+            self._tagger.open(str(model_path))
+        except (OSError, ValueError) as exc:
+            raise ModelError(
+                f"cannot open the crfsuite model: {exc}",
+                model_path,
+                hint="the file is corrupt or not a crfsuite model; retrain with crfdeid train",
+            ) from exc
+        self.tags: tuple[str, ...] = tuple(self._tagger.labels())
+
+    # -- loading ----------------------------------------------------------------------------
+    @classmethod
+    def load(cls, model_dir: str | Path, threshold: float | None = None) -> CrfTagger:
+        """Open a model folder written by ``crfdeid train``; every failure is a clear error."""
+        folder = Path(model_dir)
+        if not folder.is_dir():
+            raise ModelError(
+                "no such model folder",
+                folder,
+                hint="give a folder written by 'crfdeid train -o', or omit --model for the default",
+            )
+        meta_path = folder / META_FILE
+        if not (folder / MODEL_FILE).is_file() or not meta_path.is_file():
+            raise ModelError(f"not a model folder: it needs {MODEL_FILE} and {META_FILE}", folder)
+        try:
+            metadata = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ModelError(f"cannot read the metadata: {exc}", meta_path) from exc
+        except json.JSONDecodeError as exc:
+            raise ModelError(f"the metadata is not valid JSON: {exc.msg}", meta_path, exc.lineno) from exc
+        if not isinstance(metadata, dict) or metadata.get("format") != FORMAT:
+            raise ModelError(f"not a crfdeid model (format is not {FORMAT!r})", meta_path)
+        if metadata.get("format_version", 0) > FORMAT_VERSION:
+            raise ModelError(
+                f"model format {metadata.get('format_version')} is newer than this crfdeid "
+                f"({FORMAT_VERSION})",
+                meta_path,
+                hint="upgrade crfdeid",
+            )
+        for key in ("feature_set", "annotator", "labels"):
+            if key not in metadata:
+                raise ModelError(f"the metadata lacks {key!r}", meta_path)
+        expected = metadata.get("model_sha256")
+        if expected and file_sha256(folder / MODEL_FILE) != expected:
+            raise ModelError(
+                "the model file does not match the checksum in its metadata",
+                folder / MODEL_FILE,
+                hint="the file was changed or truncated; copy the model folder again",
+            )
+        return cls(folder, metadata, threshold)
+
+    @classmethod
+    def load_default(cls, threshold: float | None = None) -> CrfTagger:
+        """The embedded Spanish model shipped inside the package."""
+        if not (DEFAULT_MODEL_DIR / MODEL_FILE).is_file():
+            raise ModelError(
+                "the embedded default model is missing from this installation",
+                DEFAULT_MODEL_DIR,
+                hint="reinstall crfdeid, or pass --model MODEL_DIR",
+            )
+        return cls.load(DEFAULT_MODEL_DIR, threshold)
+
+    @cached_property
+    def extractor(self) -> FeatureExtractor:
+        """The feature extractor rebuilt from the metadata (and checked against the packs)."""
+        meta = self.metadata
+        pack = load_pack(meta.get("gazetteer", {}).get("pack", self.language))
+        annotator = make_annotator(meta["annotator"], pack)
+        gazetteer = GazetteerMatcher(pack) if self.feature_set.on("gazetteer") else None
+        rules = (
+            RuleEngine.from_pack(meta.get("rules", {}).get("pack", self.language))
+            if self.feature_set.on("rules")
+            else None
+        )
+        if self._check_packs:
+            stale = []
+            if (
+                gazetteer is not None
+                and meta.get("gazetteer", {}).get("fingerprint") != gazetteer.fingerprint
+            ):
+                stale.append("gazetteers")
+            if rules is not None and meta.get("rules", {}).get("fingerprint") != rules_fingerprint(rules):
+                stale.append("rules")
+            if stale:
+                raise ModelError(
+                    f"the {' and '.join(stale)} changed since this model was trained, so its "
+                    "features would not be the ones it learned from",
+                    self.model_dir,
+                    hint="retrain the model (crfdeid train) with the current packs",
+                )
+        extractor = FeatureExtractor(
+            self.feature_set, pack, annotator, gazetteer, rules, meta.get("skeleton_vocabulary", ())
+        )
+        extractor.known = frozenset(self._tagger.info().attributes)
+        return extractor
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(self.metadata["labels"])
+
+    def merge_policy(self) -> Any:
+        """The merge policy recorded with the model, else the shipped default."""
+        from .merge import MergePolicy
+
+        recorded = self.metadata.get("merge_policy")
+        return (
+            MergePolicy.from_dict(recorded, where=self.model_dir / META_FILE)
+            if recorded
+            else MergePolicy.shipped()
+        )
+
+    # -- tagging ----------------------------------------------------------------------------
+    def tag_tokens(
+        self, document: Document, tokens: Sequence[Token], rule_matches: Iterable[RuleMatch] | None = None
+    ) -> list[TokenTag]:
+        """Viterbi tag, its marginal and P(O) for every token of the document; with a threshold,
+        an ``O`` token whose P(O) is below it takes its most probable non-O tag instead."""
+        import pycrfsuite
+
+        out: list[TokenTag] = [TokenTag("O", 1.0, 1.0)] * len(tokens)
+        tagger = self._tagger
+        has_o = "O" in self.tags
+        threshold = self.threshold
+        for seg in self.extractor.sequences(document, tokens, rule_matches):
+            tagger.set(pycrfsuite.ItemSequence(seg.features))
+            tags = tagger.tag()
+            for k, tag in enumerate(tags):
+                p = tagger.marginal(tag, k)
+                p_o = p if tag == "O" else (tagger.marginal("O", k) if has_o else 0.0)
+                if threshold is not None and tag == "O" and p_o < threshold:
+                    tag, p = self._best_entity_tag(k)
+                out[seg.first + k] = TokenTag(tag, p, p_o)
+        return out
+
+    def _best_entity_tag(self, position: int) -> tuple[str, float]:
+        best, best_p = "O", -1.0
+        for candidate in self.tags:
+            if candidate != "O":
+                q = self._tagger.marginal(candidate, position)
+                if q > best_p:
+                    best, best_p = candidate, q
+        return best, best_p
+
+    def candidates(
+        self, document: Document, tokens: Sequence[Token], rule_matches: Iterable[RuleMatch] | None = None
+    ) -> list[tuple[str, float, str, float]]:
+        """Per token: (Viterbi tag, P(O), best non-O tag, its marginal). What an operating-point
+        curve needs: the spans at any threshold follow from these without re-tagging."""
+        import pycrfsuite
+
+        out: list[tuple[str, float, str, float]] = [("O", 1.0, "O", 0.0)] * len(tokens)
+        tagger = self._tagger
+        for seg in self.extractor.sequences(document, tokens, rule_matches):
+            tagger.set(pycrfsuite.ItemSequence(seg.features))
+            for k, tag in enumerate(tagger.tag()):
+                best, p_best = self._best_entity_tag(k)
+                out[seg.first + k] = (tag, tagger.marginal("O", k), best, p_best)
+        return out
+
+    def detect(
+        self,
+        document: Document,
+        rule_matches: RuleResult | Iterable[RuleMatch] | None = None,
+        tokens: Sequence[Token] | None = None,
+    ) -> list[Span]:
+        """CRF spans of a document, each with ``source="crf"`` and its mean marginal as score."""
+        if tokens is None:
+            tokens = tokenize(document.text)
+        if isinstance(rule_matches, RuleResult):
+            rule_matches = rule_matches.matches
+        tagged = self.tag_tokens(document, tokens, rule_matches)
+        return tags_to_spans(tokens, [t.tag for t in tagged], [t.probability for t in tagged])
+
+    # -- introspection ----------------------------------------------------------------------
+    def info(self) -> Any:
+        """crfsuite's parsed model dump: state features and transitions with their weights."""
+        from sklearn_crfsuite import CRF
+
+        crf = CRF(model_filename=str(self.model_dir / MODEL_FILE))
+        return crf.tagger_.info()
+
+
+def check_model_target(model_dir: Path) -> None:
+    """Refuse, before any work is done, to overwrite a folder that is not a crfdeid model."""
+    model_dir = Path(model_dir)
+    if model_dir.exists() and not model_dir.is_dir():
+        raise ModelError("the model output exists and is not a folder", model_dir)
+    if model_dir.is_dir() and not (model_dir / META_FILE).exists() and any(model_dir.iterdir()):
+        raise ModelError(
+            "refusing to replace a folder that is not a crfdeid model",
+            model_dir,
+            hint="choose an empty or new folder for -o",
+        )
+
+
+def write_model(model_dir: Path, crfsuite_file: Path, metadata: dict[str, Any]) -> dict[str, Any]:
+    """Move a trained crfsuite file and its metadata into ``model_dir`` atomically (no pickle).
+
+    The two files are written into a temporary sibling folder and renamed into place, so an
+    interrupted run never leaves a model folder with a new model and old metadata. Returns the
+    metadata as written (with the model file's checksum).
+    """
+    import shutil
+    import tempfile
+
+    model_dir = Path(model_dir)
+    check_model_target(model_dir)
+    model_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{model_dir.name}.", dir=model_dir.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it private; a model folder is an ordinary folder
+    try:
+        shutil.copyfile(crfsuite_file, tmp / MODEL_FILE)
+        metadata = dict(
+            metadata,
+            format=FORMAT,
+            format_version=FORMAT_VERSION,
+            crfdeid_version=__version__,
+            model_sha256=file_sha256(tmp / MODEL_FILE),
+        )
+        (tmp / META_FILE).write_text(
+            json.dumps(metadata, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8"
+        )
+        if model_dir.exists():
+            old = model_dir.with_name(f".{model_dir.name}.old.{os.getpid()}")
+            model_dir.rename(old)
+            tmp.rename(model_dir)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            tmp.rename(model_dir)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return metadata

@@ -1,0 +1,157 @@
+"""``crfdeid train``, ``cv``, ``annotate --model`` and ``explain-model``: end to end through the CLI."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from crfdeid.cli import main
+
+from .conftest import EXAMPLES
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def annotate(capsys, out: Path, *extra: str) -> tuple[int, str, str]:
+    """``crfdeid annotate examples/notes -o OUT`` with extra options."""
+    return run(capsys, "annotate", str(EXAMPLES), "-o", str(out), *extra)
+
+
+def test_train_then_annotate_then_evaluate(capsys, tmp_path: Path) -> None:
+    model = tmp_path / "model"
+    code, _, err = run(capsys, "train", str(EXAMPLES), "-o", str(model), "--iterations", "30", "--c1", "0")
+    assert code == 0, err
+    assert "model written to" in err and (model / "model.crfsuite").is_file()
+    out_dir = tmp_path / "pred"
+    code, _, err = annotate(capsys, str(out_dir), "--model", str(model))
+    assert code == 0, err
+    assert "annotated 3 document(s)" in err
+    ann = (out_dir / "nota-001.ann").read_text(encoding="utf-8")
+    assert "NOMBRE_SUJETO_ASISTENCIA" in ann
+    code, out, _ = run(capsys, "evaluate", str(EXAMPLES), str(out_dir), "--format", "json")
+    assert code == 0 and json.loads(out)["ner"]["f1"] > 0.8  # it has seen these very notes
+
+
+def test_annotate_jsonl_keeps_sources_and_scores(capsys, tmp_path: Path, tiny_model: Path) -> None:
+    code, _, err = annotate(capsys, str(tmp_path / "o"), "--model", str(tiny_model), "--format", "jsonl")
+    assert code == 0, err
+    records = [
+        json.loads(line)
+        for line in (tmp_path / "o" / "annotations.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    spans = [s for r in records for s in r["spans"]]
+    assert any(s["source"] == "crf" and 0 <= s["score"] <= 1 for s in spans)
+    assert any(s["source"].startswith("rule:") for s in spans)
+
+
+def test_annotate_with_a_missing_model_is_a_clear_error(capsys, tmp_path: Path) -> None:
+    code, _, err = annotate(capsys, str(tmp_path / "o"), "--model", str(tmp_path / "nope"))
+    assert code == 2 and "no such model folder" in err and "Traceback" not in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_annotate_with_a_corrupt_model(capsys, tmp_path: Path, tiny_model: Path) -> None:
+    model = tmp_path / "m"
+    shutil.copytree(tiny_model, model)
+    (model / "model.json").write_text("{", encoding="utf-8")
+    code, _, err = annotate(capsys, str(tmp_path / "o"), "--model", str(model))
+    assert code == 2 and "model.json:1" in err and "not valid JSON" in err
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--threshold", "1.5"], "--threshold must be a probability"),
+        (["--rules-only", "--threshold", "0.9"], "--rules-only cannot be combined"),
+    ],
+)
+def test_annotate_option_errors(capsys, tmp_path: Path, args: list, message: str) -> None:
+    code, _, err = annotate(capsys, str(tmp_path / "o"), *args)
+    assert code == 2 and message in err
+
+
+def test_annotate_with_threshold_finds_at_least_as_much(capsys, tmp_path: Path, tiny_model: Path) -> None:
+    counts = {}
+    for name, extra in (("plain", []), ("loose", ["--threshold", "0.99"])):
+        code, _, err = annotate(capsys, str(tmp_path / name), "--model", str(tiny_model), *extra)
+        assert code == 0, err
+        counts[name] = sum(
+            len((tmp_path / name / f"nota-00{i}.ann").read_text(encoding="utf-8").splitlines())
+            for i in (1, 2, 3)
+        )
+    assert counts["loose"] >= counts["plain"] > 0
+
+
+def test_annotate_with_another_merge_policy(capsys, tmp_path: Path, tiny_model: Path) -> None:
+    policy = tmp_path / "merge.yaml"
+    policy.write_text("default: crf\n", encoding="utf-8")
+    code, _, err = annotate(
+        capsys, str(tmp_path / "o"), "--model", str(tiny_model), "--merge-policy", str(policy)
+    )
+    assert code == 0, err
+    policy.write_text("default: nobody\n", encoding="utf-8")
+    code, _, err = annotate(
+        capsys, str(tmp_path / "o2"), "--model", str(tiny_model), "--merge-policy", str(policy)
+    )
+    assert code == 2 and "merge.yaml:1" in err and "unknown strategy 'nobody'" in err
+
+
+def test_train_on_a_folder_without_annotations(capsys, tmp_path: Path) -> None:
+    (tmp_path / "n.txt").write_text("Nombre: Ana.", encoding="utf-8")
+    code, _, err = run(capsys, "train", str(tmp_path), "-o", str(tmp_path / "m"))
+    assert code == 2 and "carry no annotations" in err
+
+
+def test_train_with_a_bad_feature_set(capsys, tmp_path: Path) -> None:
+    bad = tmp_path / "f.yaml"
+    bad.write_text("name: x\nfamilies: {wrod: true}\n", encoding="utf-8")
+    code, _, err = run(capsys, "train", str(EXAMPLES), "-o", str(tmp_path / "m"), "--features", str(bad))
+    assert code == 2 and "f.yaml" in err and "unknown feature family 'wrod'" in err
+
+
+def test_cv_prints_folds_and_writes_json(capsys, tmp_path: Path) -> None:
+    report = tmp_path / "cv.json"
+    code, out, err = run(
+        capsys, "-q", "cv", str(EXAMPLES), "--folds", "3", "--iterations", "5", "-o", str(report)
+    )
+    assert code == 0, err
+    assert "spans_merged" in out and "±" in out
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert len(data["folds"]) == 3 and "ner.f1" in data["summary"]
+
+
+def test_cv_with_too_many_folds(capsys) -> None:
+    code, _, err = run(capsys, "cv", str(EXAMPLES), "--folds", "9")
+    assert code == 2 and "--folds must be between 2 and the number of documents (3)" in err
+
+
+def test_explain_model(capsys, tiny_model: Path) -> None:
+    code, out, _ = run(capsys, "explain-model", "--model", str(tiny_model), "--top", "3")
+    assert code == 0
+    assert "NOMBRE_SUJETO_ASISTENCIA" in out and "strongest transitions" in out
+    code, out, _ = run(
+        capsys, "explain-model", "--model", str(tiny_model), "--format", "json", "--label", "FECHAS"
+    )
+    data = json.loads(out)
+    assert list(data["top_features"]) == ["FECHAS"] and len(data["top_features"]["FECHAS"]) <= 10
+
+
+def test_explain_model_unknown_label(capsys, tiny_model: Path) -> None:
+    code, _, err = run(capsys, "explain-model", "--model", str(tiny_model), "--label", "COLOUR")
+    assert code == 2 and "no label(s) ['COLOUR']" in err
+
+
+@pytest.mark.parametrize("command", ["train", "cv", "explain-model", "annotate"])
+def test_help_teaches_with_examples(capsys, command: str) -> None:
+    with pytest.raises(SystemExit) as info:
+        main([command, "--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert "examples:" in out or "Feature names" in out

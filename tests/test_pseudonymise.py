@@ -1,0 +1,183 @@
+"""The pseudonymiser: strategies, tags, offsets, leftovers, safety, seeds and keys; the policy file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from crfdeid.policy import Policy, PolicyError, load_policy
+from crfdeid.pseudonymise import Pseudonymiser, apply_replacements
+from crfdeid.types import Document, Span
+
+from .surrogate_kit import new_texts, run, same, spans_of
+
+NOTE = "Paciente: Ana López Gil. NHC: 2347865. Ingresa el 05/03/2012 en Zaragoza. Sexo: M."
+ITEMS = (
+    ("NOMBRE_SUJETO_ASISTENCIA", "Ana López Gil"),
+    ("ID_SUJETO_ASISTENCIA", "2347865"),
+    ("FECHAS", "05/03/2012"),
+    ("TERRITORIO", "Zaragoza"),
+    ("SEXO_SUJETO_ASISTENCIA", "M"),
+)
+
+
+def test_default_policy_pseudonymises_everything_but_sex():
+    result = run(NOTE, *ITEMS)
+    news = new_texts(result)
+    assert news[-1] == "M"
+    for (_, original), new in zip(ITEMS[:-1], news[:-1], strict=True):
+        assert not same(new, original)
+    assert result.text.startswith("Paciente: ") and result.text.endswith(". Sexo: M.")
+    assert [r.strategy for r in result.audit] == ["pseudonymise"] * 4 + ["keep"]
+
+
+@pytest.mark.parametrize(
+    "strategy, expected",
+    [
+        ("mask", ["[NOMBRE_SUJETO_ASISTENCIA]", "[ID_SUJETO_ASISTENCIA]", "[FECHAS]", "[TERRITORIO]"]),
+        ("redact", ["XXXXX"] * 4),
+        ("tag", ["[PERSONA-1]", "[ID-1]", "[FECHA-1]", "[LUGAR-1]"]),
+    ],
+)
+def test_strategies(strategy, expected):
+    result = run(NOTE, *ITEMS, policy=Policy.default().with_strategy(strategy))
+    assert new_texts(result) == [*expected, "M"]
+
+
+def test_tags_are_numbered_per_entity():
+    text = "Ignacio Navarro Cuéllar y Dr. Navarro; Ana Gil y Navarro Cuellar. 2012 y 2013 y 2012."
+    people = [
+        ("NOMBRE_SUJETO_ASISTENCIA", n)
+        for n in ("Ignacio Navarro Cuéllar", "Navarro", "Ana Gil", "Navarro Cuellar")
+    ]
+    dates = [("FECHAS", "2012"), ("FECHAS", "2013"), ("FECHAS", "2012")]
+    result = run(text, *people, *dates, policy=Policy.default().with_strategy("tag"))
+    assert new_texts(result) == [
+        "[PERSONA-1]",
+        "[PERSONA-1]",
+        "[PERSONA-2]",
+        "[PERSONA-1]",
+        "[FECHA-1]",
+        "[FECHA-2]",
+        "[FECHA-1]",
+    ]
+
+
+def test_unknown_labels_are_redacted_never_kept():
+    doc = Document("d", "Secreto: ABC123.", (Span(9, 15, "MADE_UP_LABEL"),))
+    result = Pseudonymiser(seed=1).pseudonymise(doc)
+    assert result.text == "Secreto: XXXXX." and result.audit[0].strategy == "redact"
+
+
+def test_same_seed_same_output_other_seed_other_output_random_by_default():
+    a, b, c = (run(NOTE, *ITEMS, seed=s).text for s in (5, 5, 6))
+    assert a == b and a != c
+    doc = Document("d1", NOTE, tuple(spans_of(NOTE, *ITEMS)))
+    p1, p2 = Pseudonymiser(), Pseudonymiser()
+    assert p1.seed_was_random and "random" in p1.describe()["seed"]
+    assert p1.pseudonymise(doc).text != p2.pseudonymise(doc).text  # 2**63 seeds: never the same
+
+
+def test_a_key_gives_one_surrogate_per_person_across_documents():
+    key = b"k" * 32
+    first = run(
+        "Paciente: Ana López Gil.",
+        ("NOMBRE_SUJETO_ASISTENCIA", "Ana López Gil"),
+        key=key,
+        doc_id="a",
+        seed=None,
+    )
+    second = run(
+        "Nota distinta. Ana López Gil vuelve.",
+        ("NOMBRE_SUJETO_ASISTENCIA", "Ana López Gil"),
+        key=key,
+        doc_id="b",
+        seed=None,
+    )
+    other_key = run(
+        "Paciente: Ana López Gil.",
+        ("NOMBRE_SUJETO_ASISTENCIA", "Ana López Gil"),
+        key=b"j" * 32,
+        doc_id="a",
+        seed=None,
+    )
+    assert new_texts(first) == new_texts(second) != new_texts(other_key)
+    assert first.audit[0].original_hash == second.audit[0].original_hash
+
+
+def test_audit_never_holds_an_original_in_clear():
+    result = run(NOTE, *ITEMS)
+    dump = repr([r.to_json() for r in result.audit])
+    for _, original in ITEMS[:-1]:
+        assert original not in dump
+    assert all(len(r.original_hash) == 32 for r in result.audit)
+    assert "weeks" not in dump and "Zaragoza" not in dump  # neither the date shift nor the province
+    assert result.audit[-1].surrogate is None  # kept: no text, not even the kept one
+
+
+def test_leftovers_are_reported():
+    # "Gil" is left unannotated in the second sentence: the scan finds it
+    text = "Paciente: Ana López Gil. Firma: Gil."
+    result = run(text, ("NOMBRE_SUJETO_ASISTENCIA", "Ana López Gil"))
+    assert len(result.leftovers) == 1
+    left = result.leftovers[0]
+    assert result.text[left.new_start : left.new_end] == "Gil"
+
+
+def test_apply_replacements_is_exact_and_refuses_overlaps():
+    text, positions = apply_replacements("abcdef", [(4, 5, "XYZ"), (0, 2, "")])
+    assert text == "cdXYZf" and positions == [(2, 5), (0, 0)]
+    with pytest.raises(ValueError):
+        apply_replacements("abcdef", [(0, 3, "x"), (2, 4, "y")])
+
+
+def test_overlapping_spans_are_replaced_once_and_audited():
+    doc = Document(
+        "d", "Vive en Las Rozas de Madrid.", (Span(8, 27, "TERRITORIO"), Span(21, 27, "TERRITORIO"))
+    )
+    result = Pseudonymiser(seed=1).pseudonymise(doc)
+    assert len(result.spans) == 1 and [r.strategy for r in result.audit] == ["pseudonymise", "overlap"]
+
+
+def test_discontinuous_spans_keep_the_gap():
+    doc = Document(
+        "d", "Ana (sic) López", (Span(0, 15, "NOMBRE_SUJETO_ASISTENCIA", fragments=((0, 3), (10, 15))),)
+    )
+    result = Pseudonymiser(seed=1).pseudonymise(doc)
+    assert " (sic) " in result.text and result.spans[0].fragments is not None
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "p.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "text, message, line",
+    [
+        ("strategies:\n  FECHAS: mask\n  NOMBRE_PACIENTE: mask\n", "unknown label 'NOMBRE_PACIENTE'", 3),
+        ("strategies:\n  FECHAS: hide\n", "unknown strategy 'hide'", 2),
+        ("strategies:\n  FECHAS: mask\nshift: 3\n", "unknown key 'shift'", 3),
+        ("strategies:\n  FECHAS: mask\n  FECHAS: keep\n", "given twice", 3),
+        ("strategies:\n  OTROS_SUJETO_ASISTENCIA: pseudonymise\n", "no surrogate generator", 2),
+        ("strategies: {}\ndates:\n  shift_weeks_min: 0\n", "dates.shift_weeks_min", 3),
+        ("strategies: {}\nages:\n  perturb: 2\n", "unknown key 'perturb'", 3),
+    ],
+)
+def test_policy_errors_name_file_and_line(tmp_path, text, message, line):
+    path = write(tmp_path, text)
+    with pytest.raises(PolicyError) as info:
+        load_policy(path)
+    assert message in str(info.value) and info.value.line == line and str(path) in str(info.value)
+
+
+def test_default_policy_lists_every_label_and_a_missing_label_is_redacted(tmp_path):
+    from crfdeid.labels import GUIDELINE_LABELS
+
+    policy = Policy.default()
+    assert set(policy.strategies) == set(GUIDELINE_LABELS)
+    assert policy.strategy("SEXO_SUJETO_ASISTENCIA") == "keep"
+    small = load_policy(write(tmp_path, "strategies:\n  FECHAS: keep\n"))
+    assert small.strategy("FECHAS") == "keep" and small.strategy("CALLE") == "redact"

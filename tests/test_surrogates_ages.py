@@ -1,0 +1,28 @@
+"""Ages: kept, generalised from 90, optionally perturbed but never for children."""
+
+from __future__ import annotations
+
+from crfdeid.surrogates import GeneratorOptions, build_registry, surrogate_data
+
+from .surrogate_kit import state
+
+A = "EDAD_SUJETO_ASISTENCIA"
+
+
+def gen(**options):
+    return build_registry(surrogate_data("es"), GeneratorOptions(**options))[A]
+
+
+def test_ages_are_kept_and_very_old_ages_generalised():
+    g = gen()
+    assert g.generate("66 años", A, 0, state()).kept
+    assert g.generate("93 años", A, 0, state()).text == "90 o más años"
+    assert g.generate("18 meses", A, 0, state()).kept
+
+
+def test_perturbation_stays_within_k_years_and_spares_children():
+    g = gen(age_perturb_years=2)
+    for seed in range(20):
+        new = g.generate("66 años", A, 0, state(seed=seed)).text
+        assert new != "66 años" and abs(int(new.split()[0]) - 66) <= 2
+        assert g.generate("9 años", A, 0, state(seed=seed)).kept

@@ -1,0 +1,45 @@
+"""E-mails follow the surrogate name and keep public providers; URLs and IPs keep their shape."""
+
+from __future__ import annotations
+
+import ipaddress
+
+from crfdeid.langpack import fold
+from crfdeid.surrogates import build_registry, surrogate_data
+
+from .surrogate_kit import new_texts, run, state
+
+REG = build_registry(surrogate_data("es"))
+
+
+def test_email_local_part_follows_the_surrogate_name():
+    text = "Dr. Tomás Arregui Sanz. Correo: tarregui@salud.aragon.es. Otro: tomas.arregui@gmail.com"
+    result = run(
+        text,
+        ("NOMBRE_PERSONAL_SANITARIO", "Tomás Arregui Sanz"),
+        ("CORREO_ELECTRONICO", "tarregui@salud.aragon.es"),
+        ("CORREO_ELECTRONICO", "tomas.arregui@gmail.com"),
+    )
+    name, institutional, public = new_texts(result)
+    given, surname, _ = (fold(w) for w in name.split())
+    assert institutional.split("@")[0] == given[0] + surname
+    assert public == f"{given}.{surname}@gmail.com"  # public provider kept
+    domain = institutional.split("@")[1]
+    assert domain != "salud.aragon.es" and domain.endswith(".es") and domain.count(".") == 2
+
+
+def test_email_not_from_a_name_gets_a_plausible_one():
+    new = REG["CORREO_ELECTRONICO"].generate("maje1946@yahoo.es", "CORREO_ELECTRONICO", 0, state()).text
+    local, domain = new.split("@")
+    assert domain == "yahoo.es" and local[-4:].isdigit() and local[:-4].isalpha() and local != "maje1946"
+
+
+def test_urls_and_ip_addresses():
+    url = REG["URL_WEB"].generate("https://www.hospital-ejemplo.es/citas", "URL_WEB", 0, state()).text
+    assert (
+        url.startswith("https://www.")
+        and url.endswith(".es/" + url.rsplit("/", 1)[1])
+        and "ejemplo" not in url
+    )
+    ip = REG["DIREC_PROT_INTERNET"].generate("192.168.10.24", "DIREC_PROT_INTERNET", 0, state()).text
+    assert ipaddress.ip_address(ip) and ip != "192.168.10.24"

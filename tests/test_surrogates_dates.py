@@ -1,0 +1,85 @@
+"""Dates: one shift per document in whole weeks, each date in its exact original format."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+
+from crfdeid.policy import Policy
+from crfdeid.surrogates import GeneratorOptions, build_registry, surrogate_data
+
+from .surrogate_kit import new_texts, run, state
+
+D = "FECHAS"
+GEN = build_registry(surrogate_data("es"))[D]
+
+
+def shifted(text: str, seed: int = 1) -> str:
+    return GEN.generate(text, D, 0, state(text, seed)).text
+
+
+def shape(text: str) -> str:
+    return re.sub(r"\d", "9", text)
+
+
+@pytest.mark.parametrize(
+    "original", ["05/03/2012", "5/3/2012", "05-03-12", "05.03.2012", "2012-03-05", "03/2012"]
+)
+def test_numeric_dates_keep_separators_padding_and_year_digits(original):
+    new = shifted(original)
+    assert new != original
+    if original != "5/3/2012":
+        assert shape(new) == shape(original)
+    else:
+        assert re.fullmatch(r"\d{1,2}/\d{1,2}/\d{4}", new)
+
+
+@pytest.mark.parametrize(
+    "original, pattern",
+    [
+        ("5 de marzo de 2012", r"\d{1,2} de [a-z]+ de \d{4}"),
+        ("Marzo de 2012", r"[A-Z][a-z]+ de \d{4}"),
+        ("MARZO 2012", r"[A-Z]+ \d{4}"),
+        ("12-XII-2009", r"\d\d-[IVX]+-\d{4}"),
+        ("12-dic-2009", r"\d\d-[a-z]{3}-\d{4}"),
+        ("junio 99", r"[a-z]+ \d\d"),
+        ("año 2000", r"año \d{4}"),
+        ("2012", r"\d{4}"),
+    ],
+)
+def test_month_names_roman_numerals_and_partial_dates(original, pattern):
+    new = shifted(original)
+    assert re.fullmatch(pattern, new), new
+    assert new != original
+
+
+def test_one_whole_week_shift_per_document_keeps_weekdays_and_intervals():
+    text = "Ingresa el lunes 05/03/2012 y sale el 19/03/2012. Control el 12 de abril de 2012."
+    result = run(text, (D, "05/03/2012"), (D, "19/03/2012"), (D, "12 de abril de 2012"), seed=4)
+    a, b, c = new_texts(result)
+    d1, d2 = (dt.datetime.strptime(x, "%d/%m/%Y").date() for x in (a, b))
+    assert d1.weekday() == 0 and "lunes" in result.text  # still a Monday
+    assert (d2 - d1).days == 14
+    shift = d1 - dt.date(2012, 3, 5)
+    assert shift.days % 7 == 0 and 53 <= abs(shift.days) // 7 <= 260
+    assert GEN.parse(c).reference() == dt.date(2012, 4, 12) + shift
+
+
+def test_month_alone_and_words_without_date_are_kept():
+    assert GEN.generate("octubre", D, 0, state("octubre")).kept
+    assert GEN.generate("ayer", D, 0, state("ayer")).kept
+
+
+def test_unreadable_dates_have_their_digits_replaced():
+    new = shifted("99999/9999")
+    assert shape(new) == shape("99999/9999") and new != "99999/9999"
+
+
+def test_the_shift_range_comes_from_the_policy():
+    options = GeneratorOptions(date_shift_min_weeks=1, date_shift_max_weeks=1)
+    gen = build_registry(surrogate_data("es"), options)[D]
+    new = gen.generate("05/03/2012", D, 0, state("05/03/2012")).text
+    assert new in ("12/03/2012", "27/02/2012")
+    assert Policy.default().options.date_shift_min_weeks == 53

@@ -1,0 +1,60 @@
+"""Identifiers: same format, new value, valid check characters; phones keep type and grouping."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from stdnum import iban
+from stdnum.es import dni, nie
+
+from crfdeid.surrogates import build_registry, surrogate_data, too_close
+from crfdeid.validators import es_nss
+
+from .surrogate_kit import state
+
+REG = build_registry(surrogate_data("es"))
+
+
+def gen(label: str, text: str, seed: int = 1) -> str:
+    return REG[label].generate(text, label, 0, state(text, seed)).text
+
+
+def shape(text: str) -> str:
+    return re.sub(r"[A-Z]", "A", re.sub(r"[a-z]", "a", re.sub(r"\d", "9", text)))
+
+
+@pytest.mark.parametrize("text", ["2347865", "28 72350345 06", "NHC-00431/B", "50 50 31877", "ab12"])
+def test_format_is_kept_and_value_changes(text):
+    for seed in range(5):
+        new = gen("ID_SUJETO_ASISTENCIA", text, seed)
+        assert shape(new) == shape(text) and not too_close(new, text)
+
+
+@pytest.mark.parametrize(
+    "text, check",
+    [
+        ("12345678Z", dni.is_valid),
+        ("12.345.678-Z", lambda v: dni.is_valid(v.replace(".", ""))),
+        ("X1234567L", nie.is_valid),
+        ("ES91 2100 0418 4502 0005 1332", iban.is_valid),
+        ("28 12345678 40", es_nss),
+    ],
+)
+def test_check_characters_stay_valid(text, check):
+    assert check(text)
+    for seed in range(10):
+        new = gen("ID_SUJETO_ASISTENCIA", text, seed)
+        assert check(new) and shape(new) == shape(text) and new != text
+    assert gen("ID_SUJETO_ASISTENCIA", "X1234567L", 3)[0] == "X"
+
+
+@pytest.mark.parametrize(
+    "text, kept",
+    [("654 321 987", "6"), ("976 123 456", "97"), ("+34 91 727 70 00", "3491"), ("948537965", "94")],
+)
+def test_phones_keep_type_grouping_and_area(text, kept):
+    for seed in range(5):
+        new = gen("NUMERO_TELEFONO", text, seed)
+        assert shape(new) == shape(text) and not too_close(new, text)
+        assert "".join(c for c in new if c.isdigit()).startswith(kept)

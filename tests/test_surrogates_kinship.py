@@ -1,0 +1,39 @@
+"""Kinship words are kept by default; replaced, they keep sex, generation and number."""
+
+from __future__ import annotations
+
+from crfdeid.policy import Policy
+from crfdeid.surrogates import GeneratorOptions, build_registry, surrogate_data
+
+from .surrogate_kit import new_texts, run, state
+
+DATA = surrogate_data("es")
+F = "FAMILIARES_SUJETO_ASISTENCIA"
+
+
+def test_kinship_words_are_kept_by_default():
+    gen = build_registry(DATA)[F]
+    assert gen.generate("su madre", F, 0, state("su madre")).kept
+    assert gen.generate("tía materna", F, 0, state("tía materna")).kept
+
+
+def test_replaced_kinship_words_keep_sex_generation_and_number():
+    gen = build_registry(DATA, GeneratorOptions(replace_kinship_terms=True))[F]
+    # no other relation shares the grandparents' sex and generation: the word is kept
+    assert gen.generate("abuelos", F, 0, state("abuelos")).text == "abuelos"
+    for word in ("hija", "Hermano", "padres", "madre"):
+        term = DATA.pack.kinship_term(word)
+        for seed in range(8):
+            new = gen.generate(word, F, 0, state(word, seed)).text
+            other = DATA.pack.kinship_term(new)
+            assert new != word and other is not None, new
+            assert (other.sex, other.generation, other.plural) == (term.sex, term.generation, term.plural)
+            assert new[0].isupper() == word[0].isupper()
+    assert "nieta" not in gen.alternatives("hija") and "sobrina" in gen.alternatives("hija")
+
+
+def test_names_inside_kinship_spans_are_replaced():
+    policy = Policy.default()
+    result = run("Su hermano Juan García.", (F, "hermano Juan García"), policy=policy)
+    (new,) = new_texts(result)
+    assert new.startswith("hermano ") and "Juan" not in new and "García" not in new

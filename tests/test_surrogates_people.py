@@ -1,0 +1,94 @@
+"""People: token-level, sex-aware, consistent surrogates; variants and relatives stay linked."""
+
+from __future__ import annotations
+
+from crfdeid.langpack import fold
+from crfdeid.surrogates import surrogate_data, too_close
+
+from .surrogate_kit import new_texts, run
+
+P, S, F = "NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO", "FAMILIARES_SUJETO_ASISTENCIA"
+DATA = surrogate_data("es")
+
+
+def sex_of(name: str) -> str:
+    m, f = DATA.name_sex(name)
+    return "m" if m > f else "f"
+
+
+def test_the_same_person_keeps_one_surrogate_across_variants():
+    text = (
+        "Paciente: Ignacio Navarro Cuéllar. Dr. Navarro le atiende. Navarro Cuellar refiere dolor. "
+        "Firmado: NAVARRO CUELAR."
+    )
+    result = run(
+        text, (P, "Ignacio Navarro Cuéllar"), (P, "Navarro"), (P, "Navarro Cuellar"), (P, "NAVARRO CUELAR")
+    )
+    full, short, variant, upper = new_texts(result)
+    given, surname1, surname2 = full.split()
+    assert short == surname1
+    assert variant == f"{surname1} {surname2}"  # accents ignored: Cuellar = Cuéllar
+    assert upper == f"{surname1} {surname2}".upper()  # one typo (Cuelar) and the case kept
+    assert sex_of(given) == "m"
+    for original in ("Ignacio", "Navarro", "Cuéllar"):
+        assert not any(too_close(new, original) for new in full.split())
+
+
+def test_relatives_sharing_a_surname_keep_sharing_it():
+    text = "Paciente: Pedro Rivera Gil. Su madre, Ana Gil Soto, y su hermano Luis Rivera Gil."
+    result = run(
+        text,
+        (P, "Pedro Rivera Gil"),
+        (F, "madre"),
+        (F, "Ana Gil Soto"),
+        (F, "hermano"),
+        (F, "Luis Rivera Gil"),
+    )
+    pedro, madre, ana, hermano, luis = new_texts(result)
+    assert (madre, hermano) == ("madre", "hermano")  # kinship words are kept
+    assert pedro.split()[1:] == luis.split()[1:]  # brothers: both surnames shared
+    assert ana.split()[1] == pedro.split()[2]  # the mother's first surname is his second
+    assert sex_of(ana.split()[0]) == "f" and sex_of(luis.split()[0]) == "m"
+
+
+def test_sex_from_context_when_the_name_does_not_tell():
+    # "Reyes" and "Cruz" are borne by men and women: the title and "la paciente" decide
+    text = "La paciente Reyes Martín acude. Sexo: M. Firma la Dra. Cruz Soler."
+    result = run(text, (P, "Reyes Martín"), ("SEXO_SUJETO_ASISTENCIA", "M"), (S, "Cruz Soler"))
+    patient, _, doctor = new_texts(result)
+    assert sex_of(patient.split()[0]) == "f"
+    assert sex_of(doctor.split()[0]) == "f"
+    text = "Varón. Sexo: H. Paciente: Reyes Martín. Firma el Dr. Cruz Soler."
+    result = run(text, ("SEXO_SUJETO_ASISTENCIA", "H"), (P, "Reyes Martín"), (S, "Cruz Soler"))
+    _, patient, doctor = new_texts(result)
+    assert sex_of(patient.split()[0]) == "m" and sex_of(doctor.split()[0]) == "m"
+
+
+def test_unknown_sex_falls_back_to_a_name_of_both_sexes():
+    result = run("Nombre: Xabiertxo.", (P, "Xabiertxo"))
+    (name,) = new_texts(result)
+    m, f = DATA.name_sex(name)
+    assert m > 0 and f > 0 and min(m, f) >= 0.15 * max(m, f)
+
+
+def test_surname_fields_and_particles():
+    text = "Nombre: Pedro.\nApellidos: De Miguel Rivera.\n"
+    result = run(text, (P, "Pedro"), (P, "De Miguel Rivera"))
+    given, surnames = new_texts(result)
+    assert surnames.startswith("De ") and len(surnames.split()) == 3
+    assert fold(surnames.split()[1]) in DATA.surname and fold(surnames.split()[2]) in DATA.surname
+    assert fold(given) in DATA.given
+
+
+def test_two_different_people_never_merge():
+    text = "Marín y Martín firman. Julio y Julia acuden."
+    result = run(text, (S, "Marín"), (S, "Martín"), (P, "Julio"), (P, "Julia"))
+    marin, martin, julio, julia = new_texts(result)
+    assert marin != martin and julio != julia
+    assert sex_of(julio) == "m" and sex_of(julia) == "f"
+
+
+def test_surrogates_come_from_the_frequent_names():
+    result = run("Firmado: Dra. Ana López.", (S, "Ana López"))
+    given, surname = new_texts(result)[0].split()
+    assert given in DATA.given_pool["f"].items and surname in DATA.surname_pool.items

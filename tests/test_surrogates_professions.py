@@ -1,0 +1,20 @@
+"""Professions keep grammatical gender."""
+
+from __future__ import annotations
+
+from crfdeid.langpack import fold
+from crfdeid.surrogates import build_registry, surrogate_data
+
+from .surrogate_kit import state
+
+DATA = surrogate_data("es")
+GEN = build_registry(DATA)["PROFESION"]
+
+
+def test_professions_keep_gender():
+    feminine = {fold(f) for m, f in DATA.professions}
+    masculine = {fold(m) for m, f in DATA.professions}
+    for seed in range(10):
+        assert fold(GEN.generate("maestra", "PROFESION", 0, state(seed=seed)).text) in feminine
+        assert fold(GEN.generate("carpintero", "PROFESION", 0, state(seed=seed)).text) in masculine
+    assert GEN.generate("Soldadora", "PROFESION", 0, state()).text[0].isupper()
