@@ -58,3 +58,8 @@ def test_phones_keep_type_grouping_and_area(text, kept):
         new = gen("NUMERO_TELEFONO", text, seed)
         assert shape(new) == shape(text) and not too_close(new, text)
         assert "".join(c for c in new if c.isdigit()).startswith(kept)
+
+
+@pytest.mark.parametrize("text", ["casada", "raza negra", "maestra jubilada"])
+def test_words_filed_as_an_identifier_are_masked_not_scrambled(text):
+    assert gen("ID_SUJETO_ASISTENCIA", text) == "[ID_SUJETO_ASISTENCIA]"

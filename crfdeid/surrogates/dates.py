@@ -6,9 +6,10 @@ order and distance of every event of a note survive. Each date is cut into its c
 computed, and each component is written back in its original form — separators, zero padding,
 2- or 4-digit year, the case of a month name — while everything else in the span is left as it
 was. Partial dates shift too: "marzo de 2012" through the 15th of the month, "2012" through
-1 July. The default range (53–260 weeks, either direction) guarantees that even a year alone
-changes. A date that cannot be read has its digits replaced instead; one with no digits and no
-month (e.g. "ayer") is kept, since it cannot be shifted and does not identify anyone.
+1 July. The default range (53–260 weeks, always into the past: a shifted admission date is
+never in the future of the note) guarantees that even a year alone changes. A date that
+cannot be read has its digits replaced instead; one with no digits and no month (e.g. "ayer")
+is kept, since it cannot be shifted and does not identify anyone.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ class DateGenerator:
         cached = state.extras.get("date_shift")
         if cached is None:
             rng = state.secret.rng("date-shift", state.document_id)
-            weeks = rng.randint(self.min_weeks, self.max_weeks) * rng.choice((-1, 1))
+            weeks = -rng.randint(self.min_weeks, self.max_weeks)  # backwards: no dates in the future
             cached = state.extras["date_shift"] = dt.timedelta(weeks=weeks)
         return cached  # type: ignore[return-value]
 

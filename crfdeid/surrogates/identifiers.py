@@ -79,6 +79,11 @@ class IdentifierGenerator:
         kind = kind_of(compact) if compact.isascii() else None
         if not any(c.isalnum() for c in text):
             return Surrogate(text, kept=True, note="no identifier characters")
+        if not any(c.isdigit() for c in text):
+            # Words filed as an identifier ("casada", "raza negra" under
+            # ID_SUJETO_ASISTENCIA): scrambled letters would turn prose into gibberish, so the
+            # span is masked with its label instead.
+            return Surrogate(f"[{label}]", note="words, masked")
         check = len(compact) > 1
         new = state.draw(f"id:{label}", text, lambda rng: with_check(text, kind, rng), check_close=check)
         return Surrogate(new, note=f"valid {kind}" if kind else "")
