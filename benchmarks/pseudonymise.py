@@ -30,6 +30,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from timing import best_seconds  # benchmarks/timing.py
+
 from crfdeid.deidentify import Deidentifier, deidentify_folder
 from crfdeid.io.corpus import load_annotations
 from crfdeid.langpack import fold
@@ -40,16 +42,6 @@ from crfdeid.resources import meddocan_dir
 from crfdeid.surrogates import normalise
 from crfdeid.surrogates.dates import DateGenerator
 from crfdeid.tokenize import tokenize
-
-
-def best_seconds(fn, items, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
-        for item in items:
-            fn(item)
-        best = min(best, time.perf_counter() - started)
-    return best
 
 
 def date_signature(text: str, dates: DateGenerator) -> str:

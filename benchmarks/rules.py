@@ -24,21 +24,13 @@ import sys
 import time
 from pathlib import Path
 
+from timing import best_seconds  # benchmarks/timing.py
+
 from crfdeid.evaluate import evaluate
 from crfdeid.io.corpus import load_annotations
 from crfdeid.resources import meddocan_dir
 from crfdeid.rules import RuleEngine
 from crfdeid.tokenize import tokenize
-
-
-def best_seconds(fn, items, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
-        for item in items:
-            fn(item)
-        best = min(best, time.perf_counter() - started)
-    return best
 
 
 def main() -> int:

@@ -33,6 +33,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from timing import best_seconds  # benchmarks/timing.py
+
 from crfdeid.evaluate import evaluate
 from crfdeid.features import FAMILIES, FeatureSet
 from crfdeid.io.corpus import load_corpus
@@ -101,20 +103,12 @@ def speed(tagger: CrfTagger, docs: list, repeat: int) -> dict:
     for doc in docs[:20]:
         pipeline.run(doc)  # warm the caches (lexicon, word features)
 
-    def best(fn, items) -> float:
-        b = float("inf")
-        for _ in range(repeat):
-            started = time.perf_counter()
-            for item in items:
-                fn(item)
-            b = min(b, time.perf_counter() - started)
-        return b
 
     n_tokens = sum(len(tokenize(d.text)) for d in docs)
-    pipe_s = best(pipeline.run, docs)
-    tok_s = best(lambda d: tokenize(d.text), docs)
+    pipe_s = best_seconds(pipeline.run, docs, repeat)
+    tok_s = best_seconds(lambda d: tokenize(d.text), docs, repeat)
     pairs = [(d, tokenize(d.text), pipeline.rules.run(d).matches) for d in docs]
-    feat_s = best(lambda p: tagger.extractor.sequences(*p), pairs)
+    feat_s = best_seconds(lambda p: tagger.extractor.sequences(*p), pairs, repeat)
     return {
         "documents": len(docs),
         "tokens": n_tokens,

@@ -8,7 +8,6 @@ together with the warnings of that document (rule timeouts), so nothing is silen
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -99,8 +98,3 @@ def load_pipeline(
     # broken model fails here, before any output is written, and timings exclude loading.
     pipeline.run(Document("warm-up", "Nombre: Ana.\n"))
     return pipeline
-
-
-def detect_many(documents: Sequence[Document], pipeline: Pipeline) -> list[Detection]:
-    """Run the pipeline over several documents (convenience for the API and the benchmarks)."""
-    return [pipeline.run(doc) for doc in documents]

@@ -33,7 +33,7 @@ from .langpack import load_pack
 from .linguistic import make_annotator
 from .merge import MergePolicy
 from .rules import RuleEngine
-from .tagger import CrfTagger, check_model_target, rules_fingerprint, tags_to_spans, write_model
+from .tagger import CrfTagger, check_model_target, rules_fingerprint, write_model
 from .tokenize import tokenize
 from .types import Document
 
@@ -428,20 +428,3 @@ def write_json(path: Path, data: Any) -> None:
     from .io.text import atomic_write_text
 
     atomic_write_text(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
-
-
-__all__ = [
-    "DEFAULT_C1",
-    "DEFAULT_C2",
-    "DEFAULT_ITERATIONS",
-    "CvReport",
-    "TrainConfig",
-    "corpus_fingerprint",
-    "cross_validate",
-    "fit",
-    "folds_of",
-    "format_cv",
-    "predict",
-    "tags_to_spans",
-    "training_data",
-]
