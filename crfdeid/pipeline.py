@@ -42,6 +42,10 @@ class Pipeline:
             raise ValueError("a pipeline needs the rules, the tagger or both")
         self.rules = rules
         self.tagger = tagger
+        if tagger is not None and policy is None:
+            from .merge import MergePolicy
+
+            policy = MergePolicy.shipped()
         self.policy = policy
 
     def run(self, document: Document) -> Detection:
@@ -53,10 +57,6 @@ class Pipeline:
             spans = rule_spans
         else:
             crf_spans = self.tagger.detect(document, rule_matches=rule_result)
-            if self.policy is None:
-                from .merge import MergePolicy
-
-                self.policy = MergePolicy.shipped()
             spans = self.policy.merge(crf_spans, rule_spans)
         spans = sorted(spans, key=lambda s: (s.start, s.end, s.label))
         return Detection(document.id, tuple(spans), timeouts)

@@ -321,11 +321,8 @@ class CrfTagger:
 
     # -- introspection ----------------------------------------------------------------------
     def info(self) -> Any:
-        """crfsuite's parsed model dump: state features and transitions with their weights."""
-        from sklearn_crfsuite import CRF
-
-        crf = CRF(model_filename=str(self.model_dir / MODEL_FILE))
-        return crf.tagger_.info()
+        """crfsuite's parsed model dump: attributes, state features and transitions with weights."""
+        return self._tagger.info()
 
 
 def check_model_target(model_dir: Path) -> None:

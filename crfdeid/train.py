@@ -205,19 +205,18 @@ def fit(
 
 
 def predict(tagger: CrfTagger, documents: Iterable[Document], with_rules: bool = True) -> dict[str, Document]:
-    """The tagger's spans per document, merged with the rule spans by the model's merge policy
-    (``with_rules``) or alone (to measure what the CRF contributes)."""
+    """The tagger's spans per document: through the detection pipeline (rules, CRF, the model's
+    merge policy) or, without ``with_rules``, the CRF alone (what the CRF contributes)."""
+    from .pipeline import Pipeline
+
     engine = tagger.extractor.rules
     if engine is None and with_rules:
         engine = RuleEngine.from_pack(tagger.metadata.get("rules", {}).get("pack", tagger.language))
-    policy = tagger.merge_policy()
-    out: dict[str, Document] = {}
-    for doc in documents:
-        rule_result = engine.run(doc) if engine is not None else None
-        crf_spans = tagger.detect(doc, rule_result)
-        spans = policy.merge(crf_spans, rule_result.spans) if with_rules and rule_result else crf_spans
-        out[doc.id] = doc.with_spans(spans)
-    return out
+    if with_rules:
+        pipeline = Pipeline(engine, tagger, tagger.merge_policy())
+        return {doc.id: doc.with_spans(pipeline.run(doc).spans) for doc in documents}
+    return {doc.id: doc.with_spans(tagger.detect(doc, engine.run(doc) if engine else None))
+            for doc in documents}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -69,8 +69,8 @@ def test_threshold_raises_recall(tiny_model: Path) -> None:
     strict = CrfTagger.load(tiny_model).detect(Document("d", text))
     loose = CrfTagger.load(tiny_model, threshold=1.0).detect(Document("d", text))
     covered = lambda spans: sum(s.end - s.start for s in spans)  # noqa: E731
-    assert covered(loose) >= covered(strict)
-    assert covered(loose) > 0
+    # at threshold 1.0 every token the model is less than certain about becomes PHI
+    assert covered(loose) > covered(strict)
 
 
 def test_loading_a_missing_folder(tmp_path: Path) -> None:
