@@ -1,0 +1,85 @@
+"""Options and helpers shared by several commands, and the argument parser every command uses.
+
+``Parser`` turns off argparse's prefix matching (``--key`` must never be taken for
+``--key-file``) and never echoes a value given to a secret option in an error message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from ..errors import CrfdeidError
+from ..io.text import DEFAULT_ENCODING, DEFAULT_MAX_BYTES
+
+PROG = "crfdeid"
+RAW = argparse.RawDescriptionHelpFormatter
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse without abbreviations, whose errors never repeat a secret given on the line."""
+
+    #: values that followed a secret-looking option on this command line (set by ``main``)
+    secrets: frozenset[str] = frozenset()
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs["allow_abbrev"] = False
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {redact(message, Parser.secrets)}\n")
+
+
+def secret_values(argv: Sequence[str]) -> frozenset[str]:
+    """Values given to options whose name mentions a key or secret (``--key X``, ``--key-file=X``,
+    and a misspelt ``--kye X``): an error message must never print them."""
+    found: set[str] = set()
+    for i, arg in enumerate(argv):
+        if not arg.startswith("--"):
+            continue
+        name, eq, value = arg.partition("=")
+        if not any(word in name.lower() for word in ("key", "kye", "secret", "token", "password")):
+            continue
+        if eq:
+            found.add(value)
+        elif i + 1 < len(argv):
+            found.add(argv[i + 1])
+    return frozenset(v for v in found if v)
+
+
+def redact(message: str, secrets: frozenset[str]) -> str:
+    for value in sorted(secrets, key=len, reverse=True):
+        message = message.replace(value, "***")
+    return message
+
+
+def add_input_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--encoding", default=DEFAULT_ENCODING, metavar="ENC",
+                        help="text encoding of the input files (default: %(default)s)")
+    parser.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES, metavar="N",
+                        help="refuse input files larger than N bytes (default: %(default)s)")
+
+
+def add_model_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", default=None, metavar="MODEL_DIR",
+                        help="a model folder written by 'crfdeid train' (default: the embedded model)")
+    parser.add_argument("--threshold", type=float, default=None, metavar="P",
+                        help="operating point: a token is PHI when its probability of being O is below P "
+                             "(default: the model's best path)")
+    parser.add_argument("--merge-policy", default=None, metavar="FILE",
+                        help="YAML policy for merging CRF and rule spans (default: the model's own)")
+
+
+def detection_pipeline(args: argparse.Namespace):  # -> Pipeline, imported lazily
+    """The detection pipeline the options of annotate/deidentify describe."""
+    from ..pipeline import load_pipeline
+
+    if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
+        raise CrfdeidError(f"--threshold must be a probability in (0, 1], got {args.threshold}")
+    if args.rules_only and (args.model or args.threshold is not None or args.merge_policy):
+        raise CrfdeidError("--rules-only cannot be combined with --model, --threshold or --merge-policy")
+    return load_pipeline(args.model, rules=args.rules, rules_only=args.rules_only, timeout=args.timeout,
+                         policy=args.merge_policy, threshold=args.threshold)

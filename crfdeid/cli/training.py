@@ -1,0 +1,174 @@
+"""crfdeid train, cv and explain-model: the CRF tagger on a corpus of your own."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from functools import partial
+from pathlib import Path
+
+from ..errors import CrfdeidError
+from ..progress import progress
+from .options import PROG, add_input_options
+
+_TRAIN_DESCRIPTION = """\
+Train a CRF model on annotated corpora and write it to MODEL_DIR.
+
+CORPUS_DIR is a folder of BRAT files (NAME.txt + NAME.ann) or a .jsonl file; give several to
+train on all of them. The model folder holds crfsuite's own model file (model.crfsuite) and
+model.json: labels, the feature set, the linguistic annotator, the gazetteer and rule pack
+fingerprints, the training corpus fingerprint, c1/c2 and timings. No pickle is ever written.
+
+The features come from a feature-set file (--features: a shipped name such as 'default', or a
+.yaml of your own; see features/README.md). c1 (L1) makes the model sparse, c2 (L2) smooth;
+'crfdeid cv --search' picks them by cross-validation. Training is deterministic: the same
+corpora, features and options give the same model.
+"""
+
+_TRAIN_EPILOG = """\
+examples:
+  crfdeid train ../shared/corpora/meddocan/train -o models/meddocan-train
+  crfdeid train ../shared/corpora/meddocan/train ../shared/corpora/meddocan/dev -o models/es
+  crfdeid train my_notes/ -o my_model --features my_features.yaml --c1 0.1 --c2 0.01
+  crfdeid annotate new_notes/ -o predictions/ --model my_model
+"""
+
+_CV_DESCRIPTION = """\
+k-fold cross-validation by document: each fold trains on the other folds and is scored with the
+MEDDOCAN metrics (ner, spans_strict, spans_merged, leak) after merging with the rules. Prints
+every fold, the mean ± std, and a per-label table; -o writes it all as JSON.
+
+Folds run in parallel processes (-j). --search tries a small grid of c1/c2 values and reports
+the best (5 settings x K folds: allow for it). Folds are shuffled with --seed, so a run is
+reproducible.
+"""
+
+_CV_EPILOG = """\
+examples:
+  crfdeid cv ../shared/corpora/meddocan/train ../shared/corpora/meddocan/dev --folds 5 -j 2
+  crfdeid cv my_notes/ --folds 10 -j 2 --search -o cv.json
+"""
+
+_EXPLAIN_MODEL_DESCRIPTION = """\
+What a model learned, for an auditor: the most strongly weighted features for each label (a
+feature such as 'key=nombre' with a large weight for B-NOMBRE_SUJETO_ASISTENCIA says "the value
+of a 'Nombre:' field starts a patient name") and the strongest label-to-label transitions.
+
+Feature names: w/lw word and lowercase, sh/ssh shape, p/s prefix/suffix, lem/pos lemma and POS,
+key/sec header key and section, gz gazetteer list, rule rule family, sk skeleton, "-1:" a
+feature of the previous token, "a|b" a conjunction.
+"""
+
+
+def add_parsers(commands: argparse._SubParsersAction) -> None:
+    tr = commands.add_parser("train", help="train a CRF model on BRAT or JSONL corpora",
+                             description=_TRAIN_DESCRIPTION, epilog=_TRAIN_EPILOG,
+                             formatter_class=argparse.RawDescriptionHelpFormatter)
+    tr.add_argument("corpora", nargs="+", metavar="CORPUS_DIR", help="BRAT folders or .jsonl files")
+    tr.add_argument("-o", "--output", required=True, metavar="MODEL_DIR", help="folder for the model")
+    _add_training_options(tr)
+    tr.set_defaults(handler=cmd_train)
+
+    cv = commands.add_parser("cv", help="k-fold cross-validation with MEDDOCAN metrics",
+                             description=_CV_DESCRIPTION, epilog=_CV_EPILOG,
+                             formatter_class=argparse.RawDescriptionHelpFormatter)
+    cv.add_argument("corpora", nargs="+", metavar="CORPUS_DIR", help="BRAT folders or .jsonl files")
+    cv.add_argument("--folds", type=int, default=5, metavar="K", help="number of folds (default: 5)")
+    cv.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                    help="run folds in N processes (default: 1)")
+    cv.add_argument("--search", action="store_true", help="also search c1/c2 over a small grid")
+    cv.add_argument("--seed", type=int, default=13, help="seed of the fold shuffle (default: 13)")
+    cv.add_argument("-o", "--output", default=None, metavar="FILE", help="write the full report as JSON")
+    _add_training_options(cv)
+    cv.set_defaults(handler=cmd_cv)
+
+    ex = commands.add_parser("explain-model", help="top features per label and strongest transitions",
+                             description=_EXPLAIN_MODEL_DESCRIPTION,
+                             formatter_class=argparse.RawDescriptionHelpFormatter)
+    ex.add_argument("--model", default=None, metavar="MODEL_DIR", help="default: the embedded model")
+    ex.add_argument("--top", type=int, default=10, metavar="N", help="features per label (default: 10)")
+    ex.add_argument("--label", action="append", default=None, metavar="LABEL",
+                    help="only this label (repeatable), e.g. NOMBRE_SUJETO_ASISTENCIA")
+    ex.add_argument("--format", choices=("table", "json"), default="table")
+    ex.set_defaults(handler=cmd_explain_model)
+
+
+def _add_training_options(parser: argparse.ArgumentParser) -> None:
+    from ..train import DEFAULT_C1, DEFAULT_C2, DEFAULT_ITERATIONS
+
+    parser.add_argument("--features", default="default", metavar="NAME_OR_YAML",
+                        help="feature set: a shipped name or a .yaml file (default: %(default)s)")
+    parser.add_argument("--c1", type=float, default=DEFAULT_C1, help="L1 penalty (default: %(default)s)")
+    parser.add_argument("--c2", type=float, default=DEFAULT_C2, help="L2 penalty (default: %(default)s)")
+    parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS, metavar="N",
+                        help="L-BFGS iterations (default: %(default)s)")
+    parser.add_argument("--annotator", choices=("default", "stanza"), default="default",
+                        help="lemma/POS backend recorded in the model (default: %(default)s)")
+    parser.add_argument("--stanza-dir", default=None, metavar="DIR",
+                        help="stanza_resources folder for --annotator stanza")
+    parser.add_argument("--rules", default="es", metavar="PACK", help="rule pack for the rule features")
+    add_input_options(parser)
+
+
+def _training_setup(args: argparse.Namespace):  # -> (documents, TrainConfig)
+    from ..features import FeatureSet
+    from ..io.corpus import load_corpus
+    from ..train import TrainConfig
+
+    annotator: dict | str = args.annotator
+    if args.annotator == "stanza":
+        annotator = {"backend": "stanza", "language": "es"}
+        if args.stanza_dir:
+            annotator["model_dir"] = str(Path(args.stanza_dir).resolve())
+    config = TrainConfig(FeatureSet.load(args.features), args.c1, args.c2, args.iterations,
+                         annotator=annotator, rules=args.rules)
+    config.check()
+    corpus = load_corpus(args.corpora, encoding=args.encoding, max_bytes=args.max_bytes)
+    if not corpus:
+        raise CrfdeidError("no documents found in " + ", ".join(args.corpora))
+    return list(corpus.values()), config
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from ..train import fit
+
+    documents, config = _training_setup(args)
+    if not args.quiet:
+        print(f"{PROG}: training on {len(documents)} document(s), "
+              f"{sum(len(d.spans) for d in documents)} span(s); features {config.feature_set.name}, "
+              f"c1={config.c1} c2={config.c2}, {config.iterations} iterations", file=sys.stderr)
+    meta = fit(documents, config, Path(args.output), verbose=not args.quiet and sys.stderr.isatty())
+    if not args.quiet:
+        t = meta["training"]
+        print(f"{PROG}: model written to {args.output} ({len(meta['labels'])} labels, "
+              f"{t['attributes']} attributes, {t['seconds']:.0f} s)", file=sys.stderr)
+    return 0
+
+
+def cmd_cv(args: argparse.Namespace) -> int:
+    from ..train import cross_validate, format_cv, write_json
+
+    if args.jobs < 1:
+        raise CrfdeidError(f"-j must be at least 1, got {args.jobs}")
+    documents, config = _training_setup(args)
+    bar = partial(progress, enabled=None if not args.quiet else False, desc="folds")
+    report = cross_validate(documents, config, args.folds, args.jobs, args.seed, args.search,
+                            progress=lambda it, n: bar(it, total=n))
+    print(format_cv(report))
+    if args.output:
+        write_json(Path(args.output), report.to_dict())
+    return 0
+
+
+def cmd_explain_model(args: argparse.Namespace) -> int:
+    from ..explain import explain_model, format_explanation
+    from ..tagger import CrfTagger
+
+    tagger = CrfTagger.load(args.model) if args.model else CrfTagger.load_default()
+    explanation = explain_model(tagger, top=args.top, labels=args.label)
+    if args.format == "json":
+        print(json.dumps(explanation, indent=1, ensure_ascii=False))
+    else:
+        print(format_explanation(explanation))
+    return 0
