@@ -1,43 +1,42 @@
-"""De-identification end to end: detect PHI, pseudonymise it, write text, spans and an audit.
+"""De-identification of one note: detect PHI, pseudonymise it, and decide whether it may leave.
 
-``Deidentifier`` is the Python API (``Deidentifier().deidentify("texto…")``); the CLI's
-``crfdeid deidentify`` is ``deidentify_folder`` plus argument parsing. A batch is all or
-nothing: every output goes first to a staging folder inside OUT_DIR and is moved into place
-only when every document has succeeded, so a failure on document 7 of 10 leaves OUT_DIR as it
-was, and the error names the file.
+``Deidentifier`` is the Python API (``Deidentifier().deidentify("texto…")``).
+``Deidentifier.deidentify_note`` is *the* per-note function: its result depends only on the note,
+the seed/key, the policy and the model — never on other notes or their order — so the local
+batch runner (``crfdeid.batch``), ``-j N`` worker processes and a distributed engine all call it
+and agree byte for byte. It also says whether the note may be released: a note in which a rule
+did not complete, or in which an original string the tool itself found is still present after
+replacement, is held back (``NoteResult.held``), because releasing it would release PHI the tool
+knows about.
 """
 
 from __future__ import annotations
 
-import contextlib
+import hashlib
 import json
 import os
 import re
-import shutil
-import tempfile
-import time
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+import secrets
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
-from .errors import CrfdeidError, InputError, OutputError
-from .io.brat import format_ann, read_brat
-from .io.corpus import find_inputs
-from .io.jsonl import document_to_json, read_jsonl
-from .io.text import DEFAULT_ENCODING, DEFAULT_MAX_BYTES, atomic_write_text, read_text_document
+from .errors import InputError
+from .langpack import fold
 from .policy import Policy
 from .pseudonymise import Pseudonymised, Pseudonymiser
+from .rules import RuleTimeout
+from .surrogates import Secret
+from .surrogates.people import PERSON_LABELS
 from .types import Detector, Document, Span
 
-FORMATS = ("text", "brat", "jsonl")
-AUDIT_NAME = "audit.jsonl"
-JSONL_NAME = "deidentified.jsonl"
-MARKER = ".crfdeid-output"  # the same marker `crfdeid annotate` writes
 KEY_ENV = "CRFDEID_KEY"
 #: A shorter key can be guessed; HMAC-SHA256 keys should carry at least 128 bits.
 MIN_KEY_BYTES = 16
-_SAFE_ID = re.compile(r"[^/\\\x00]+")
+_RUN = re.compile(r"[^\W\d_]+|\d+")
+#: A PHI string is looked for in a file name only when it has this many letters or digits:
+#: shorter ones ("M", "45") occur in ordinary names such as "nota-045".
+MIN_NAME_MATCH = 4
 
 
 class AnnotationDetector:
@@ -47,6 +46,33 @@ class AnnotationDetector:
 
     def detect(self, document: Document) -> list[Span]:
         return [replace(s, source="annotation") for s in document.spans]
+
+
+@dataclass(frozen=True)
+class HoldReason:
+    """Why a note is held back instead of released. ``detail`` is for people and never holds an
+    original string: only rule ids, labels, offsets and counts."""
+
+    kind: str  # "rule-timeout", "leftover" or "file-name"
+    detail: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "detail": self.detail, **self.data}
+
+
+@dataclass(frozen=True)
+class NoteResult:
+    """One note, de-identified: the result, the rule timeouts met while detecting, and the
+    reasons to hold it back (empty when it may be released)."""
+
+    result: Pseudonymised
+    timeouts: tuple[RuleTimeout, ...] = ()
+    held: tuple[HoldReason, ...] = ()
+
+    @property
+    def releasable(self) -> bool:
+        return not self.held
 
 
 class Deidentifier:
@@ -67,6 +93,7 @@ class Deidentifier:
         language: str = "es",
         model: str | Path | None = None,
         rules_only: bool = False,
+        seed_is_random: bool = False,
     ) -> None:
         if detector is None:
             from .pipeline import load_pipeline
@@ -74,6 +101,8 @@ class Deidentifier:
             detector = load_pipeline(model, rules_only=rules_only)
         self.detector = detector
         self.pseudonymiser = Pseudonymiser(policy, language=language, seed=seed, key=key)
+        if seed_is_random:  # a seed drawn once for a run shared by worker processes
+            self.pseudonymiser.seed_was_random = True
 
     @classmethod
     def from_annotations(cls, policy: Policy | None = None, **kwargs) -> Deidentifier:
@@ -82,222 +111,210 @@ class Deidentifier:
     def deidentify(self, text: str | Document, document_id: str = "text") -> Pseudonymised:
         """De-identify a text or a Document: new text, spans at new offsets, audit records."""
         document = text if isinstance(text, Document) else Document(document_id, text)
-        spans = self.detector.detect(document)
-        return self.pseudonymiser.pseudonymise(document.with_spans(spans))
+        return self.deidentify_note(document).result
+
+    def deidentify_note(self, document: Document, name: str | None = None) -> NoteResult:
+        """De-identify one note and decide whether it may be released.
+
+        ``name`` is the note's public name (the output file name, folders included); when
+        given, a name that spells a PHI string found in the note is a reason to hold it back.
+        """
+        run = getattr(self.detector, "run", None)
+        if run is not None:
+            detection = run(document)
+            spans, timeouts = list(detection.spans), tuple(detection.timeouts)
+        else:
+            spans, timeouts = self.detector.detect(document), ()
+        result = self.pseudonymiser.pseudonymise(document.with_spans(spans))
+        held: list[HoldReason] = []
+        if timeouts:
+            rules = sorted({t.rule_id for t in timeouts})
+            held.append(HoldReason(
+                "rule-timeout",
+                f"{len(timeouts)} rule timeout(s) ({', '.join(rules)}): what those rules find "
+                "may still be in the text",
+                {"rules": rules, "ranges": [list(_range(t)) for t in timeouts]},
+            ))
+        if result.leftovers:
+            labels = sorted({x.label for x in result.leftovers})
+            held.append(HoldReason(
+                "leftover",
+                f"{len(result.leftovers)} original string(s) still in the output ({', '.join(labels)})",
+                {"labels": labels, "at": [[x.new_start, x.new_end] for x in result.leftovers]},
+            ))
+        if name is not None:
+            labels = name_phi(name, result.mapping)
+            if labels:
+                held.append(HoldReason(
+                    "file-name",
+                    f"the file name spells PHI found in the note ({', '.join(labels)}); "
+                    "use --names hashed or --names numbered",
+                    {"labels": labels},
+                ))
+        return NoteResult(result, timeouts, tuple(held))
+
+    def describe(self) -> dict[str, Any]:
+        """What the audit and a batch's manifest record about the run: never the key or seed."""
+        return self.pseudonymiser.describe()
+
+
+def _range(timeout: RuleTimeout) -> tuple[int, int] | tuple[()]:
+    start, end = getattr(timeout, "start", None), getattr(timeout, "end", None)
+    return (start, end) if start is not None and end is not None else ()
+
+
+def _runs(text: str) -> list[str]:
+    return [fold(r) for r in _RUN.findall(text)]
+
+
+def name_phi(name: str, mapping: tuple[tuple[str, str, str], ...]) -> list[str]:
+    """Labels of the PHI strings of a note that its file name spells (``Ernesto_Rivera_NHC3685``
+    spells "Ernesto", "Rivera" and the record number "3685"). Names are compared by runs of
+    letters or digits, case and accents ignored, so ``NHC368503`` holds the number ``368503``."""
+    runs = set(_runs(name))
+    found: set[str] = set()
+    for label, original, _ in mapping:
+        parts = _runs(original)
+        if label in PERSON_LABELS:
+            if any(len(p) >= 3 and not p.isdigit() and p in runs for p in parts):
+                found.add(label)
+            continue
+        parts = [p for p in parts if len(p) >= 2]
+        if parts and sum(map(len, parts)) >= MIN_NAME_MATCH and all(p in runs for p in parts):
+            found.add(label)
+    return sorted(found)
 
 
 def read_key(key_file: str | Path | None, environ: dict[str, str] | None = None) -> bytes | None:
-    """The key from ``--key-file`` (first) or ``$CRFDEID_KEY``; never from the command line."""
+    """The key from ``--key-file`` (first) or ``$CRFDEID_KEY``; never from the command line.
+
+    Errors never repeat what was given to ``--key-file``: a user who typed the key itself there
+    must not see it echoed into a terminal log.
+    """
     environ = os.environ if environ is None else environ
     if key_file is not None:
-        path = Path(key_file)
         try:
-            key = path.read_bytes().strip()
+            key = Path(key_file).read_bytes().strip()
         except OSError as exc:
-            raise InputError(f"cannot read the key file: {exc.strerror or exc}", path) from None
-        where: str | Path = path
+            reason = exc.strerror or type(exc).__name__
+            raise InputError(
+                f"cannot read the file given with --key-file ({reason.lower()})",
+                hint="--key-file takes the path of a file holding the key, never the key itself",
+            ) from None
+        where = "the file given with --key-file"
     elif environ.get(KEY_ENV):
         key, where = environ[KEY_ENV].strip().encode("utf-8"), f"${KEY_ENV}"
     else:
         return None
     if len(key) < MIN_KEY_BYTES:
         raise InputError(
-            f"the key is {len(key)} bytes; use at least {MIN_KEY_BYTES}",
-            where,
+            f"the key in {where} is {len(key)} bytes; use at least {MIN_KEY_BYTES}",
             hint="make one with: python -c 'import secrets; print(secrets.token_hex(32))'",
         )
     return key
 
 
-@dataclass
-class DeidentifySummary:
-    documents: int = 0
-    spans: int = 0
-    leftovers: int = 0
-    strategies: Counter = field(default_factory=Counter)
-    seconds: float = 0.0
+@dataclass(frozen=True)
+class DeidentifierSpec:
+    """How to build a Deidentifier, as plain picklable values: a batch's worker processes
+    each build their own (one model load per worker) from the same spec, so they agree."""
 
+    model: str | None = None
+    rules_only: bool = False
+    from_annotations: bool = False
+    rules: str = "es"
+    threshold: float | None = None
+    merge_policy: str | None = None
+    timeout: float | None = None
+    policy: str | None = None
+    strategy: str | None = None
+    seed: int | None = None
+    key: bytes | None = field(default=None, repr=False)
+    seed_is_random: bool = False
 
-def check_output(inputs: Sequence[Path], out_dir: Path, overwrite: bool, mapping_out: Path | None) -> None:
-    """Refuse outputs that could destroy inputs, someone else's files, or leak the mapping."""
-    if out_dir.exists() and not out_dir.is_dir():
-        raise OutputError("the output exists and is not a folder", out_dir)
-    for path in inputs:
-        in_dir = path if path.is_dir() else path.parent
-        if out_dir.resolve() == in_dir.resolve():
-            raise OutputError(
-                "refusing to write into an input folder (its notes would be overwritten)",
-                out_dir,
-                hint="choose another folder with -o",
+    def with_run_seed(self) -> DeidentifierSpec:
+        """Without a key or seed, draw the run's random seed once, here, so that every worker
+        process uses the same one (the audit still says the seed was random)."""
+        if self.seed is None and self.key is None:
+            return replace(self, seed=secrets.randbits(63), seed_is_random=True)
+        return self
+
+    def digest(self, purpose: str, data: bytes) -> str:
+        """A keyed digest for a batch's bookkeeping (input fingerprints, hashed file names),
+        from the same seed/key as the surrogates under its own purpose string: reproducible with
+        the key (or seed), unguessable without it."""
+        seed = self.seed if self.seed is not None else 0
+        secret = Secret.from_seed(seed, self.key)
+        return secret.digest(f"crfdeid-batch|{purpose}", data.decode("latin-1")).hex()
+
+    def describe(self) -> dict[str, Any]:
+        """What the audit's run record says (as ``Deidentifier.describe``), without a model."""
+        pseudonymiser = Pseudonymiser(self.policy_object(), seed=self.seed, key=self.key)
+        if self.seed_is_random:
+            pseudonymiser.seed_was_random = True
+        return pseudonymiser.describe()
+
+    def policy_object(self) -> Policy:
+        policy = Policy.load(self.policy) if self.policy else Policy.default()
+        return policy.with_strategy(self.strategy) if self.strategy else policy
+
+    def build(self) -> Deidentifier:
+        policy = self.policy_object()
+        if self.from_annotations:
+            return Deidentifier.from_annotations(
+                policy, seed=self.seed, key=self.key, seed_is_random=self.seed_is_random
             )
-    if out_dir.is_dir() and not (out_dir / MARKER).exists() and not overwrite:
-        existing = next(
-            (p for p in sorted(out_dir.iterdir()) if p.suffix in (".txt", ".ann", ".jsonl")), None
+        from .pipeline import load_pipeline
+
+        detector = load_pipeline(
+            self.model, rules=self.rules, rules_only=self.rules_only, timeout=self.timeout,
+            policy=self.merge_policy, threshold=self.threshold,
         )
-        if existing is not None:
-            raise OutputError(
-                f"the output folder already holds files crfdeid did not write ({existing.name})",
-                out_dir,
-                hint="choose an empty folder, or pass --overwrite if they may be replaced",
-            )
-    if mapping_out is not None:
-        resolved = mapping_out.resolve()
-        if resolved.parent == out_dir.resolve() or out_dir.resolve() in resolved.parents:
-            raise OutputError(
-                "refusing to put the mapping (it holds the originals) inside the output "
-                "folder, which is meant to be released",
-                mapping_out,
-                hint="write it somewhere only authorised people can read",
-            )
-        if mapping_out.exists() and not overwrite:
-            raise OutputError(
-                "the mapping file already exists", mapping_out, hint="pass --overwrite to replace it"
-            )
+        return Deidentifier(detector, policy, seed=self.seed, key=self.key,
+                            seed_is_random=self.seed_is_random)
 
 
-def read_documents(
-    inputs: Sequence[Path],
-    from_annotations: bool,
-    encoding: str = DEFAULT_ENCODING,
-    max_bytes: int = DEFAULT_MAX_BYTES,
-) -> tuple[int | None, Iterator[Document]]:
-    """(count or None for .jsonl, the documents lazily). Without ``from_annotations`` any spans
-    in the input are dropped; with it, a .txt without its .ann is an error, never a note
-    released untouched."""
-    files = find_inputs(inputs)
-    if not files:
-        raise InputError("no .txt or .jsonl files to de-identify", inputs[0] if inputs else None)
-    count = None if any(p.suffix == ".jsonl" for p in files) else len(files)
-
-    def documents() -> Iterator[Document]:
-        for path in files:
-            if path.suffix == ".jsonl":
-                for doc in read_jsonl(path, encoding, max_bytes):
-                    yield doc if from_annotations else doc.with_spans(())
-            elif from_annotations:
-                if not path.with_suffix(".ann").exists():
-                    raise InputError(
-                        "--from-annotations: no .ann beside this .txt",
-                        path,
-                        hint="every note needs its NAME.ann (an empty one if it has no PHI)",
-                    )
-                yield read_brat(path, encoding=encoding, max_bytes=max_bytes, source="annotation")
-            else:
-                yield read_text_document(path, encoding, max_bytes)
-
-    return count, documents()
-
-
-def deidentify_folder(
-    inputs: Sequence[str | Path],
-    out_dir: str | Path,
-    deidentifier: Deidentifier,
-    fmt: str = "text",
-    *,
-    from_annotations: bool = False,
-    overwrite: bool = False,
-    encoding: str = DEFAULT_ENCODING,
-    max_bytes: int = DEFAULT_MAX_BYTES,
-    mapping_out: str | Path | None = None,
-    progress: Callable[..., Iterable[Document]] | None = None,
-) -> DeidentifySummary:
-    """``crfdeid deidentify``: every document of ``inputs`` into ``out_dir``, all or nothing."""
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r}; expected one of {FORMATS}")
-    inputs = [Path(p) for p in inputs]
-    out_dir = Path(out_dir)
-    mapping_path = Path(mapping_out) if mapping_out is not None else None
-    check_output(inputs, out_dir, overwrite, mapping_path)
-    count, documents = read_documents(inputs, from_annotations, encoding, max_bytes)
-    if progress is not None:
-        documents = iter(progress(documents, total=count))
-    created = not out_dir.exists()
+def _file_digest(path: str | Path | None) -> str | None:
+    if path is None:
+        return None
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".crfdeid-staging-", dir=out_dir))
-    except OSError as exc:
-        raise OutputError(f"cannot create the output folder: {exc.strerror or exc}", out_dir) from None
-    summary = DeidentifySummary()
-    started = time.perf_counter()
-    try:
-        audit = [json.dumps({"record": "run", **deidentifier.pseudonymiser.describe()}, ensure_ascii=False)]
-        mapping: list[str] = []
-        jsonl: list[str] = []
-        seen: set[str] = set()
-        for doc in documents:
-            _check_id(doc, seen)
-            result = _one(deidentifier, doc)
-            summary.documents += 1
-            summary.spans += len(result.audit)
-            summary.leftovers += len(result.leftovers)
-            summary.strategies.update(r.strategy for r in result.audit)
-            audit.extend(
-                json.dumps({"record": "span", **r.to_json()}, ensure_ascii=False) for r in result.audit
-            )
-            audit.extend(
-                json.dumps({"record": "leftover", **x.to_json()}, ensure_ascii=False)
-                for x in result.leftovers
-            )
-            if mapping_path is not None:
-                mapping.extend(
-                    json.dumps(
-                        {"document": doc.id, "label": label, "original": original, "surrogate": surrogate},
-                        ensure_ascii=False,
-                    )
-                    for label, original, surrogate in result.mapping
-                )
-            if fmt == "jsonl":
-                jsonl.append(json.dumps(document_to_json(result.document), ensure_ascii=False))
-                continue
-            atomic_write_text(staging / f"{doc.id}.txt", result.text, encoding)
-            if fmt == "brat":
-                atomic_write_text(staging / f"{doc.id}.ann", format_ann(result.document), encoding)
-        if fmt == "jsonl":
-            atomic_write_text(staging / JSONL_NAME, "".join(line + "\n" for line in jsonl), encoding)
-        atomic_write_text(staging / AUDIT_NAME, "".join(line + "\n" for line in audit), "utf-8")
-        atomic_write_text(out_dir / MARKER, "De-identified output written by crfdeid deidentify.\n")
-        for path in sorted(staging.iterdir()):
-            os.replace(path, out_dir / path.name)
-        if mapping_path is not None:
-            atomic_write_text(mapping_path, "".join(line + "\n" for line in mapping), "utf-8", mode=0o600)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        if created:
-            with contextlib.suppress(OSError):
-                (out_dir / MARKER).unlink(missing_ok=True)
-                out_dir.rmdir()
-        raise
-    shutil.rmtree(staging, ignore_errors=True)
-    summary.seconds = time.perf_counter() - started
-    return summary
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+    except OSError:
+        return None
 
 
-def _one(deidentifier: Deidentifier, doc: Document) -> Pseudonymised:
-    """De-identify one document; an unexpected failure names the document it happened on."""
-    try:
-        return deidentifier.deidentify(doc)
-    except CrfdeidError:
-        raise
-    except Exception as exc:
-        raise CrfdeidError(
-            f"de-identifying document {doc.id!r} failed: {type(exc).__name__}: {exc}",
-            doc.metadata.get("path"),
-            doc.metadata.get("line"),
-            hint="nothing was written; this is likely a bug: rerun with --debug and report it",
-        ) from exc
+def settings_fingerprint(spec: DeidentifierSpec) -> dict[str, Any]:
+    """What decides a note's output besides the note and the secret, as comparable values: a
+    resumed batch must run with exactly these, or its notes would not match the ones done."""
+    policy = spec.policy_object()
+    policy_json = json.dumps(
+        {"strategies": dict(sorted(policy.strategies.items())), "tags": dict(sorted(policy.tags.items())),
+         "redact_text": policy.redact_text, "options": asdict(policy.options)},
+        sort_keys=True, ensure_ascii=False,
+    )
+    if spec.key is not None:
+        secret = "key"
+    else:
+        secret = "random seed" if spec.seed_is_random or spec.seed is None else "seed"
+    out: dict[str, Any] = {
+        "policy": hashlib.sha256(policy_json.encode("utf-8")).hexdigest()[:16],
+        "secret": secret,
+    }
+    if spec.from_annotations:
+        out["detector"] = "annotations"
+        return out
+    from .rules import RuleEngine
+    from .tagger import DEFAULT_MODEL_DIR, META_FILE, rules_fingerprint
 
-
-def _check_id(doc: Document, seen: set[str]) -> None:
-    """A document id becomes a file name: it must be one and must not repeat."""
-    where = doc.metadata.get("path")
-    if not _SAFE_ID.fullmatch(doc.id) or doc.id in (".", ".."):
-        raise InputError(
-            f"document id {doc.id!r} cannot be used as a file name", where, doc.metadata.get("line")
-        )
-    if doc.id in seen:
-        raise InputError(
-            f"document id {doc.id!r} appears twice; its outputs would overwrite each other",
-            where,
-            doc.metadata.get("line"),
-        )
-    seen.add(doc.id)
+    out["detector"] = "rules" if spec.rules_only else "model+rules"
+    out["rules"] = rules_fingerprint(RuleEngine.from_pack(spec.rules))
+    out["timeout"] = spec.timeout
+    if not spec.rules_only:
+        meta = Path(spec.model or DEFAULT_MODEL_DIR) / META_FILE
+        try:
+            out["model"] = json.loads(meta.read_text(encoding="utf-8")).get("model_sha256", "")[:16]
+        except (OSError, ValueError):
+            out["model"] = None  # loading the model will say what is wrong
+        out["threshold"] = spec.threshold
+        out["merge_policy"] = _file_digest(spec.merge_policy)
+    return out

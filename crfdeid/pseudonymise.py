@@ -185,15 +185,17 @@ class Pseudonymiser:
             raise ValueError("an empty key protects nothing")
         self.keyed = key is not None
         self._secret = Secret.from_seed(seed, key)
+        # The audit's hash key: from the key, else from the seed (a random seed gives a random
+        # key), so a resumed batch or a worker process writes the same hashes as the first run.
         self._hash_key = (
             hmac.new(key, b"crfdeid-audit", hashlib.sha256).digest()
             if key is not None
-            else secrets.token_bytes(32)
+            else self._secret.digest("crfdeid-audit")
         )
         self._people = next((g for g in self.registry.values() if isinstance(g, PeopleGenerator)), None)
 
     def original_hash(self, text: str) -> str:
-        """A keyed hash of the normalised original (per-run random salt without a key)."""
+        """A keyed hash of the normalised original (salted from the seed without a key)."""
         return hmac.new(
             self._hash_key, normalise(text).encode("utf-8", "surrogatepass"), hashlib.sha256
         ).hexdigest()[:32]
@@ -204,7 +206,9 @@ class Pseudonymiser:
             "policy": self.policy.source,
             "keyed": self.keyed,
             "seed": "random (not recorded)" if self.seed_was_random else "given (not recorded)",
-            "hash": "HMAC-SHA256 with the key" if self.keyed else "HMAC-SHA256 with a random per-run salt",
+            "hash": "HMAC-SHA256 with the key" if self.keyed else (
+                "HMAC-SHA256 with a random per-run salt" if self.seed_was_random
+                else "HMAC-SHA256 with a salt derived from the seed"),
         }
 
     def pseudonymise(self, document: Document) -> Pseudonymised:

@@ -1,22 +1,21 @@
-"""The Deidentifier API and the all-or-nothing batch."""
+"""The Deidentifier API, the per-note function and its hold-back decisions (the batch runner
+has its own tests: tests/test_batch.py)."""
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 
 from crfdeid.deidentify import (
-    AUDIT_NAME,
     AnnotationDetector,
     Deidentifier,
-    deidentify_folder,
+    DeidentifierSpec,
+    name_phi,
     read_key,
+    settings_fingerprint,
 )
-from crfdeid.errors import CrfdeidError, InputError, OutputError
+from crfdeid.errors import InputError
 from crfdeid.pipeline import load_pipeline
 from crfdeid.types import Document, Span
 
@@ -43,93 +42,6 @@ def test_from_annotations_uses_the_spans_of_the_document():
     assert isinstance(Deidentifier.from_annotations().detector, AnnotationDetector)
 
 
-def copy_examples(tmp_path: Path) -> Path:
-    src = tmp_path / "in"
-    shutil.copytree(EXAMPLES, src)
-    return src
-
-
-@pytest.mark.parametrize("fmt", ["text", "brat", "jsonl"])
-def test_batch_writes_text_spans_and_audit(tmp_path, fmt):
-    src = copy_examples(tmp_path)
-    out = tmp_path / "out"
-    summary = deidentify_folder([src], out, Deidentifier.from_annotations(seed=2), fmt, from_annotations=True)
-    assert summary.documents == 3 and summary.spans == 51
-    names = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
-    if fmt == "jsonl":
-        assert names == [AUDIT_NAME, "deidentified.jsonl"]
-    else:
-        assert sum(n.endswith(".txt") for n in names) == 3 and (fmt == "brat") == any(
-            n.endswith(".ann") for n in names
-        )
-    records = [json.loads(line) for line in (out / AUDIT_NAME).read_text(encoding="utf-8").splitlines()]
-    assert records[0]["record"] == "run" and sum(r["record"] == "span" for r in records) == 51
-    if fmt == "brat":  # the .ann reads back against the new text: offsets are exact
-        from crfdeid.io.brat import read_brat
-
-        doc = read_brat(out / "nota-001.txt")
-        assert len(doc.spans) == 25
-    assert not any(p.name.startswith(".crfdeid-staging") for p in out.iterdir())
-
-
-def test_a_failing_document_leaves_no_output(tmp_path):
-    src = copy_examples(tmp_path)
-    (src / "nota-002.ann").write_text("T1\tFECHAS 0 5\tNOPE!\n", encoding="utf-8")  # disagrees with the text
-    out = tmp_path / "out"
-    with pytest.raises(CrfdeidError) as info:
-        deidentify_folder([src], out, Deidentifier.from_annotations(seed=2), from_annotations=True)
-    assert "nota-002.ann" in str(info.value)
-    assert not out.exists()
-    out.mkdir()
-    (out / "keep.md").write_text("x")
-    with pytest.raises(CrfdeidError):
-        deidentify_folder([src], out, Deidentifier.from_annotations(seed=2), from_annotations=True)
-    assert sorted(p.name for p in out.iterdir()) == ["keep.md"]
-
-
-def test_missing_annotations_are_an_error_not_a_release(tmp_path):
-    src = copy_examples(tmp_path)
-    (src / "nota-003.ann").unlink()
-    with pytest.raises(InputError, match=r"no \.ann"):
-        deidentify_folder([src], tmp_path / "out", Deidentifier.from_annotations(), from_annotations=True)
-
-
-def test_output_checks(tmp_path):
-    src = copy_examples(tmp_path)
-    deid = Deidentifier.from_annotations(seed=1)
-    with pytest.raises(OutputError, match="input folder"):
-        deidentify_folder([src], src, deid, from_annotations=True)
-    theirs = tmp_path / "theirs"
-    theirs.mkdir()
-    (theirs / "x.txt").write_text("x")
-    with pytest.raises(OutputError, match="did not write"):
-        deidentify_folder([src], theirs, deid, from_annotations=True)
-    with pytest.raises(OutputError, match="mapping"):
-        deidentify_folder(
-            [src], tmp_path / "o", deid, from_annotations=True, mapping_out=tmp_path / "o" / "m.jsonl"
-        )
-
-
-def test_mapping_is_written_only_when_asked_with_mode_0600(tmp_path):
-    src = copy_examples(tmp_path)
-    mapping = tmp_path / "private" / "map.jsonl"
-    deidentify_folder(
-        [src],
-        tmp_path / "out",
-        Deidentifier.from_annotations(seed=1),
-        from_annotations=True,
-        mapping_out=mapping,
-    )
-    assert os.stat(mapping).st_mode & 0o777 == 0o600
-    rows = [json.loads(line) for line in mapping.read_text(encoding="utf-8").splitlines()]
-    assert {"document", "label", "original", "surrogate"} == set(rows[0])
-    assert not any(
-        "original" in line
-        for line in (tmp_path / "out" / AUDIT_NAME).read_text().splitlines()[1:]
-        if '"original":' in line
-    )
-
-
 def test_key_comes_from_the_file_or_the_environment_and_must_be_long(tmp_path):
     key_file = tmp_path / "k"
     key_file.write_text("0123456789abcdef0123\n")
@@ -138,3 +50,53 @@ def test_key_comes_from_the_file_or_the_environment_and_must_be_long(tmp_path):
     assert read_key(None, {}) is None
     with pytest.raises(InputError, match="at least 16"):
         read_key(None, {"CRFDEID_KEY": "short"})
+    (tmp_path / "short").write_text("short")
+    with pytest.raises(InputError, match="at least 16"):
+        read_key(tmp_path / "short", {})
+
+
+def test_a_key_file_error_never_echoes_what_was_given(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    secret = "the-key-itself-typed-by-mistake-0123"
+    with pytest.raises(InputError) as info:
+        read_key(secret, {})
+    assert secret not in str(info.value) and "--key-file" in str(info.value)
+
+
+def test_deidentify_note_holds_back_a_note_with_a_known_leftover():
+    doc = Document("n", "Ana vino. Ana se fue.", (Span(0, 3, "NOMBRE_SUJETO_ASISTENCIA"),))
+    outcome = Deidentifier.from_annotations(seed=1).deidentify_note(doc)
+    assert not outcome.releasable and outcome.held[0].kind == "leftover"
+    assert "Ana" not in outcome.held[0].detail and outcome.held[0].data["at"]
+    name = "NOMBRE_SUJETO_ASISTENCIA"
+    complete = doc.with_spans((Span(0, 3, name), Span(10, 13, name)))
+    assert Deidentifier.from_annotations(seed=1).deidentify_note(complete).releasable
+
+
+@pytest.mark.parametrize(
+    ("name", "mapping", "labels"),
+    [
+        ("Ernesto_Rivera_NHC368503", [("NOMBRE_SUJETO_ASISTENCIA", "Ernesto Rivera", "x"),
+                                      ("ID_SUJETO_ASISTENCIA", "368503", "y")],
+         ["ID_SUJETO_ASISTENCIA", "NOMBRE_SUJETO_ASISTENCIA"]),
+        ("informe/ÁVILA-2019-03-05", [("TERRITORIO", "Ávila", "x"), ("FECHAS", "05/03/2019", "y")],
+         ["FECHAS", "TERRITORIO"]),
+        ("nota-045", [("EDAD_SUJETO_ASISTENCIA", "45", "x"), ("NOMBRE_SUJETO_ASISTENCIA", "Li", "y")], []),
+        ("nota-001", [("FECHAS", "2019", "x")], []),
+    ],
+)
+def test_file_names_are_checked_for_the_phi_of_their_note(name, mapping, labels):
+    assert name_phi(name, tuple(mapping)) == labels
+
+
+def test_a_spec_draws_one_run_seed_for_every_worker_and_fingerprints_what_matters(tmp_path):
+    spec = DeidentifierSpec(from_annotations=True)
+    run = spec.with_run_seed()
+    assert run.seed is not None and run.seed_is_random and run.with_run_seed() == run
+    assert DeidentifierSpec(key=b"k" * 20).with_run_seed().seed is None
+    assert run.digest("input", b"x") == run.digest("input", b"x") != run.digest("name", b"x")
+    assert run.build().describe()["seed"] == "random (not recorded)"
+    base = settings_fingerprint(DeidentifierSpec(rules_only=True, seed=1))
+    assert settings_fingerprint(DeidentifierSpec(rules_only=True, seed=2)) == base  # the seed is secret
+    assert settings_fingerprint(DeidentifierSpec(rules_only=True, seed=1, strategy="mask")) != base
+    assert base["secret"] == "seed" and base["detector"] == "rules" and "model" not in base

@@ -9,15 +9,17 @@ from pathlib import Path
 
 from ..errors import CrfdeidError
 from ..progress import progress
-from .options import PROG, add_input_options
+from .options import PROG, RAW, add_input_options, add_model_options
 
 _DEIDENTIFY_DESCRIPTION = """\
 De-identify clinical notes: find the PHI and replace it, per label, as the policy says.
-INPUT is .txt files, .jsonl files or folders of them. For every note, OUT_DIR/NAME.txt holds
-the de-identified text (with --format brat also OUT_DIR/NAME.ann, the spans at their new
-offsets; --format jsonl writes one OUT_DIR/deidentified.jsonl instead), and OUT_DIR/audit.jsonl
-holds one record per span: offsets before and after, label, source (crf, rule:<id>,
-annotation), score, strategy, surrogate, and the original only as a keyed hash.
+INPUT is .txt (or .text) files, .jsonl files (one note per line) or folders of them, walked
+recursively (the folder structure is mirrored in OUT_DIR); '-' reads one note from standard input
+and writes it to standard output. For every note, OUT_DIR/NAME.txt holds the de-identified text
+(--format brat adds NAME.ann with the spans at their new offsets; --format jsonl writes one
+OUT_DIR/deidentified.jsonl instead), and OUT_DIR/audit.jsonl one record per span: offsets before
+and after, label, source (crf, rule:<id>, annotation), score, strategy, surrogate, and the
+original only as a keyed hash.
 
 Strategies (per label, from the policy; --strategy sets one for every label not kept):
   pseudonymise  realistic, consistent surrogates (the default): names of the same sex and kind,
@@ -28,24 +30,39 @@ Strategies (per label, from the policy; --strategy sets one for every label not 
 
 Secrets: with a key (--key-file F, or $CRFDEID_KEY; never on the command line), surrogates
 are a keyed HMAC of the original, so one person gets one surrogate across every note and run.
-Without a key and without --seed the seed is random and not recorded. Same key and seed, same
-output; another --seed, another output.
+Without a key and without --seed the seed is random and not recorded (and the run cannot be
+resumed). Same key and seed, same output; another --seed, another output.
 
 Detection: the embedded default model (CRF + rules); --rules-only uses the YAML rules alone;
---from-annotations pseudonymises the spans of the .ann beside each .txt (releasing a gold
-corpus). The batch is all or nothing: outputs are staged and moved into OUT_DIR only when every
-note has succeeded.
+--from-annotations pseudonymises the spans of the .ann beside each note (releasing a gold
+corpus).
+
+The batch contract: every note is processed on its own and written (atomically) as soon as it
+is done, then recorded in OUT_DIR/manifest.jsonl. A note that cannot be read or processed is
+listed on stderr and in OUT_DIR/failures.jsonl; the others are written. A note the tool knows is
+not clean — a rule that did not complete, an original string still in the output, PHI in its
+file name — is held back in OUT_DIR/quarantine/ with its reasons (--release-incomplete releases
+it anyway). After a crash, a kill or Ctrl-C, --resume finishes the run (same inputs, key or
+--seed, and options): notes already done are skipped and the result is identical to an
+uninterrupted run. A folder holding an earlier run is refused unless --resume or --overwrite.
+
+Exit status: 0 every note released; 3 some notes failed or were held back; 2 a usage error
+before any work; 1 an internal error (a bug: rerun with --debug and report it); 130/143
+interrupted (SIGINT/SIGTERM; resumable).
 """
 
 _DEIDENTIFY_EPILOG = """\
 examples:
-  crfdeid deidentify notes/ -o released/                      default model and policy
+  crfdeid deidentify notes/ -o released/ --key-file ~/.crfdeid.key   the usual batch
+  crfdeid deidentify notes/ -o released/ --key-file ~/.crfdeid.key --resume
+                                                              finish an interrupted batch
   crfdeid deidentify notes/ -o released/ --rules-only         rules alone (no CRF model)
+  crfdeid deidentify notes/ -o released/ --names hashed       file names may hold PHI: hash them
   crfdeid deidentify gold/ -o gold_pseudo/ --from-annotations --format brat
                                                               a pseudonymised copy of a gold corpus
   crfdeid deidentify note.txt -o out/ --strategy tag          [PERSONA-1], [FECHA-1]…
-  CRFDEID_KEY=$(cat ~/.crfdeid.key) crfdeid deidentify notes/ -o out/
-                                                              one surrogate per person across runs
+  cat note.txt | crfdeid deidentify - --seed 7 > clean.txt    standard input to standard output
+  crfdeid deidentify notes/ -o out/ -j 2 --seed 7             two worker processes, same output
   crfdeid deidentify notes/ -o out/ --key-file ~/.crfdeid.key --mapping-out ~/private/map.jsonl
                                                               also the original -> surrogate map (0600)
   crfdeid deidentify notes/ -o out/ --policy my_policy.yaml   your own policy (start from
@@ -56,65 +73,142 @@ examples:
 def add_parsers(commands: argparse._SubParsersAction) -> None:
     de = commands.add_parser(
         "deidentify", help="replace the PHI of notes with realistic surrogates (or masks, tags)",
-        description=_DEIDENTIFY_DESCRIPTION, epilog=_DEIDENTIFY_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    de.add_argument("inputs", nargs="+", metavar="INPUT", help=".txt/.jsonl files or folders of them")
-    de.add_argument("-o", "--output", required=True, metavar="OUT_DIR",
-                    help="folder for the de-identified notes")
-    de.add_argument("--model", metavar="M",
-                    help="a model folder (crfdeid train -o); default: the embedded model")
-    de.add_argument("--rules-only", action="store_true", help="detect with the YAML rules alone (no CRF)")
-    de.add_argument("--from-annotations", action="store_true",
-                    help="skip detection: pseudonymise the spans of the .ann beside each .txt "
-                         "(or in the .jsonl)")
-    de.add_argument("--policy", metavar="FILE",
-                    help="policy YAML (default: the shipped policies/deidentify.yaml)")
-    de.add_argument("--strategy", choices=("pseudonymise", "mask", "tag", "redact"),
-                    help="use this strategy for every label the policy does not keep")
-    de.add_argument("--seed", type=int, metavar="N",
-                    help="reproducible surrogates; another N, other surrogates")
-    de.add_argument("--key-file", metavar="F",
-                    help="file holding the secret key (else $CRFDEID_KEY); at least 16 bytes")
-    de.add_argument("--format", choices=("text", "brat", "jsonl"), default="text",
-                    help="text: NAME.txt; brat: also NAME.ann at new offsets; jsonl: deidentified.jsonl "
-                         "(default: %(default)s)")
-    de.add_argument("--mapping-out", metavar="FILE",
-                    help="write original -> surrogate pairs here (mode 0600; never inside OUT_DIR)")
-    de.add_argument("--overwrite", action="store_true",
-                    help="allow replacing files in OUT_DIR (or the mapping file) that crfdeid did not write")
+        description=_DEIDENTIFY_DESCRIPTION, epilog=_DEIDENTIFY_EPILOG, formatter_class=RAW)
+    de.add_argument("inputs", nargs="+", metavar="INPUT",
+                    help=".txt/.text/.jsonl files or folders of them; '-' for standard input")
+    de.add_argument("-o", "--output", metavar="OUT_DIR",
+                    help="folder for the de-identified notes (with INPUT '-': omit it, or '-')")
+    detection = de.add_argument_group("detection")
+    detection.add_argument("--rules-only", action="store_true",
+                           help="detect with the YAML rules alone (no CRF)")
+    detection.add_argument("--from-annotations", action="store_true",
+                           help="skip detection: pseudonymise the spans of the .ann beside each note "
+                                "(or in the .jsonl)")
+    add_model_options(detection)
+    detection.add_argument("--rules", default="es", metavar="PACK",
+                           help="rule pack: a shipped language code, a folder or a .yaml file (default: es)")
+    detection.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                           help="CPU seconds one rule may spend on one chunk of a note (default: 0.5); a "
+                                "note where a rule gives up is held back")
+    repl = de.add_argument_group("replacement")
+    repl.add_argument("--policy", metavar="FILE",
+                      help="policy YAML (default: the shipped policies/deidentify.yaml)")
+    repl.add_argument("--strategy", choices=("pseudonymise", "mask", "tag", "redact"),
+                      help="use this strategy for every label the policy does not keep")
+    repl.add_argument("--seed", type=int, metavar="N",
+                      help="reproducible surrogates; another N, other surrogates")
+    repl.add_argument("--key-file", metavar="F",
+                      help="file holding the secret key (else $CRFDEID_KEY); at least 16 bytes")
+    repl.add_argument("--mapping-out", metavar="FILE",
+                      help="write original -> surrogate pairs here (mode 0600; never inside OUT_DIR)")
+    out = de.add_argument_group("the batch")
+    out.add_argument("--format", choices=("text", "brat", "jsonl"), default="text",
+                     help="text: NAME.txt; brat: also NAME.ann at new offsets; jsonl: deidentified.jsonl "
+                          "(default: %(default)s)")
+    out.add_argument("--names", choices=("kept", "hashed", "numbered"), default="kept",
+                     help="output file names: kept (mirrored folders), hashed (keyed, flat) or numbered "
+                          "(note-000001…, flat); with kept, a note whose name spells PHI found in it is "
+                          "held back (default: %(default)s)")
+    out.add_argument("--no-recursive", action="store_true", help="do not enter subfolders")
+    out.add_argument("--resume", action="store_true",
+                     help="finish an interrupted run in OUT_DIR: skip the notes already done")
+    out.add_argument("--overwrite", action="store_true",
+                     help="replace an earlier run in OUT_DIR (and files crfdeid did not write)")
+    out.add_argument("--fail-fast", action="store_true", help="stop at the first note that fails")
+    out.add_argument("--release-incomplete", action="store_true",
+                     help="release notes that would be held back (rule timeouts, leftovers, PHI in the "
+                          "name) — loudly; the manifest still records why")
+    out.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                     help="worker processes, one model each (default: 1); the output is the same")
     add_input_options(de)
     de.set_defaults(handler=cmd_deidentify)
 
 
-def cmd_deidentify(args: argparse.Namespace) -> int:
-    from ..deidentify import AnnotationDetector, Deidentifier, deidentify_folder, read_key
-    from ..pipeline import load_pipeline
-    from ..policy import Policy
+def _spec(args: argparse.Namespace):  # -> DeidentifierSpec, imported lazily
+    from ..deidentify import DeidentifierSpec, read_key
 
-    policy = Policy.load(args.policy) if args.policy else Policy.default()
-    if args.strategy:
-        policy = policy.with_strategy(args.strategy)
-    key = read_key(args.key_file)
-    if args.from_annotations:
-        if args.rules_only or args.model:
-            raise CrfdeidError("--from-annotations uses the spans of the .ann files; it takes no "
-                               "--model or --rules-only")
-        detector = AnnotationDetector()
+    if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
+        raise CrfdeidError(f"--threshold must be a probability in (0, 1], got {args.threshold}")
+    if args.timeout is not None and not args.timeout > 0:
+        raise CrfdeidError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    detector_opts = args.model or args.threshold is not None or args.merge_policy
+    if args.from_annotations and (args.rules_only or detector_opts):
+        raise CrfdeidError("--from-annotations uses the spans of the .ann files; it takes no "
+                           "--model, --rules-only, --threshold or --merge-policy")
+    if args.rules_only and detector_opts:
+        raise CrfdeidError("--rules-only cannot be combined with --model, --threshold or --merge-policy")
+    spec = DeidentifierSpec(
+        model=args.model, rules_only=args.rules_only, from_annotations=args.from_annotations,
+        rules=args.rules, threshold=args.threshold, merge_policy=args.merge_policy, timeout=args.timeout,
+        policy=args.policy, strategy=args.strategy, seed=args.seed, key=read_key(args.key_file),
+    )
+    spec.policy_object()  # a bad policy is a usage error before any work
+    return spec
+
+
+def cmd_deidentify(args: argparse.Namespace) -> int:
+    if args.inputs == ["-"]:
+        return _stdin(args)
+    if "-" in args.inputs:
+        raise CrfdeidError("'-' (standard input) cannot be mixed with files or folders")
+    if args.output in (None, "-"):
+        raise CrfdeidError("-o OUT_DIR is required for files and folders (standard output takes one "
+                           "note: INPUT '-')")
+    from ..batch import BatchOptions, run_batch
+
+    options = BatchOptions(
+        Path(args.output), fmt=args.format, names=args.names, recursive=not args.no_recursive,
+        resume=args.resume, overwrite=args.overwrite, fail_fast=args.fail_fast,
+        release_incomplete=args.release_incomplete, from_annotations=args.from_annotations,
+        encoding=args.encoding, max_bytes=args.max_bytes,
+        mapping_out=Path(args.mapping_out) if args.mapping_out else None, jobs=args.jobs, debug=args.debug,
+    )
+    spec = _spec(args)
+    bar = partial(progress, enabled=None if not args.quiet else False, desc="de-identifying", unit="note")
+
+    def report(line: str) -> None:
+        if not args.quiet or "internal error" in line:
+            print(f"{PROG}: {line}", file=sys.stderr)
+
+    summary = run_batch(args.inputs, spec, options, progress=bar, report=report)
+    print(f"{PROG}: {summary.line()}", file=sys.stderr)  # always: the one summary line
+    if args.release_incomplete and not args.quiet:
+        print(f"{PROG}: warning: --release-incomplete: notes the tool knows are not clean were "
+              "released; their reasons are in manifest.jsonl", file=sys.stderr)
+    return summary.exit_status
+
+
+def _stdin(args: argparse.Namespace) -> int:
+    """One note from standard input to standard output, under the same rules as a batch."""
+    import json
+
+    from ..io.jsonl import document_to_json
+    from ..io.text import decode_bytes
+    from ..types import Document
+
+    if args.output not in (None, "-"):
+        raise CrfdeidError("with INPUT '-' the note goes to standard output: omit -o (or use -o -)")
+    if args.format == "brat":
+        raise CrfdeidError("--format brat writes two files; with standard input use text or jsonl")
+    if args.from_annotations or args.resume or args.mapping_out:
+        raise CrfdeidError("--from-annotations, --resume and --mapping-out need files, not standard input")
+    spec = _spec(args)
+    data = sys.stdin.buffer.read()
+    if len(data) > args.max_bytes:
+        raise CrfdeidError(f"standard input is {len(data):,} bytes, over the {args.max_bytes:,}-byte limit",
+                           hint="raise the limit with --max-bytes")
+    text = decode_bytes(data, "<stdin>", args.encoding)
+    outcome = spec.build().deidentify_note(Document("stdin", text))
+    for reason in outcome.held:
+        print(f"{PROG}: {'released anyway' if args.release_incomplete else 'held back'}: {reason.detail}",
+              file=sys.stderr)
+    if outcome.held and not args.release_incomplete:
+        print(f"{PROG}: nothing written (pass --release-incomplete to release it anyway)", file=sys.stderr)
+        return 3
+    result = outcome.result
+    if args.format == "jsonl":
+        sys.stdout.write(json.dumps(document_to_json(result.document), ensure_ascii=False) + "\n")
     else:
-        detector = load_pipeline(args.model, rules_only=args.rules_only)
-    deidentifier = Deidentifier(detector, policy, seed=args.seed, key=key)
-    bar = partial(progress, enabled=None if not args.quiet else False, desc="de-identifying")
-    summary = deidentify_folder(args.inputs, Path(args.output), deidentifier, args.format,
-                                from_annotations=args.from_annotations, overwrite=args.overwrite,
-                                encoding=args.encoding, max_bytes=args.max_bytes,
-                                mapping_out=args.mapping_out, progress=bar)
-    if not args.quiet:
-        rate = summary.documents / summary.seconds if summary.seconds else 0.0
-        strategies = ", ".join(f"{n} {s}" for s, n in sorted(summary.strategies.items()))
-        print(f"{PROG}: de-identified {summary.documents} document(s), {summary.spans} span(s) "
-              f"({strategies or 'none'}) in {summary.seconds:.1f} s ({rate:.0f} documents/s) "
-              f"-> {args.output}", file=sys.stderr)
-        if summary.leftovers:
-            print(f"{PROG}: warning: {summary.leftovers} original string(s) still occur in the output; "
-                  f"see the leftover records of {Path(args.output) / 'audit.jsonl'}", file=sys.stderr)
+        sys.stdout.buffer.write(result.text.encode(args.encoding))
+    sys.stdout.flush()
     return 0

@@ -41,13 +41,21 @@ def secret_values(argv: Sequence[str]) -> frozenset[str]:
         if not arg.startswith("--"):
             continue
         name, eq, value = arg.partition("=")
-        if not any(word in name.lower() for word in ("key", "kye", "secret", "token", "password")):
+        if not _secret_option(name):
             continue
         if eq:
             found.add(value)
         elif i + 1 < len(argv):
             found.add(argv[i + 1])
     return frozenset(v for v in found if v)
+
+
+def _secret_option(name: str) -> bool:
+    """An option that names a key or secret, or a truncation or misspelling of ``--key-file``."""
+    bare = name.lstrip("-").lower()
+    if any(word in bare for word in ("key", "kye", "secret", "token", "password", "passwd")):
+        return True
+    return len(bare) >= 2 and "key-file".startswith(bare)
 
 
 def redact(message: str, secrets: frozenset[str]) -> str:

@@ -80,16 +80,19 @@ def read_text_document(path: str | Path, encoding: str = DEFAULT_ENCODING,
 
 
 def atomic_write_text(path: str | Path, content: str, encoding: str = DEFAULT_ENCODING,
-                      mode: int | None = None) -> None:
+                      mode: int | None = None, tmp_dir: str | Path | None = None) -> None:
     """Write ``content`` to ``path`` via a temporary file and a rename.
 
     Readers (and a later run after a crash) see either the old file or the whole new one,
     never half of it. ``mode`` sets permissions before any content is written (e.g. 0o600).
+    ``tmp_dir`` holds the temporary file (default: beside ``path``); it must be on the same
+    file system — a batch keeps its temporary files out of the folder it releases.
     """
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
+                                   dir=path.parent if tmp_dir is None else tmp_dir)
     except OSError as exc:
         raise OutputError(f"cannot create output: {exc.strerror or exc}", path) from None
     try:

@@ -1,0 +1,668 @@
+"""The batch runner of ``crfdeid deidentify``: every note on its own, crash-safe and resumable.
+
+The contract (the README's "batch contract" section says the same for users):
+
+- **Per-note isolation.** Each note is read and de-identified on its own. A note that cannot be
+  read or processed is listed on stderr and in ``OUT_DIR/failures.jsonl``; the others are written.
+- **Nothing known is released.** A note with a rule that did not complete, an original string
+  still present after replacement, or PHI in its file name is held back in
+  ``OUT_DIR/quarantine/`` with its reasons, unless ``release_incomplete`` says otherwise.
+- **Crash-safe.** Each note is written atomically as soon as it is done (temporary files live in
+  a work folder *beside* OUT_DIR, never inside it), its audit records are appended, and then a
+  line is appended to ``manifest.jsonl`` — the commit point. After ``kill -9`` at any moment the
+  manifest's last complete line says what is done; ``resume`` truncates whatever was appended
+  after it, skips the notes already done (same input digest) and completes the rest.
+- **Deterministic.** Notes are committed in input order and a note's output depends only on the
+  note, the seed/key, the policy and the model (``Deidentifier.deidentify_note``), so a resumed
+  run, an uninterrupted run and ``jobs=N`` worker processes produce identical files.
+- **Memory** does not grow with the notes' contents: nothing but a few bytes of bookkeeping per
+  note is kept after it is committed.
+
+Exit status: ``0`` every note released, ``3`` some notes failed or were held back, ``1`` an
+internal error (a bug) on some note, ``2`` a usage error before any work (raised as
+``CrfdeidError``), ``130``/``143`` interrupted by SIGINT/SIGTERM (resumable).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import multiprocessing
+import signal
+import time
+import traceback
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .errors import CrfdeidError, InputError, OutputError
+from .io.brat import format_ann, parse_ann
+from .io.inputs import Discovery, InputFile, discover
+from .io.jsonl import document_to_json, parse_jsonl_line
+from .io.text import DEFAULT_ENCODING, DEFAULT_MAX_BYTES, decode_bytes
+from .release import FAILED, FAILURES, HELD, QUARANTINE, RELEASED, Release
+from .types import Document
+
+FORMATS = ("text", "brat", "jsonl")
+NAMES = ("kept", "hashed", "numbered")
+EXIT_OK, EXIT_BUG, EXIT_INCOMPLETE = 0, 1, 3
+#: Notes in flight per worker process: enough to keep workers busy, bounded so memory is too.
+WINDOW_PER_JOB = 4
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM: the batch stops cleanly after cleaning its temporary files."""
+
+    def __init__(self, signum: int = signal.SIGINT) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+    @property
+    def exit_status(self) -> int:
+        return 128 + self.signum
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """SIGTERM is handled like SIGINT (a KeyboardInterrupt), so both leave the same clean,
+    resumable state."""
+
+    def handler(signum: int, frame: Any) -> None:
+        raise Interrupted(signum)
+
+    previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    for s in previous:
+        signal.signal(s, handler)
+    try:
+        yield
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
+
+
+@dataclass
+class BatchOptions:
+    """What ``crfdeid deidentify`` was asked to do, apart from how to de-identify a note."""
+
+    out_dir: Path
+    fmt: str = "text"
+    names: str = "kept"
+    recursive: bool = True
+    resume: bool = False
+    overwrite: bool = False
+    fail_fast: bool = False
+    release_incomplete: bool = False
+    from_annotations: bool = False
+    encoding: str = DEFAULT_ENCODING
+    max_bytes: int = DEFAULT_MAX_BYTES
+    mapping_out: Path | None = None
+    jobs: int = 1
+    debug: bool = False
+
+    def __post_init__(self) -> None:
+        self.out_dir = Path(self.out_dir)
+        if self.fmt not in FORMATS:
+            raise CrfdeidError(f"unknown format {self.fmt!r}; expected one of {', '.join(FORMATS)}")
+        if self.names not in NAMES:
+            raise CrfdeidError(f"unknown --names {self.names!r}; expected one of {', '.join(NAMES)}")
+        if self.resume and self.overwrite:
+            raise CrfdeidError("--resume and --overwrite contradict each other: choose one")
+        if self.jobs < 1:
+            raise CrfdeidError(f"-j must be at least 1, got {self.jobs}")
+        if self.mapping_out is not None:
+            self.mapping_out = Path(self.mapping_out)
+
+
+@dataclass
+class BatchSummary:
+    """What a batch did; ``exit_status`` and ``line`` are what the CLI reports."""
+
+    out_dir: Path
+    notes: int = 0
+    released: int = 0
+    held: int = 0
+    failed: int = 0
+    internal_errors: int = 0
+    already_done: int = 0
+    spans: int = 0
+    strategies: Counter = field(default_factory=Counter)
+    fallbacks: int = 0
+    skipped_files: int = 0
+    seconds: float = 0.0
+    interrupted: Interrupted | None = None
+
+    @property
+    def exit_status(self) -> int:
+        if self.interrupted is not None:
+            return self.interrupted.exit_status
+        if self.internal_errors:
+            return EXIT_BUG
+        if self.held or self.failed:
+            return EXIT_INCOMPLETE
+        return EXIT_OK
+
+    def line(self) -> str:
+        """The one summary line every run prints."""
+        done = self.notes - self.already_done
+        rate = done / self.seconds if self.seconds > 0 else 0.0
+        parts = [f"{self.released} released"]
+        if self.held:
+            parts.append(f"{self.held} held back ({self.out_dir / QUARANTINE})")
+        if self.failed:
+            parts.append(f"{self.failed} failed ({self.out_dir / FAILURES})")
+        if self.already_done:
+            parts.append(f"{self.already_done} of them already done before this run")
+        head = "interrupted: " if self.interrupted is not None else ""
+        tail = "; rerun with --resume to finish" if self.interrupted is not None else ""
+        return (f"{head}{self.notes} note(s): {', '.join(parts)}; {self.spans} span(s) replaced; "
+                f"{self.seconds:.1f} s ({rate:.1f} notes/s) -> {self.out_dir}{tail}")
+
+
+# --- notes --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Note:
+    """One unit of work. ``note_id`` identifies the note within its input (and seeds its date
+    shift); ``name`` is its public name in the output (``--names``), without a suffix."""
+
+    index: int
+    note_id: str
+    name: str
+    path: Path
+    kind: str  # "text" or "jsonl"
+    line: int | None = None
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}" if self.line is not None else str(self.path)
+
+
+@dataclass
+class Loaded:
+    """A note's input bytes, read in the main process (cheap), and their keyed digest."""
+
+    data: bytes = b""
+    annotations: bytes | None = None
+    digest: str = ""
+    error: CrfdeidError | None = None
+
+
+@dataclass
+class Processed:
+    """What processing one note produced, ready to commit (picklable: it crosses processes)."""
+
+    status: str
+    texts: dict[str, str] = field(default_factory=dict)  # relative path -> content
+    audit: list[str] = field(default_factory=list)
+    jsonl: str | None = None
+    mapping: list[str] = field(default_factory=list)
+    reasons: list[dict[str, Any]] = field(default_factory=list)
+    failure: dict[str, Any] | None = None
+    message: str = ""  # for stderr (may name the input file; never written into OUT_DIR)
+    spans: int = 0
+    strategies: Counter = field(default_factory=Counter)
+    fallbacks: int = 0
+    internal: bool = False
+
+
+def enumerate_notes(discovery: Discovery, names: str, spec: Any, max_bytes: int) -> Iterator[Note]:
+    """The notes of the inputs, in order: a text file is one note, a .jsonl line is one note
+    (streamed, so a large .jsonl is never held in memory)."""
+    index = 0
+    width = 6
+    for item in discovery.files:
+        if item.kind == "text":
+            yield Note(index, item.note_id, public_name(item.note_id, index, names, spec, width), item.path,
+                       "text")
+            index += 1
+            continue
+        for lineno, note_id in _jsonl_ids(item, max_bytes):
+            yield Note(index, note_id, public_name(note_id, index, names, spec, width), item.path, "jsonl",
+                       lineno)
+            index += 1
+
+
+def _jsonl_ids(item: InputFile, max_bytes: int) -> Iterator[tuple[int, str]]:
+    """(line number, note id) of every non-blank line; an id that cannot be read falls back to
+    ``STEM-LINE``, the same default ``parse_jsonl_line`` uses (its error comes later, per note)."""
+    prefix = f"{item.folder}/" if item.folder else ""
+    try:
+        handle = open(item.path, "rb")  # noqa: SIM115 - closed below, also on early exit
+    except OSError:
+        yield 1, f"{prefix}{item.path.stem}-1"  # the read error is reported for this note
+        return
+    with handle:
+        for lineno, raw in enumerate(handle, start=1):
+            if not raw.strip():
+                continue
+            note_id = f"{item.path.stem}-{lineno}"
+            if len(raw) <= max_bytes:
+                with contextlib.suppress(ValueError, UnicodeDecodeError):
+                    obj = json.loads(raw.lstrip(b"\xef\xbb\xbf"))
+                    if isinstance(obj, dict) and isinstance(obj.get("id"), (str, int)) \
+                            and not isinstance(obj.get("id"), bool):
+                        note_id = str(obj["id"])
+            yield lineno, prefix + note_id
+
+
+def public_name(note_id: str, index: int, names: str, spec: Any, width: int = 6) -> str:
+    """The note's name in the output: kept (mirrored folders), a keyed hash, or a number."""
+    if names == "kept":
+        return note_id
+    if names == "numbered":
+        return f"note-{index + 1:0{width}d}"
+    return spec.digest("name", note_id.encode("utf-8"))[:20]
+
+
+def load(note: Note, from_annotations: bool, max_bytes: int, spec: Any) -> Loaded:
+    """Read a note's bytes (and its .ann) and compute the digest that ``resume`` compares."""
+    try:
+        if note.kind == "jsonl":
+            data = _jsonl_line(note.path, note.line or 1)
+            if len(data) > max_bytes:
+                raise InputError(f"the line is {len(data):,} bytes, over the {max_bytes:,}-byte limit "
+                                 "for one note", hint="raise the limit with --max-bytes")
+            annotations = None
+        else:
+            data = _read_bytes(note.path, max_bytes)
+            annotations = None
+            if from_annotations:
+                ann = note.path.with_suffix(".ann")
+                if not ann.exists():
+                    raise InputError("--from-annotations: no .ann beside this note",
+                                     hint="every note needs its NAME.ann (an empty one if it has no PHI)")
+                annotations = _read_bytes(ann, max_bytes)
+    except CrfdeidError as exc:
+        return Loaded(error=exc)
+    digest = spec.digest("input", data + b"\x00" + (annotations or b""))
+    return Loaded(data, annotations, digest)
+
+
+def _read_bytes(path: Path, max_bytes: int) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise InputError(f"the file is {size:,} bytes, over the {max_bytes:,}-byte limit for one note",
+                             hint="split it, or raise the limit with --max-bytes")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise InputError("the file disappeared before it could be read") from None
+    except PermissionError:
+        raise InputError("permission denied") from None
+    except IsADirectoryError:
+        raise InputError("is a folder, expected a file") from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}") from None
+
+
+def _jsonl_line(path: Path, lineno: int) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            for i, raw in enumerate(handle, start=1):
+                if i == lineno:
+                    return raw.lstrip(b"\xef\xbb\xbf") if i == 1 else raw
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}") from None
+    raise InputError("the line disappeared before it could be read")
+
+
+# --- processing one note (in this process or a worker) ------------------------------------
+
+
+def process(deidentifier: Any, note: Note, loaded: Loaded, options: BatchOptions) -> Processed:
+    """Decode, de-identify and format one note. Never raises (but on interruption): every
+    problem becomes a failed note, an internal error is marked as such."""
+    stage = "read"
+    try:
+        document = _document(note, loaded, options)
+        stage = "de-identify"
+        outcome = deidentifier.deidentify_note(document, note.name if options.names == "kept" else None)
+        return _format(note, outcome, options)
+    except KeyboardInterrupt:
+        raise
+    except CrfdeidError as exc:
+        return _failed(note, stage, exc.message, exc.line, exc.hint, internal=False,
+                       message=_where(note, exc))
+    except Exception as exc:  # a bug: this note fails, the batch goes on
+        detail = "".join(traceback.format_exception(exc)) if options.debug else f"{type(exc).__name__}: {exc}"
+        return _failed(note, stage, f"internal error ({type(exc).__name__}); rerun with --debug and "
+                       "report it", None, None, internal=True,
+                       message=f"{note.where}: internal error: {detail}")
+
+
+def _document(note: Note, loaded: Loaded, options: BatchOptions) -> Document:
+    if note.kind == "jsonl":
+        text = decode_bytes(loaded.data, note.path, options.encoding)
+        parsed = parse_jsonl_line(text, note.path, note.line or 1)
+        spans = parsed.spans if options.from_annotations else ()
+        return Document(note.note_id, parsed.text, spans)
+    text = decode_bytes(loaded.data, note.path, options.encoding)
+    spans: tuple = ()
+    if loaded.annotations is not None:
+        ann = decode_bytes(loaded.annotations, note.path.with_suffix(".ann"), options.encoding)
+        spans = tuple(parse_ann(ann, text, note.path.with_suffix(".ann"), source="annotation")[0])
+    return Document(note.note_id, text, spans)
+
+
+def _where(note: Note, exc: CrfdeidError) -> str:
+    """A failure for stderr: the input file (and line), the message and its hint."""
+    line = f":{exc.line}" if exc.line is not None and note.line is None else ""
+    hint = f" (hint: {exc.hint})" if exc.hint else ""
+    return f"{note.where}{line}: {exc.message}{hint}"
+
+
+def _failed(note: Note, stage: str, error: str, line: int | None, hint: str | None, *, internal: bool,
+            message: str) -> Processed:
+    record: dict[str, Any] = {"note": note.name, "stage": stage, "error": error}
+    if line is not None:
+        record["line"] = line
+    if hint:
+        record["hint"] = hint
+    if note.line is not None:
+        record["input_line"] = note.line
+    record["internal"] = internal
+    return Processed(FAILED, failure=record, message=message, internal=internal)
+
+
+def _format(note: Note, outcome: Any, options: BatchOptions) -> Processed:
+    result = outcome.result
+    held = bool(outcome.held) and not options.release_incomplete
+    status = HELD if held else RELEASED
+    base = f"{QUARANTINE}/{note.name}" if held else note.name
+    texts: dict[str, str] = {}
+    jsonl = None
+    document = Document(note.name, result.document.text, result.document.spans)
+    if options.fmt == "jsonl" and not held:
+        jsonl = json.dumps(document_to_json(document), ensure_ascii=False) + "\n"
+    else:
+        texts[f"{base}.txt"] = result.text
+        if options.fmt == "brat":
+            texts[f"{base}.ann"] = format_ann(result.document)
+    if held:
+        texts[f"{base}.reason.json"] = json.dumps(
+            {"note": note.name, "held": [r.to_json() for r in outcome.held]}, ensure_ascii=False, indent=1
+        ) + "\n"
+    audit = [json.dumps({"record": "span", **r.to_json(), "document": note.name}, ensure_ascii=False) + "\n"
+             for r in result.audit]
+    audit += [json.dumps({"record": "leftover", **x.to_json(), "document": note.name}, ensure_ascii=False)
+              + "\n" for x in result.leftovers]
+    mapping = []
+    if options.mapping_out is not None:
+        mapping = [json.dumps({"document": note.name, "label": label, "original": original,
+                               "surrogate": surrogate}, ensure_ascii=False) + "\n"
+                   for label, original, surrogate in result.mapping]
+    reasons = [r.to_json() for r in outcome.held]
+    message = ""
+    if outcome.held:
+        verb = "released anyway (--release-incomplete)" if not held else "held back"
+        message = f"{note.where}: {verb}: " + "; ".join(r.detail for r in outcome.held)
+    return Processed(
+        status, texts, audit, jsonl, mapping, reasons, None, message, len(result.audit),
+        Counter(r.strategy for r in result.audit),
+        sum(1 for r in result.audit if getattr(r, "fallback", None)),
+    )
+
+
+# --- worker processes ---------------------------------------------------------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(spec: Any) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles interruption
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _WORKER["deidentifier"] = spec.build()
+
+
+def _work(note: Note, loaded: Loaded, options: BatchOptions) -> Processed:
+    return process(_WORKER["deidentifier"], note, loaded, options)
+
+
+def _ordered(items: Iterable[tuple[Note, Loaded]], run: Callable[[Note, Loaded], Processed], jobs: int,
+             spec: Any, options: BatchOptions) -> Iterator[tuple[Note, Loaded, Processed | None]]:
+    """Process notes, yielding results in input order. Notes already done (``Loaded`` with no
+    data to process is never sent) pass straight through with ``None``. With ``jobs > 1`` a pool
+    of worker processes works on a bounded window of notes ahead of the one being committed."""
+    if jobs == 1:
+        for note, loaded in items:
+            yield note, loaded, None if loaded is _DONE else run(note, loaded)
+        return
+    context = multiprocessing.get_context("spawn")
+    pool = context.Pool(jobs, initializer=_init_worker, initargs=(spec,))
+    try:
+        window: deque = deque()
+        for note, loaded in items:
+            busy = loaded is not _DONE and loaded.error is None
+            future = pool.apply_async(_work, (note, loaded, options)) if busy else None
+            window.append((note, loaded, future))
+            while len(window) > jobs * WINDOW_PER_JOB:
+                yield _resolve(window.popleft(), run)
+        while window:
+            yield _resolve(window.popleft(), run)
+        pool.close()
+        pool.join()
+    finally:
+        pool.terminate()
+
+
+def _resolve(item: tuple[Note, Loaded, Any], run: Callable[[Note, Loaded], Processed]
+             ) -> tuple[Note, Loaded, Processed | None]:
+    note, loaded, future = item
+    if loaded is _DONE:
+        return note, loaded, None
+    if future is None:  # a read error: formatted here, no worker needed
+        return note, loaded, run(note, loaded)
+    while True:
+        try:
+            return note, loaded, future.get(timeout=0.5)  # a timeout keeps signals deliverable
+        except multiprocessing.TimeoutError:
+            continue
+
+
+_DONE = Loaded(digest="done")
+
+
+# --- the run ------------------------------------------------------------------------------
+
+
+def settings_of(spec: Any, options: BatchOptions) -> dict[str, Any]:
+    """What must not change between a run and its resumption (never a key or a seed)."""
+    from .deidentify import settings_fingerprint
+
+    return {
+        "crfdeid": __version__,
+        "format": options.fmt,
+        "names": options.names,
+        "release_incomplete": options.release_incomplete,
+        "mapping": options.mapping_out is not None,
+        **settings_fingerprint(spec),
+    }
+
+
+#: On --resume, how many already-done notes are looked at to check that the key/seed is the same.
+RESUME_PROBE = 50
+
+
+def run_batch(
+    inputs: list[str | Path],
+    spec: Any,
+    options: BatchOptions,
+    *,
+    progress: Callable[..., Iterable[Any]] | None = None,
+    report: Callable[[str], None] | None = None,
+    deidentifier: Any | None = None,
+) -> BatchSummary:
+    """``crfdeid deidentify`` over files and folders: see the module docstring for the contract.
+
+    ``spec`` is a ``DeidentifierSpec`` (workers build their own from it); ``deidentifier`` may
+    be given for ``jobs=1`` to reuse one already built. ``report`` receives a line for each
+    failed or held note and each skipped file (stderr in the CLI).
+    """
+    report = report or (lambda line: None)
+    spec = spec.with_run_seed()
+    options.out_dir = Path(options.out_dir)
+    started = time.perf_counter()
+    summary = BatchSummary(options.out_dir)
+    _check_paths([Path(p) for p in inputs], options)
+    resolved = options.out_dir.resolve()
+    work_guess = resolved.parent / f".{resolved.name}.crfdeid-work"
+    discovery = discover(inputs, recursive=options.recursive, exclude=[options.out_dir, work_guess])
+    for item in discovery.skipped:
+        report(f"skipped {item.path}: {item.reason}")
+    if discovery.annotations and not options.from_annotations:
+        report(f"{discovery.annotations} .ann file(s) beside the notes were not read "
+               "(pass --from-annotations to pseudonymise their spans)")
+    summary.skipped_files = len(discovery.skipped)
+    if not discovery.files:
+        raise InputError("no notes to de-identify (.txt, .text or .jsonl files)",
+                         inputs[0] if inputs else None)
+    if deidentifier is None and options.jobs == 1:
+        deidentifier = spec.build()
+    describe = deidentifier.describe() if deidentifier is not None else spec.describe()
+    release = Release(options, settings_of(spec, options), describe)
+    try:
+        release.open()
+        if release.entries:
+            _check_same_secret(discovery, spec, options, release, deidentifier)
+    except BaseException:
+        release.close()
+        raise
+    names_in_order: list[str] = []
+    seen: set[str] = set()
+    total_known = all(f.kind == "text" for f in discovery.files)
+
+    def loads() -> Iterator[tuple[Note, Loaded]]:
+        for note in enumerate_notes(discovery, options.names, spec, options.max_bytes):
+            if note.name in seen:
+                yield note, Loaded(error=InputError(
+                    f"another note of this batch has the same name ({note.name})",
+                    hint="rename one of them; names are compared without their suffix"))
+                continue
+            seen.add(note.name)
+            names_in_order.append(note.name)
+            loaded = load(note, options.from_annotations, options.max_bytes, spec)
+            if loaded.error is None and release.done(note, loaded):
+                status = release.entries[note.name].status
+                summary.already_done += 1
+                summary.released += status == RELEASED
+                summary.held += status == HELD
+                yield note, _DONE
+            else:
+                yield note, loaded
+
+    def run_one(note: Note, loaded: Loaded) -> Processed:
+        if loaded.error is not None:
+            exc = loaded.error
+            return _failed(note, "read", exc.message, exc.line, exc.hint, internal=False,
+                           message=_where(note, exc))
+        return process(deidentifier, note, loaded, options)
+
+    raw = _ordered(loads(), run_one, options.jobs, spec, options)
+    total = len(discovery.files) if total_known else None
+    stream = iter(progress(raw, total=total)) if progress is not None else raw
+    try:
+        with interruptible():
+            for note, loaded, processed in stream:
+                summary.notes += 1
+                if processed is None:
+                    continue
+                release.commit(note, loaded, processed)
+                _count(summary, processed)
+                if processed.message:
+                    report(processed.message)
+                if processed.status == FAILED and options.fail_fast:
+                    report("stopped at the first failure (--fail-fast); rerun with --resume to go on")
+                    break
+            else:
+                release.finish(names_in_order, _summary_json(release))
+    except Interrupted as exc:
+        summary.interrupted = exc
+    except KeyboardInterrupt:
+        summary.interrupted = Interrupted(signal.SIGINT)
+    finally:
+        with contextlib.suppress(Exception):
+            raw.close()  # stops worker processes
+        release.close()
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _check_same_secret(discovery: Discovery, spec: Any, options: BatchOptions, release: Release,
+                       deidentifier: Any | None) -> None:
+    """--resume must continue with the same key or seed (and model, policy…): redo the first
+    note already done and compare its output with what the manifest recorded. Nothing about the
+    secret is stored in OUT_DIR, so this is the only way to tell."""
+    looked = 0
+    for note in enumerate_notes(discovery, options.names, spec, options.max_bytes):
+        entry = release.entries.get(note.name)
+        if entry is None or entry.status not in (RELEASED, HELD):
+            continue
+        looked += 1
+        loaded = load(note, options.from_annotations, options.max_bytes, spec)
+        if loaded.error is None and loaded.digest == entry.input:
+            deid = deidentifier if deidentifier is not None else spec.build()
+            processed = process(deid, note, loaded, options)
+            outputs = {rel: hashlib.sha256(text.encode(
+                options.encoding if rel.endswith((".txt", ".ann")) else "utf-8")).hexdigest()
+                for rel, text in processed.texts.items()}
+            if outputs != entry.outputs:
+                raise OutputError(
+                    f"--resume: note {note.name} comes out differently than in the interrupted run, so "
+                    "the key, seed, model or policy is not the same", options.out_dir,
+                    hint="resume with the same key (or --seed) and options, or start again with --overwrite")
+            return
+        if looked >= RESUME_PROBE:
+            break
+    if looked:
+        raise OutputError(
+            f"--resume: none of the {looked} notes already done matches its input: the key or --seed "
+            "differs from the interrupted run (or the inputs changed)", options.out_dir,
+            hint="resume with the same key or --seed, or start again with --overwrite")
+
+
+def _count(summary: BatchSummary, processed: Processed) -> None:
+    if processed.status == RELEASED:
+        summary.released += 1
+    elif processed.status == HELD:
+        summary.held += 1
+    else:
+        summary.failed += 1
+        summary.internal_errors += processed.internal
+    summary.spans += processed.spans
+    summary.strategies.update(processed.strategies)
+    summary.fallbacks += processed.fallbacks
+
+
+def _summary_json(release: Release) -> dict[str, Any]:
+    counts = Counter(e.status for e in release.entries.values())
+    return {"notes": len(release.entries), RELEASED: counts[RELEASED], HELD: counts[HELD],
+            FAILED: counts[FAILED]}
+
+
+def _check_paths(inputs: list[Path], options: BatchOptions) -> None:
+    """Refuse outputs that could destroy inputs or leak the mapping."""
+    out = options.out_dir.resolve()
+    for path in inputs:
+        resolved = path.resolve()
+        folder = resolved if path.is_dir() else resolved.parent
+        if folder == out:
+            raise OutputError("refusing to write into an input folder (its notes would be overwritten)",
+                              options.out_dir, hint="choose another folder with -o")
+        if out in resolved.parents:
+            raise OutputError("an input lies inside the output folder", path,
+                              hint="choose an output folder outside the inputs")
+    mapping = options.mapping_out
+    if mapping is not None:
+        resolved = mapping.resolve()
+        if out == resolved.parent or out in resolved.parents:
+            raise OutputError(
+                "refusing to put the mapping (it holds the originals) inside the output folder, which "
+                "is meant to be released", mapping, hint="write it somewhere only authorised people can read")
+        if mapping.exists() and not (options.overwrite or options.resume):
+            raise OutputError("the mapping file already exists", mapping,
+                              hint="pass --overwrite to replace it (or --resume to continue it)")
