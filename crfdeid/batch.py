@@ -41,7 +41,7 @@ from typing import Any
 from . import __version__
 from .errors import CrfdeidError, InputError, OutputError
 from .io.brat import format_ann, parse_ann
-from .io.inputs import Discovery, InputFile, discover
+from .io.inputs import InputFile, Skipped, count_inputs, iter_inputs
 from .io.jsonl import document_to_json, parse_jsonl_line
 from .io.text import DEFAULT_ENCODING, DEFAULT_MAX_BYTES, decode_bytes
 from .release import FAILED, FAILURES, HELD, QUARANTINE, RELEASED, Release
@@ -210,12 +210,12 @@ class Processed:
     internal: bool = False
 
 
-def enumerate_notes(discovery: Discovery, names: str, spec: Any, max_bytes: int) -> Iterator[Note]:
+def enumerate_notes(files: Iterable[InputFile], names: str, spec: Any, max_bytes: int) -> Iterator[Note]:
     """The notes of the inputs, in order: a text file is one note, a .jsonl line is one note
     (streamed, so a large .jsonl is never held in memory)."""
     index = 0
     width = 6
-    for item in discovery.files:
+    for item in files:
         if item.kind == "text":
             yield Note(index, item.note_id, public_name(item.note_id, index, names, spec, width), item.path,
                        "text")
@@ -510,15 +510,13 @@ def run_batch(
     summary = BatchSummary(options.out_dir)
     _check_paths([Path(p) for p in inputs], options)
     resolved = options.out_dir.resolve()
-    work_guess = resolved.parent / f".{resolved.name}.crfdeid-work"
-    discovery = discover(inputs, recursive=options.recursive, exclude=[options.out_dir, work_guess])
-    for item in discovery.skipped:
-        report(f"skipped {item.path}: {item.reason}")
-    if discovery.annotations and not options.from_annotations:
-        report(f"{discovery.annotations} .ann file(s) beside the notes were not read "
-               "(pass --from-annotations to pseudonymise their spans)")
-    summary.skipped_files = len(discovery.skipped)
-    if not discovery.files:
+    exclude = [options.out_dir, resolved.parent / f".{resolved.name}.crfdeid-work"]
+    not_read: list[Skipped] = []
+    total, only_text = count_inputs(inputs, recursive=options.recursive, exclude=exclude,
+                                    skipped=not_read.append)
+    if total == 0:
+        for item in not_read:
+            report(f"skipped {item.path}: {item.reason}")
         raise InputError("no notes to de-identify (.txt, .text or .jsonl files)",
                          inputs[0] if inputs else None)
     if deidentifier is None and options.jobs == 1:
@@ -527,30 +525,41 @@ def run_batch(
     release = Release(options, settings_of(spec, options), describe)
     try:
         release.open()
-        if release.entries:
-            _check_same_secret(discovery, spec, options, release, deidentifier)
+        if release.resuming:
+            _check_same_secret(inputs, exclude, spec, options, release, deidentifier)
     except BaseException:
         release.close()
         raise
-    names_in_order: list[str] = []
-    seen: set[str] = set()
-    total_known = all(f.kind == "text" for f in discovery.files)
+    annotations = [0]
+
+    def skipped(item: Skipped) -> None:
+        summary.skipped_files += 1
+        report(f"skipped {item.path}: {item.reason}")
+
+    def files() -> Iterator[InputFile]:
+        yield from iter_inputs(inputs, recursive=options.recursive, exclude=exclude, skipped=skipped,
+                               annotations=lambda path: annotations.__setitem__(0, annotations[0] + 1))
+        if annotations[0] and not options.from_annotations:
+            report(f"{annotations[0]} .ann file(s) beside the notes were not read "
+                   "(pass --from-annotations to pseudonymise their spans)")
+
+    seen: set[str] = set()  # names only (about 100 bytes a note): two notes must not share one
 
     def loads() -> Iterator[tuple[Note, Loaded]]:
-        for note in enumerate_notes(discovery, options.names, spec, options.max_bytes):
+        for note in enumerate_notes(files(), options.names, spec, options.max_bytes):
             if note.name in seen:
                 yield note, Loaded(error=InputError(
                     f"another note of this batch has the same name ({note.name})",
                     hint="rename one of them; names are compared without their suffix"))
                 continue
             seen.add(note.name)
-            names_in_order.append(note.name)
             loaded = load(note, options.from_annotations, options.max_bytes, spec)
             if loaded.error is None and release.done(note, loaded):
-                status = release.entries[note.name].status
+                status = release.status(note.name)
                 summary.already_done += 1
                 summary.released += status == RELEASED
                 summary.held += status == HELD
+                summary.spans += release.spans(note.name)
                 yield note, _DONE
             else:
                 yield note, loaded
@@ -563,8 +572,7 @@ def run_batch(
         return process(deidentifier, note, loaded, options)
 
     raw = _ordered(loads(), run_one, options.jobs, spec, options)
-    total = len(discovery.files) if total_known else None
-    stream = iter(progress(raw, total=total)) if progress is not None else raw
+    stream = iter(progress(raw, total=total if only_text else None)) if progress is not None else raw
     try:
         with interruptible():
             for note, loaded, processed in stream:
@@ -579,7 +587,10 @@ def run_batch(
                     report("stopped at the first failure (--fail-fast); rerun with --resume to go on")
                     break
             else:
-                release.finish(names_in_order, _summary_json(release))
+                order = (n.name for n in enumerate_notes(
+                    iter_inputs(inputs, recursive=options.recursive, exclude=exclude),
+                    options.names, spec, options.max_bytes))
+                release.finish(order)
     except Interrupted as exc:
         summary.interrupted = exc
     except KeyboardInterrupt:
@@ -592,13 +603,14 @@ def run_batch(
     return summary
 
 
-def _check_same_secret(discovery: Discovery, spec: Any, options: BatchOptions, release: Release,
-                       deidentifier: Any | None) -> None:
+def _check_same_secret(inputs: list[str | Path], exclude: list[Path], spec: Any, options: BatchOptions,
+                       release: Release, deidentifier: Any | None) -> None:
     """--resume must continue with the same key or seed (and model, policy…): redo the first
     note already done and compare its output with what the manifest recorded. Nothing about the
     secret is stored in OUT_DIR, so this is the only way to tell."""
     looked = 0
-    for note in enumerate_notes(discovery, options.names, spec, options.max_bytes):
+    files = iter_inputs(inputs, recursive=options.recursive, exclude=exclude)
+    for note in enumerate_notes(files, options.names, spec, options.max_bytes):
         entry = release.entries.get(note.name)
         if entry is None or entry.status not in (RELEASED, HELD):
             continue
@@ -636,12 +648,6 @@ def _count(summary: BatchSummary, processed: Processed) -> None:
     summary.spans += processed.spans
     summary.strategies.update(processed.strategies)
     summary.fallbacks += processed.fallbacks
-
-
-def _summary_json(release: Release) -> dict[str, Any]:
-    counts = Counter(e.status for e in release.entries.values())
-    return {"notes": len(release.entries), RELEASED: counts[RELEASED], HELD: counts[HELD],
-            FAILED: counts[FAILED]}
 
 
 def _check_paths(inputs: list[Path], options: BatchOptions) -> None:

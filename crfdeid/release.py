@@ -19,6 +19,8 @@ import hashlib
 import json
 import os
 import shutil
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -72,8 +74,12 @@ class Release:
         self.out = options.out_dir
         self.settings = settings
         self.run = run  # the audit's first record
-        self.entries: dict[str, Entry] = {}  # the committed notes, last entry wins
-        self.order: list[str] = []  # manifest order of names (with repeats after a resume)
+        #: A resumed run keeps the committed notes (last entry wins) and the manifest order; a
+        #: fresh run commits in input order and keeps only counts: memory does not grow with notes.
+        self.resuming = False
+        self.entries: dict[str, Entry] = {}
+        self.order: list[str] = []
+        self.counts: Counter = Counter()
         self.sizes: dict[str, int] = dict.fromkeys(APPENDED, 0)
         self.mapping_size = 0
         self.work: Path | None = None
@@ -121,6 +127,7 @@ class Release:
                 listed = "; ".join(f"{k}: {a!r} then, {b!r} now" for k, (a, b) in sorted(changed.items()))
                 raise OutputError(f"--resume: the options differ from the interrupted run ({listed})", out,
                                   hint="resume with the same options, or start again with --overwrite")
+            self.resuming = True
             self._load_manifest()
         else:
             for name in (*APPENDED, MANIFEST):
@@ -231,6 +238,12 @@ class Release:
         entry = self.entries.get(note.name)
         return entry is not None and entry.status in (RELEASED, HELD) and entry.input == loaded.digest
 
+    def status(self, name: str) -> str:
+        return self.entries[name].status
+
+    def spans(self, name: str) -> int:
+        return self.entries[name].spans
+
     def commit(self, note: Note, loaded: Loaded, processed: Processed) -> None:
         """Write the note's files, append its records, then its manifest line (the commit)."""
         outputs: dict[str, str] = {}
@@ -261,8 +274,10 @@ class Release:
         entry = Entry(note.name, loaded.digest, processed.status, outputs,
                       {k: v for k, v in ranges.items() if v[1] > v[0]}, processed.spans, processed.reasons)
         self._append_line(MANIFEST, json.dumps(entry.to_json(), ensure_ascii=False) + "\n")
-        self.entries[note.name] = entry
-        self.order.append(note.name)
+        self.counts[processed.status] += 1
+        if self.resuming:
+            self.entries[note.name] = entry
+            self.order.append(note.name)
 
     def _remove(self, rel: str) -> None:
         target = (self.out / rel).resolve()
@@ -318,12 +333,19 @@ class Release:
                           tmp_dir=self.work)
 
     # -- closing ----------------------------------------------------------------------------
-    def finish(self, names_in_order: list[str], summary: dict[str, Any]) -> None:
+    def finish(self, names_in_order: Iterable[str]) -> None:
         """A complete run: files in input order, one entry per note, then the marker says so."""
-        final = [n for n in dict.fromkeys(names_in_order) if n in self.entries]
-        final += [n for n in dict.fromkeys(self.order) if n not in set(final)]
-        if final != self.order:
-            self._compact(final)
+        if self.resuming:
+            final = [n for n in dict.fromkeys(names_in_order) if n in self.entries]
+            placed = set(final)
+            final += [n for n in dict.fromkeys(self.order) if n not in placed]
+            if final != self.order:
+                self._compact(final)
+            counts = Counter(self.entries[n].status for n in final)
+        else:
+            counts = self.counts
+        summary = {"notes": sum(counts.values()), RELEASED: counts[RELEASED], HELD: counts[HELD],
+                   FAILED: counts[FAILED]}
         self._write_marker("complete", summary)
 
     def _compact(self, final: list[str]) -> None:

@@ -1,20 +1,20 @@
-"""Finding the notes of a batch: files and folders in, a sorted list of inputs and a list of
-everything skipped (with the reason) out.
+"""Finding the notes of a batch: files and folders in, inputs out in a fixed order, and every
+file that is not read reported with the reason.
 
 A batch must never skip a file silently: a hospital that puts 250 notes in a folder must learn
-that 3 of them were ``.TXT``, ``.docx`` or inside a subfolder. So folders are walked
+that 3 of them were ``.docx``, hidden or in a subfolder it excluded. So folders are walked
 recursively (the structure is mirrored in the output), suffixes match case-insensitively, and
-every file that is not a note is reported — except the ``.ann`` beside a ``.txt``, which is
-its annotation file and is counted, not listed. The order is deterministic (sorted by relative
-path within each input, inputs in the order given): a batch's output must not depend on the
-order a file system lists a folder in.
+every file that is not a note is reported — except the ``.ann`` beside a note, its annotation
+file, which is counted. The order is fixed (the inputs in the order given; inside a folder,
+entries by name, depth first) so a batch's output never depends on the order a file system
+lists a folder in. The walk is a generator: a million notes are never held in memory at once.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
@@ -46,16 +46,6 @@ class Skipped:
     reason: str
 
 
-@dataclass
-class Discovery:
-    """What a batch will read, and what it will not (and why)."""
-
-    files: list[InputFile] = field(default_factory=list)
-    skipped: list[Skipped] = field(default_factory=list)
-    #: ``.ann`` files beside a note: read with ``--from-annotations``, otherwise ignored
-    annotations: int = 0
-
-
 def kind_of(path: Path) -> str | None:
     suffix = path.suffix.lower()
     if suffix in TEXT_SUFFIXES:
@@ -65,90 +55,100 @@ def kind_of(path: Path) -> str | None:
     return None
 
 
-def discover(
-    paths: Sequence[str | Path],
-    *,
-    recursive: bool = True,
-    exclude: Iterable[Path] = (),
-) -> Discovery:
-    """Expand files and folders into the inputs of a batch.
-
-    ``exclude`` are folders never to enter (the output folder when it lies inside an input
-    folder: a rerun must not read its own output). A path that does not exist is an error: a
-    typo in a batch command should stop it before any work, not yield an empty release.
-    """
-    excluded = {p.resolve() for p in exclude}
-    found = Discovery()
-    seen: set[Path] = set()
+def check_inputs(paths: Sequence[str | Path]) -> None:
+    """Before any work: every input exists and is a note file or a folder. A typo in a batch
+    command must stop it, not yield an empty release."""
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            _walk(path, recursive, excluded, found, seen)
-        elif path.is_file():
-            kind = kind_of(path)
-            if kind is None:
+            continue
+        if path.is_file():
+            if kind_of(path) is None:
                 raise InputError(
                     f"unsupported file type {path.suffix or '(none)'!r}; expected .txt, .text or .jsonl",
                     path,
                 )
-            _add(found, seen, InputFile(path, path.stem, kind))
         elif path.exists():
             raise InputError("not a regular file or folder", path)
         else:
             raise InputError("no such file or folder", path)
-    return found
 
 
-def _add(found: Discovery, seen: set[Path], item: InputFile) -> None:
-    key = item.path.resolve()
-    if key not in seen:  # the same file given twice (a folder and a file inside it)
-        seen.add(key)
-        found.files.append(item)
+def iter_inputs(
+    paths: Sequence[str | Path],
+    *,
+    recursive: bool = True,
+    exclude: Iterable[Path] = (),
+    skipped: Callable[[Skipped], None] = lambda s: None,
+    annotations: Callable[[Path], None] = lambda p: None,
+) -> Iterator[InputFile]:
+    """The inputs of a batch, in order. ``exclude`` are folders never to enter (the output
+    folder when it lies inside an input folder: a rerun must not read its own output);
+    ``skipped`` hears of every file not read and ``annotations`` of each ``.ann`` beside a note."""
+    check_inputs(paths)
+    excluded = {p.resolve() for p in exclude}
+    seen: set[Path] = set()  # files given twice (a folder and a file inside it): only inputs given
+    for raw in paths:
+        path = Path(raw)
+        if path.is_file():
+            key = path.resolve()
+            if key not in seen:
+                seen.add(key)
+                yield InputFile(path, path.stem, kind_of(path) or "text")
+            continue
+        for item in _walk(path, path, recursive, excluded, skipped, annotations):
+            if item.path.resolve() not in seen:
+                yield item
 
 
-def _walk(root: Path, recursive: bool, excluded: set[Path], found: Discovery, seen: set[Path]) -> None:
-    notes: list[InputFile] = []
-    skipped: list[Skipped] = []
-
-    def onerror(exc: OSError) -> None:
-        skipped.append(Skipped(Path(exc.filename or root), f"cannot read the folder: {exc.strerror}"))
-
-    for folder, dirs, files in os.walk(root, onerror=onerror, followlinks=False):
-        here = Path(folder)
-        kept_dirs = []
-        for name in sorted(dirs):
-            sub = here / name
-            if sub.resolve() in excluded:
+def _walk(root: Path, folder: Path, recursive: bool, excluded: set[Path],
+          skipped: Callable[[Skipped], None], annotations: Callable[[Path], None]) -> Iterator[InputFile]:
+    try:
+        with os.scandir(folder) as it:
+            entries = sorted(it, key=lambda e: e.name)
+    except OSError as exc:
+        skipped(Skipped(folder, f"cannot read the folder: {exc.strerror or exc}"))
+        return
+    stems = {Path(e.name).stem.lower() for e in entries if kind_of(Path(e.name)) == "text"}
+    for entry in entries:
+        path = Path(entry.path)
+        if entry.is_dir(follow_symlinks=True):
+            if path.resolve() in excluded:
                 continue  # our own output (or work) folder inside the input tree
-            if name.startswith("."):
-                skipped.append(Skipped(sub, "hidden folder"))
-            elif sub.is_symlink():
-                skipped.append(Skipped(sub, "symbolic link to a folder (not followed)"))
+            if entry.name.startswith("."):
+                skipped(Skipped(path, "hidden folder"))
+            elif entry.is_symlink():
+                skipped(Skipped(path, "symbolic link to a folder (not followed)"))
             elif not recursive:
-                skipped.append(Skipped(sub, "subfolder (--no-recursive)"))
+                skipped(Skipped(path, "subfolder (--no-recursive)"))
             else:
-                kept_dirs.append(name)
-        dirs[:] = kept_dirs
-        stems = {Path(f).stem.lower() for f in files if kind_of(Path(f)) == "text"}
-        for name in files:
-            path = here / name
-            if name.startswith("."):
-                skipped.append(Skipped(path, "hidden file"))
-                continue
-            kind = kind_of(path)
-            if kind is None:
-                if path.suffix.lower() == ANNOTATION_SUFFIX and path.stem.lower() in stems:
-                    found.annotations += 1
-                else:
-                    skipped.append(Skipped(path, _why_not(path)))
-                continue
-            if not path.is_file():
-                skipped.append(Skipped(path, "not a regular file"))
-                continue
-            notes.append(InputFile(path, path.relative_to(root).with_suffix("").as_posix(), kind))
-    for item in sorted(notes, key=lambda f: (f.note_id, f.path.name)):
-        _add(found, seen, item)
-    found.skipped.extend(sorted(skipped, key=lambda s: str(s.path)))
+                yield from _walk(root, path, recursive, excluded, skipped, annotations)
+            continue
+        if entry.name.startswith("."):
+            skipped(Skipped(path, "hidden file"))
+            continue
+        kind = kind_of(path)
+        if kind is None:
+            if path.suffix.lower() == ANNOTATION_SUFFIX and path.stem.lower() in stems:
+                annotations(path)
+            else:
+                skipped(Skipped(path, _why_not(path)))
+            continue
+        if not entry.is_file(follow_symlinks=True):
+            skipped(Skipped(path, "not a regular file"))
+            continue
+        yield InputFile(path, path.relative_to(root).with_suffix("").as_posix(), kind)
+
+
+def count_inputs(paths: Sequence[str | Path], *, recursive: bool = True, exclude: Iterable[Path] = (),
+                 skipped: Callable[[Skipped], None] = lambda s: None) -> tuple[int, bool]:
+    """(number of input files, whether they are all plain-text notes): a progress bar's total
+    and whether it is the number of notes (a .jsonl file holds an unknown number)."""
+    n, only_text = 0, True
+    for item in iter_inputs(paths, recursive=recursive, exclude=exclude, skipped=skipped):
+        n += 1
+        only_text = only_text and item.kind == "text"
+    return n, only_text
 
 
 def _why_not(path: Path) -> str:
