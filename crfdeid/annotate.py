@@ -9,6 +9,7 @@ never written into.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections import Counter
@@ -16,19 +17,33 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import InputError, OutputError
+from .errors import CrfdeidError, InputError, OutputError
 from .io.brat import write_brat
-from .io.corpus import find_inputs
-from .io.jsonl import read_jsonl, write_jsonl
-from .io.text import DEFAULT_ENCODING, DEFAULT_MAX_BYTES, atomic_write_text, read_text_document
+from .io.inputs import Skipped, count_inputs, iter_inputs
+from .io.jsonl import parse_jsonl_line, write_jsonl
+from .io.text import DEFAULT_ENCODING, DEFAULT_MAX_BYTES, atomic_write_text, read_text, read_text_document
 from .rules import RuleTimeout
 from .types import Detector, Document, Span
 
 FORMATS = ("brat", "jsonl")
 JSONL_NAME = "annotations.jsonl"
+FAILURES_NAME = "failures.jsonl"
 #: Written into every output folder; its absence beside existing .ann files means "not ours".
 MARKER = ".crfdeid-output"
 _SAFE_ID = re.compile(r"[^/\\\x00]+")
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A note that could not be read or annotated, and why (the others are written)."""
+
+    note: str
+    error: str
+    internal: bool = False
+
+    @property
+    def id(self) -> str:
+        return self.note
 
 
 @dataclass
@@ -39,6 +54,7 @@ class AnnotateSummary:
     spans: int = 0
     labels: Counter = field(default_factory=Counter)
     timeouts: list[RuleTimeout] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
     seconds: float = 0.0
 
 
@@ -59,23 +75,42 @@ def check_output_dir(in_path: Path, out_dir: Path, overwrite: bool = False) -> N
                               hint="choose an empty folder, or pass --overwrite if they may be replaced")
 
 
-def read_inputs(in_path: Path, encoding: str = DEFAULT_ENCODING,
-                max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[int | None, Iterator[Document]]:
+def read_inputs(in_path: Path, encoding: str = DEFAULT_ENCODING, max_bytes: int = DEFAULT_MAX_BYTES,
+                recursive: bool = True, skipped: Callable[[Skipped], None] = lambda s: None,
+                exclude: Sequence[Path] = ()) -> tuple[int | None, Iterator[Document | Failure]]:
     """The number of documents (None when .jsonl files make it unknown) and the documents to
-    annotate, read lazily, with any spans they already carry dropped."""
-    files = find_inputs([in_path])
-    if not files:
+    annotate, read lazily, with any spans they already carry dropped. Subfolders are walked
+    (their ids keep the folder: ``sub/nota-001``); a note that cannot be read comes out as a
+    ``Failure`` in its place, so that it costs no other note."""
+    total, only_text = count_inputs([in_path], recursive=recursive, exclude=exclude, skipped=skipped)
+    if total == 0:
         raise InputError("no .txt or .jsonl files to annotate", in_path)
-    count = None if any(p.suffix == ".jsonl" for p in files) else len(files)
 
-    def documents() -> Iterator[Document]:
-        for path in files:
-            if path.suffix == ".jsonl":
-                for doc in read_jsonl(path, encoding, max_bytes):
-                    yield doc.with_spans(())
-            else:
-                yield read_text_document(path, encoding, max_bytes)
-    return count, documents()
+    def documents() -> Iterator[Document | Failure]:
+        for item in iter_inputs([in_path], recursive=recursive, exclude=exclude):
+            if item.kind == "text":
+                try:
+                    doc = read_text_document(item.path, encoding, max_bytes)
+                    yield Document(item.note_id, doc.text, metadata=doc.metadata)
+                except CrfdeidError as exc:
+                    yield Failure(item.note_id, str(exc))
+                continue
+            try:
+                content = read_text(item.path, encoding, max_bytes)
+            except CrfdeidError as exc:
+                yield Failure(item.note_id, str(exc))
+                continue
+            prefix = f"{item.folder}/" if item.folder else ""
+            for lineno, line in enumerate(content.lstrip("\ufeff").split("\n"), start=1):
+                if not line.strip():
+                    continue
+                try:
+                    doc = parse_jsonl_line(line, item.path, lineno)
+                except CrfdeidError as exc:
+                    yield Failure(f"{prefix}{item.path.stem}-{lineno}", str(exc))
+                    continue
+                yield Document(prefix + doc.id, doc.text, metadata=doc.metadata)
+    return (total if only_text else None), documents()
 
 
 def detect_all(document: Document, detectors: Sequence[Detector]) -> tuple[list[Span], list[RuleTimeout]]:
@@ -96,10 +131,13 @@ def detect_all(document: Document, detectors: Sequence[Detector]) -> tuple[list[
     return sorted(spans.values(), key=lambda s: (s.start, s.end, s.label)), timeouts
 
 
-def annotate(documents: Iterable[Document], detectors: Sequence[Detector], out_dir: Path,
+def annotate(documents: Iterable[Document | Failure], detectors: Sequence[Detector], out_dir: Path,
              fmt: str = "brat", encoding: str = DEFAULT_ENCODING,
-             progress: Callable[[Iterable[Document]], Iterable[Document]] = iter) -> AnnotateSummary:
-    """Run the detectors over the documents and write the predictions into ``out_dir``."""
+             progress: Callable[[Iterable], Iterable] = iter,
+             report: Callable[[str], None] = lambda line: None) -> AnnotateSummary:
+    """Run the detectors over the documents and write the predictions into ``out_dir``. A note
+    that cannot be read or annotated is listed (stderr via ``report``, ``OUT_DIR/failures.jsonl``);
+    the others are written."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; expected one of {FORMATS}")
     summary = AnnotateSummary()
@@ -109,27 +147,43 @@ def annotate(documents: Iterable[Document], detectors: Sequence[Detector], out_d
     out_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out_dir / MARKER, "Predictions written by crfdeid annotate.\n")
     for doc in progress(documents):
-        _check_id(doc, seen)
-        spans, timeouts = detect_all(doc, detectors)
-        result = doc.with_spans(spans)
+        try:
+            if isinstance(doc, Failure):
+                raise CrfdeidError(doc.error)
+            _check_id(doc, seen)
+            spans, timeouts = detect_all(doc, detectors)
+            result = doc.with_spans(spans)
+            if fmt == "brat":
+                write_brat(result, out_dir, write_text=True, encoding=encoding)
+            else:
+                annotated.append(result)
+        except CrfdeidError as exc:
+            summary.failures.append(Failure(doc.id, str(exc)))
+            report(f"note {doc.id} failed: {exc}")
+            continue
+        except Exception as exc:  # a bug: this note fails, the batch goes on
+            summary.failures.append(Failure(doc.id, f"internal error: {type(exc).__name__}: {exc}", True))
+            report(f"note {doc.id} failed: internal error: {type(exc).__name__}: {exc} "
+                   "(a bug: rerun with --debug and report it)")
+            continue
         summary.documents += 1
         summary.spans += len(spans)
         summary.labels.update(s.label for s in spans)
         summary.timeouts.extend(timeouts)
-        if fmt == "brat":
-            write_brat(result, out_dir, write_text=True, encoding=encoding)
-        else:
-            annotated.append(result)
     if fmt == "jsonl":
         write_jsonl(annotated, out_dir / JSONL_NAME, encoding)
+    atomic_write_text(out_dir / FAILURES_NAME, "".join(
+        json.dumps({"note": f.note, "error": f.error, "internal": f.internal}, ensure_ascii=False) + "\n"
+        for f in summary.failures), "utf-8")
     summary.seconds = time.perf_counter() - started
     return summary
 
 
 def _check_id(doc: Document, seen: set[str]) -> None:
-    """A document id becomes a file name: it must be one and must not repeat."""
+    """A document id becomes a file name (folders allowed): it must be one and must not repeat."""
     where = doc.metadata.get("path")
-    if not _SAFE_ID.fullmatch(doc.id) or doc.id in (".", ".."):
+    parts = doc.id.split("/")
+    if not all(_SAFE_ID.fullmatch(p) and p not in (".", "..") for p in parts):
         raise InputError(f"document id {doc.id!r} cannot be used as a file name", where,
                          doc.metadata.get("line"))
     if doc.id in seen:
@@ -140,13 +194,16 @@ def _check_id(doc: Document, seen: set[str]) -> None:
 
 def annotate_folder(in_path: Path, out_dir: Path, detectors: Sequence[Detector], fmt: str = "brat", *,
                     overwrite: bool = False, encoding: str = DEFAULT_ENCODING,
-                    max_bytes: int = DEFAULT_MAX_BYTES,
-                    progress: Callable[..., Iterable[Document]] | None = None) -> AnnotateSummary:
+                    max_bytes: int = DEFAULT_MAX_BYTES, recursive: bool = True,
+                    progress: Callable[..., Iterable[Document]] | None = None,
+                    report: Callable[[str], None] = lambda line: None) -> AnnotateSummary:
     """Check the output folder, read the inputs, annotate and write: ``crfdeid annotate``.
 
-    ``progress(documents, total=N)`` may wrap the documents in a progress bar.
+    ``progress(documents, total=N)`` may wrap the documents in a progress bar; ``report`` hears
+    of every file skipped and every note that failed.
     """
     check_output_dir(in_path, out_dir, overwrite)
-    count, documents = read_inputs(in_path, encoding, max_bytes)
+    count, documents = read_inputs(in_path, encoding, max_bytes, recursive,
+                                   lambda s: report(f"skipped {s.path}: {s.reason}"), exclude=[out_dir])
     wrap = (lambda docs: progress(docs, total=count)) if progress is not None else iter
-    return annotate(documents, detectors, out_dir, fmt, encoding, progress=wrap)
+    return annotate(documents, detectors, out_dir, fmt, encoding, progress=wrap, report=report)

@@ -81,16 +81,35 @@ def test_output_that_is_a_file_is_refused(tmp_path: Path):
         check_output_dir(src, tmp_path / "out")
 
 
-def test_jsonl_input_with_unsafe_or_duplicate_ids(tmp_path: Path):
+def test_unsafe_or_duplicate_ids_fail_alone(tmp_path: Path):
     src = tmp_path / "in"
     src.mkdir()
-    (src / "a.jsonl").write_text(json.dumps({"id": "../evil", "text": "x"}) + "\n", encoding="utf-8")
-    with pytest.raises(InputError, match="cannot be used as a file name"):
-        annotate_folder(src, tmp_path / "out", [RuleEngine([NHC])])
-    (src / "a.jsonl").write_text(json.dumps({"id": "n1", "text": "x"}) + "\n", encoding="utf-8")
-    (src / "n1.txt").write_text("y", encoding="utf-8")
-    with pytest.raises(InputError, match="appears twice"):
-        annotate_folder(src, tmp_path / "out2", [RuleEngine([NHC])])
+    lines = [json.dumps({"id": "../evil", "text": "x"}), json.dumps({"id": "n1", "text": "NHC: 1."})]
+    (src / "a.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (src / "n1.txt").write_text("NHC: 2.", encoding="utf-8")
+    reported: list[str] = []
+    summary = annotate_folder(src, tmp_path / "out", [RuleEngine([NHC])], report=reported.append)
+    assert summary.documents == 1 and len(summary.failures) == 2
+    errors = {f.note: f.error for f in summary.failures}
+    assert "cannot be used as a file name" in errors["../evil"] and "appears twice" in errors["n1"]
+    assert not (tmp_path / "evil.ann").exists()
+    failures = (tmp_path / "out" / "failures.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(failures) == 2 and len(reported) == 2
+
+
+def test_a_bad_note_costs_no_other_and_subfolders_are_mirrored(tmp_path: Path):
+    src = notes(tmp_path / "in", n1="NHC: 1.", n2="NHC: 2.")
+    (src / "sub").mkdir()
+    (src / "sub" / "n3.TXT").write_text("NHC: 3.", encoding="utf-8")
+    (src / "bad.txt").write_bytes(b"\x00\x01")
+    (src / "image.png").write_bytes(b"\x89PNG")
+    reported: list[str] = []
+    summary = annotate_folder(src, tmp_path / "out", [RuleEngine([NHC])], report=reported.append)
+    assert summary.documents == 3 and [f.note for f in summary.failures] == ["bad"]
+    assert (tmp_path / "out" / "sub" / "n3.ann").read_text(encoding="utf-8").startswith("T1\t")
+    assert any("image.png" in line and "unsupported" in line for line in reported)
+    flat = annotate_folder(src, tmp_path / "flat", [RuleEngine([NHC])], recursive=False)
+    assert flat.documents == 2
 
 
 def test_empty_input_folder_is_an_error(tmp_path: Path):

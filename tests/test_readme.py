@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 README = Path(__file__).resolve().parent.parent / "README.md"
-FIRST_COMMAND = ("pip install . && crfdeid deidentify examples/notes -o out/deidentified && "
+FIRST_COMMAND = ("pip install . && crfdeid deidentify examples/notes -o out/deidentified --overwrite && "
                  "crfdeid annotate examples/notes -o out/found && crfdeid evaluate examples/notes out/found")
 
 

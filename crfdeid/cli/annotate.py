@@ -25,7 +25,9 @@ when its probability of being O is below P (0.5 flags every token the model is u
 A rule that takes longer than --timeout on one document is skipped for that document with a
 warning; the run goes on. crfdeid never writes into IN_DIR, and refuses an OUT_DIR that already
 holds annotations it did not write (they may be gold) unless --overwrite is given. Each file is
-written whole or not at all.
+written whole or not at all. Subfolders of IN_DIR are annotated too (mirrored in OUT_DIR) unless
+--no-recursive; every file skipped is reported. A note that cannot be read or annotated is listed
+on stderr and in OUT_DIR/failures.jsonl and the others are written (exit status 3).
 """
 
 _ANNOTATE_EPILOG = """\
@@ -55,6 +57,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     add_model_options(an)
     an.add_argument("--overwrite", action="store_true",
                     help="allow replacing annotations in OUT_DIR that crfdeid did not write")
+    an.add_argument("--no-recursive", action="store_true", help="do not enter subfolders of IN_DIR")
     add_input_options(an)
     an.set_defaults(handler=cmd_annotate)
 
@@ -64,14 +67,22 @@ def cmd_annotate(args: argparse.Namespace) -> int:
 
     pipeline = detection_pipeline(args)
     bar = partial(progress, enabled=None if not args.quiet else False, desc="annotating")
+
+    def report(line: str) -> None:
+        if not args.quiet or "failed" in line:
+            print(f"{PROG}: {line}", file=sys.stderr)
+
     summary = annotate_folder(Path(args.input), Path(args.output), [pipeline], args.format,
                               overwrite=args.overwrite, encoding=args.encoding,
-                              max_bytes=args.max_bytes, progress=bar)
-    if not args.quiet:
-        rate = summary.documents / summary.seconds if summary.seconds else 0.0
-        print(f"{PROG}: annotated {summary.documents} document(s), {summary.spans} span(s) in "
-              f"{summary.seconds:.1f} s ({rate:.0f} documents/s) -> {args.output}", file=sys.stderr)
-        if summary.timeouts:
-            print(f"{PROG}: {len(summary.timeouts)} rule timeout(s); those rules were skipped on "
-                  "those documents (see the warnings above)", file=sys.stderr)
-    return 0
+                              max_bytes=args.max_bytes, recursive=not args.no_recursive, progress=bar,
+                              report=report)
+    rate = summary.documents / summary.seconds if summary.seconds else 0.0
+    failed = f", {len(summary.failures)} failed (see failures.jsonl)" if summary.failures else ""
+    print(f"{PROG}: annotated {summary.documents} document(s){failed}, {summary.spans} span(s) in "
+          f"{summary.seconds:.1f} s ({rate:.0f} documents/s) -> {args.output}", file=sys.stderr)
+    if summary.timeouts and not args.quiet:
+        print(f"{PROG}: {len(summary.timeouts)} rule timeout(s); those rules were skipped on "
+              "those documents (see the warnings above)", file=sys.stderr)
+    if any(f.internal for f in summary.failures):
+        return 1
+    return 3 if summary.failures else 0
