@@ -134,6 +134,7 @@ class BatchSummary:
     skipped_files: int = 0
     seconds: float = 0.0
     interrupted: Interrupted | None = None
+    stopped: str | None = None  # the batch could not go on (the output cannot be written)
 
     @property
     def exit_status(self) -> int:
@@ -141,7 +142,7 @@ class BatchSummary:
             return self.interrupted.exit_status
         if self.internal_errors:
             return EXIT_BUG
-        if self.held or self.failed:
+        if self.held or self.failed or self.stopped:
             return EXIT_INCOMPLETE
         return EXIT_OK
 
@@ -156,8 +157,9 @@ class BatchSummary:
             parts.append(f"{self.failed} failed ({self.out_dir / FAILURES})")
         if self.already_done:
             parts.append(f"{self.already_done} of them already done before this run")
-        head = "interrupted: " if self.interrupted is not None else ""
-        tail = "; rerun with --resume to finish" if self.interrupted is not None else ""
+        unfinished = self.interrupted is not None or self.stopped is not None
+        head = "interrupted: " if self.interrupted is not None else ("stopped: " if self.stopped else "")
+        tail = "; rerun with --resume to finish" if unfinished else ""
         return (f"{head}{self.notes} note(s): {', '.join(parts)}; {self.spans} span(s) replaced; "
                 f"{self.seconds:.1f} s ({rate:.1f} notes/s) -> {self.out_dir}{tail}")
 
@@ -579,7 +581,13 @@ def run_batch(
                 summary.notes += 1
                 if processed is None:
                     continue
-                release.commit(note, loaded, processed)
+                try:
+                    release.commit(note, loaded, processed)
+                except OutputError as exc:  # disk full, permissions: every later note would fail too
+                    summary.stopped = str(exc)
+                    report(f"stopped: {exc}; the notes before {note.name} are done: fix this and rerun "
+                           "with --resume")
+                    break
                 _count(summary, processed)
                 if processed.message:
                     report(processed.message)

@@ -458,3 +458,22 @@ def test_options_are_checked_before_any_work(tmp_path):
     src = corpus(tmp_path, copies=0)
     with pytest.raises(OutputError, match="input folder"):
         run(src, src)
+
+
+def test_an_output_that_cannot_be_written_stops_the_batch_resumably(tmp_path, monkeypatch):
+    src, out = corpus(tmp_path, copies=0), tmp_path / "out"
+    original = release.atomic_write_text
+    calls = {"n": 0}
+
+    def full_disk(path, content, *args, **kwargs):
+        if str(path).endswith("nota-002.txt"):
+            raise OutputError("cannot write: No space left on device", path)
+        calls["n"] += 1
+        return original(path, content, *args, **kwargs)
+
+    monkeypatch.setattr(release, "atomic_write_text", full_disk)
+    summary = run(src, out)
+    assert summary.exit_status == 3 and summary.stopped and summary.released == 1
+    assert any("No space left" in line and "--resume" in line for line in summary.report)
+    monkeypatch.setattr(release, "atomic_write_text", original)
+    assert run(src, out, resume=True).released == 3
