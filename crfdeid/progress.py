@@ -20,3 +20,13 @@ def progress(items: Iterable[T], *, total: int | None = None, desc: str = "",
     from tqdm import tqdm  # imported lazily: no cost when output is not a terminal
 
     yield from tqdm(items, total=total, desc=desc, unit=unit, leave=False, file=sys.stderr)
+
+
+def say(line: str) -> None:
+    """Print a line on stderr without tearing a progress bar that may be drawn there."""
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+
+        tqdm.write(line, file=sys.stderr)
+    else:
+        print(line, file=sys.stderr)

@@ -235,8 +235,10 @@ class Release:
 
     # -- committing -------------------------------------------------------------------------
     def done(self, note: Note, loaded: Loaded) -> bool:
+        """Committed before, from the same input, and its files are still there."""
         entry = self.entries.get(note.name)
-        return entry is not None and entry.status in (RELEASED, HELD) and entry.input == loaded.digest
+        return (entry is not None and entry.status in (RELEASED, HELD) and entry.input == loaded.digest
+                and all((self.out / rel).is_file() for rel in entry.outputs))
 
     def status(self, name: str) -> str:
         return self.entries[name].status
@@ -247,6 +249,7 @@ class Release:
     def commit(self, note: Note, loaded: Loaded, processed: Processed) -> None:
         """Write the note's files, append its records, then its manifest line (the commit)."""
         outputs: dict[str, str] = {}
+        folders: set[Path] = set()
         for rel, content in processed.texts.items():
             target = self.out / rel
             mode = 0o600 if rel.startswith(QUARANTINE + "/") else None
@@ -256,6 +259,9 @@ class Release:
                               else "utf-8", mode=mode, tmp_dir=self.work)
             outputs[rel] = hashlib.sha256(content.encode(
                 self.options.encoding if rel.endswith((".txt", ".ann")) else "utf-8")).hexdigest()
+            folders.add(target.parent)
+        for folder in folders:  # the renames themselves reach the disk before the commit
+            _fsync_folder(folder)
         previous = self.entries.get(note.name)
         if previous is not None:  # a note done again (its input changed, or it had failed)
             for rel in previous.outputs:
@@ -389,3 +395,12 @@ class Release:
         if self._lock is not None:
             os.close(self._lock)
             self._lock = None
+
+
+def _fsync_folder(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

@@ -477,3 +477,12 @@ def test_an_output_that_cannot_be_written_stops_the_batch_resumably(tmp_path, mo
     assert any("No space left" in line and "--resume" in line for line in summary.report)
     monkeypatch.setattr(release, "atomic_write_text", original)
     assert run(src, out, resume=True).released == 3
+
+
+def test_a_note_whose_output_vanished_is_done_again_on_resume(tmp_path):
+    src, out = corpus(tmp_path, copies=0), tmp_path / "out"
+    run(src, out)
+    reference = tree(out)
+    (out / "nota-002.txt").unlink()
+    again = run(src, out, resume=True)
+    assert again.already_done == 2 and tree(out) == reference

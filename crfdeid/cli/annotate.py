@@ -7,7 +7,7 @@ import sys
 from functools import partial
 from pathlib import Path
 
-from ..progress import progress
+from ..progress import progress, say
 from .options import PROG, add_input_options, add_model_options, detection_pipeline
 
 _ANNOTATE_DESCRIPTION = """\
@@ -70,7 +70,7 @@ def cmd_annotate(args: argparse.Namespace) -> int:
 
     def report(line: str) -> None:
         if not args.quiet or "failed" in line:
-            print(f"{PROG}: {line}", file=sys.stderr)
+            say(f"{PROG}: {line}")
 
     summary = annotate_folder(Path(args.input), Path(args.output), [pipeline], args.format,
                               overwrite=args.overwrite, encoding=args.encoding,

@@ -8,7 +8,7 @@ from functools import partial
 from pathlib import Path
 
 from ..errors import CrfdeidError
-from ..progress import progress
+from ..progress import progress, say
 from .options import PROG, RAW, add_input_options, add_model_options
 
 _DEIDENTIFY_DESCRIPTION = """\
@@ -168,7 +168,7 @@ def cmd_deidentify(args: argparse.Namespace) -> int:
 
     def report(line: str) -> None:
         if not args.quiet or "internal error" in line:
-            print(f"{PROG}: {line}", file=sys.stderr)
+            say(f"{PROG}: {line}")
 
     summary = run_batch(args.inputs, spec, options, progress=bar, report=report)
     print(f"{PROG}: {summary.line()}", file=sys.stderr)  # always: the one summary line
