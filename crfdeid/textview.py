@@ -29,7 +29,6 @@ surrogate the normalisation form of the original it replaces.
 
 from __future__ import annotations
 
-import io
 import re
 import unicodedata
 from array import array
@@ -159,6 +158,45 @@ def _tables() -> _Tables:
     )
 
 
+class _Joiner:
+    """Collects the pieces of a view, joined every 65,536 pieces: a hostile note has millions
+    of pieces, and a list of millions of small strings costs ten times the note."""
+
+    __slots__ = ("_chunks", "_parts")
+
+    def __init__(self) -> None:
+        self._chunks: list[str] = []
+        self._parts: list[str] = []
+
+    def append(self, piece: str) -> None:
+        parts = self._parts
+        parts.append(piece)
+        if len(parts) >= 65_536:
+            self._chunks.append("".join(parts))
+            parts.clear()
+
+    def join(self) -> str:
+        return "".join([*self._chunks, "".join(self._parts)])
+
+
+#: One-for-one substitutions run a megabyte at a time: ``re.sub`` keeps every piece of its
+#: output until it joins them, which for a 10 MB note of NBSPs is ten times the note.
+_SUB_CHUNK = 1 << 20
+
+
+def _sub(pattern: re.Pattern[str], replacement: str, text: str) -> str:
+    """``pattern.sub(replacement, text)`` for a pattern of single characters, in chunks from
+    the first match on (a text without a match is returned as it is, not copied)."""
+    first = pattern.search(text)
+    if first is None:
+        return text
+    at = first.start()
+    if len(text) - at <= _SUB_CHUNK:
+        return pattern.sub(replacement, text)
+    rest = (pattern.sub(replacement, text[i:i + _SUB_CHUNK]) for i in range(at, len(text), _SUB_CHUNK))
+    return text[:at] + "".join(rest)
+
+
 def _is_word(ch: str) -> bool:
     return ch.isalnum() or unicodedata.category(ch)[0] == "M"
 
@@ -197,8 +235,8 @@ class TextView:
             self._exact = True
             return
         view = self._build(text, False)
-        view = tables.spaces.sub(" ", view)
-        view = tables.breaks.sub("\n", view)
+        view = _sub(tables.spaces, " ", view)
+        view = _sub(tables.breaks, "\n", view)
         if view != text and not unicodedata.is_normalized("NFC", view):
             # A mark separated from its base by a removed character ("e<ZWSP>\u0301") meets it
             # only in the view: compose once more, so the view is NFC and a view of the view
@@ -212,8 +250,8 @@ class TextView:
         tables = _tables()
         units = tables.nfc_units if nfc_only else tables.units
         starts = tables.nfc_starts if nfc_only else tables.starts
-        out = io.StringIO()  # not a list of slices: a hostile note has millions of pieces
-        write = out.write
+        out = _Joiner()
+        write = out.append
         pos = 0  # original offset up to which ``parts`` holds the view
         vpos = 0  # view offset matching ``pos``
         matched_to = 0  # end of the last unit matched (changed or not)
@@ -261,8 +299,10 @@ class TextView:
                     v_end.append(vpos + size)
             vpos += size
             pos = end
+        if pos == 0:
+            return text
         write(text[pos:])
-        return out.getvalue()
+        return out.join()
 
     # -- properties -------------------------------------------------------------------------
     @property

@@ -5,9 +5,12 @@ from __future__ import annotations
 import itertools
 import unicodedata
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from crfdeid.errors import CrfdeidError
 from crfdeid.pipeline import Pipeline, detect_on_view, load_pipeline, map_range_to_original
@@ -60,7 +63,7 @@ def _keys_as_text(text: str, spans) -> list[tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def embedded() -> Pipeline:
-    return load_pipeline(timeout=30)
+    return _embedded()
 
 
 @pytest.mark.parametrize("variant", [
@@ -154,3 +157,35 @@ def test_detect_on_view_maps_any_detector() -> None:
     text = "Dra.\tMari\u0301a Lo\u0301pez"
     spans = detect_on_view(Document("d", text), lambda d: [Span(5, 16, "NOMBRE_PERSONAL_SANITARIO")])
     assert [text[s.start:s.end] for s in spans] == ["Mari\u0301a Lo\u0301pez"]
+
+
+_ODD = ["\xa0", "\t", "\r\n", "\r", "\u2028", "\u200b", "\u200f", "\ufeff", "\u00ad", "\u0301", "e\u0301",
+        "\U0001f600", "\u2764\ufe0f", "\U0001f468\u200d\u2695\ufe0f", "\x0c", "\u3000"]
+_NOTE_LIKE = st.lists(st.one_of(st.sampled_from(_ODD), st.sampled_from(NOTE.split(" ")), st.text(max_size=4)),
+                      max_size=40).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_NOTE_LIKE)
+def test_spans_on_any_text_are_sorted_disjoint_and_never_cut_a_character_sequence(text: str) -> None:
+    rules = _rules_only()
+    for spans in (rules.run(Document("d", text)).spans, _embedded().run(Document("d", text)).spans):
+        for a, b in itertools.pairwise(spans):
+            assert a.end <= b.start
+        for s in spans:
+            assert 0 <= s.start < s.end <= len(text)
+            assert not unicodedata.category(text[s.start]).startswith("M") or s.start == 0 \
+                or text[s.start - 1].isspace() or unicodedata.category(text[s.start - 1]) == "Cf"
+            assert s.end == len(text) or not unicodedata.category(text[s.end]).startswith("M")
+            # characters the view removed stay outside a span's edges
+            assert "Cf" not in (unicodedata.category(text[s.start]), unicodedata.category(text[s.end - 1]))
+
+
+@cache
+def _rules_only() -> Pipeline:
+    return load_pipeline(rules_only=True, timeout=30)
+
+
+@cache
+def _embedded() -> Pipeline:
+    return load_pipeline(timeout=30)

@@ -329,3 +329,12 @@ def test_mapped_spans_are_sorted_inside_the_text_and_disjoint(text: str, raw: li
     for a, b in itertools.pairwise(mapped):
         assert a.end <= b.start
     assert all(0 <= s.start < s.end <= len(text) for s in mapped)
+
+
+def test_a_long_note_is_substituted_in_chunks_like_a_short_one() -> None:
+    line = "Dña.\xa0Ana\tLópez\x0bNHC 12345\u2028"
+    text = line * 60_000  # 1.7 million characters: several chunks, boundaries anywhere
+    view = TextView(text)
+    assert len(text) > 1 << 20
+    assert view.text == ("Dña. Ana López\nNHC 12345\n" * 60_000)
+    assert view.pieces == 0
