@@ -4,16 +4,23 @@
 embedded default Spanish model; ``rules_only=True`` skips the CRF. A ``Pipeline`` is a
 ``Detector`` (``detect(doc) -> spans``) and also offers ``run(doc)``, which returns the spans
 together with the warnings of that document (rule timeouts), so nothing is silently lost.
+
+Detection runs on the document's normalised view (``crfdeid.textview``): the same note with
+NBSPs, tabs, CRLF, decomposed accents, direction marks or emoji finds the same PHI. Spans and
+timeout ranges are mapped back, so callers only ever see offsets into the original text.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .errors import CrfdeidError
 from .rules import DEFAULT_TIMEOUT, RuleEngine, RuleTimeout
+from .textview import TextView
 from .types import Document, Span
 
 if TYPE_CHECKING:
@@ -49,7 +56,20 @@ class Pipeline:
         self.policy = policy
 
     def run(self, document: Document) -> Detection:
-        """Detect PHI in one document: spans sorted by offset, plus the rule timeouts."""
+        """Detect PHI in one document: spans sorted by offset, plus the rule timeouts.
+
+        Detection sees the document's normalised view; offsets are the original's."""
+        view = TextView(document.text)
+        if view.exact:
+            return self._run(document)
+        found = self._run(view_document(view, document))
+        return Detection(
+            document.id,
+            tuple(view.spans_to_original(found.spans)),
+            tuple(map_range_to_original(t, view) for t in found.timeouts),
+        )
+
+    def _run(self, document: Document) -> Detection:
         rule_result = self.rules.run(document) if self.rules is not None else None
         rule_spans = rule_result.spans if rule_result is not None else []
         timeouts = tuple(rule_result.timeouts) if rule_result is not None else ()
@@ -63,6 +83,37 @@ class Pipeline:
 
     def detect(self, document: Document) -> list[Span]:
         return list(self.run(document).spans)
+
+
+R = TypeVar("R")
+
+
+def view_document(view: TextView, document: Document) -> Document:
+    """The document detection sees: the view's text, no spans, the same id and metadata."""
+    if view.identity and not document.spans:
+        return document
+    return Document(document.id, view.text, (), document.metadata)
+
+
+def detect_on_view(document: Document, detect: Callable[[Document], Iterable[Span]]) -> list[Span]:
+    """Any detector run on the document's view, its spans at the original's offsets (sorted)."""
+    view = TextView(document.text)
+    if view.exact:
+        return sorted(detect(document), key=lambda s: (s.start, s.end, s.label))
+    return view.spans_to_original(detect(view_document(view, document)))
+
+
+def map_range_to_original(item: R, view: TextView) -> R:
+    """A record found on the view (a rule timeout, say) with its ``start``/``end`` range, if it
+    carries one, moved to the original's offsets; records without a range pass unchanged."""
+    start, end = getattr(item, "start", None), getattr(item, "end", None)
+    if not dataclasses.is_dataclass(item) or not isinstance(start, int) or not isinstance(end, int):
+        return item
+    if 0 <= start < end <= len(view.text):
+        start, end = view.to_original(start, end)
+    else:
+        start = end = view.original_offset(min(max(start, 0), len(view.text)))
+    return dataclasses.replace(item, start=start, end=end)
 
 
 def load_pipeline(

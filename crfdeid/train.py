@@ -7,6 +7,10 @@ generated lazily and streamed into crfsuite, so memory holds one document's feat
 Cross-validation folds are whole documents, shuffled by a seed; each fold learns its own
 skeleton vocabulary from its own training part (no peeking at the held-out documents) and folds
 run in parallel worker processes.
+
+Training sees what inference sees: each document's normalised view (``crfdeid.textview``), with
+its gold spans mapped into the view; predictions come back at the original's offsets, so scores
+compare with the gold as annotated.
 """
 
 from __future__ import annotations
@@ -34,8 +38,9 @@ from .linguistic import make_annotator
 from .merge import MergePolicy
 from .rules import RuleEngine
 from .tagger import CrfTagger, check_model_target, rules_fingerprint, write_model
+from .textview import TextView
 from .tokenize import tokenize
-from .types import Document
+from .types import Document, Span
 
 logger = logging.getLogger(__name__)
 
@@ -109,19 +114,28 @@ def corpus_fingerprint(documents: Sequence[Document]) -> str:
     return digest.hexdigest()[:16]
 
 
+def training_view(document: Document) -> Document:
+    """The document as detection sees it: its normalised view, gold spans mapped into it."""
+    return TextView(document.text).document(document)
+
+
 def skeleton_for(documents: Sequence[Document], feature_set: FeatureSet) -> list[str]:
+    """The skeleton vocabulary of the documents' views."""
     spec = feature_set.families.get("skeleton")
     if not spec:
         return []
-    return build_skeleton_vocabulary((t.text for d in documents for t in tokenize(d.text)), spec["min_count"])
+    return build_skeleton_vocabulary(
+        (t.text for d in documents for t in tokenize(TextView(d.text).text)), spec["min_count"]
+    )
 
 
 def training_data(
     documents: Iterable[Document], extractor: FeatureExtractor
 ) -> Iterator[tuple[list[list[str]], list[str]]]:
-    """(features, gold tags) per tagger sequence, generated lazily."""
+    """(features, gold tags) per tagger sequence of each document's view, generated lazily."""
     scheme = extractor.feature_set.scheme
-    for doc in documents:
+    for original in documents:
+        doc = training_view(original)
         tokens = tokenize(doc.text)
         tags = token_labels(tokens, doc.spans, scheme)
         for seg in extractor.sequences(doc, tokens):
@@ -207,7 +221,7 @@ def fit(
 def predict(tagger: CrfTagger, documents: Iterable[Document], with_rules: bool = True) -> dict[str, Document]:
     """The tagger's spans per document: through the detection pipeline (rules, CRF, the model's
     merge policy) or, without ``with_rules``, the CRF alone (what the CRF contributes)."""
-    from .pipeline import Pipeline
+    from .pipeline import Pipeline, detect_on_view
 
     engine = tagger.extractor.rules
     if engine is None and with_rules:
@@ -215,8 +229,11 @@ def predict(tagger: CrfTagger, documents: Iterable[Document], with_rules: bool =
     if with_rules:
         pipeline = Pipeline(engine, tagger, tagger.merge_policy())
         return {doc.id: doc.with_spans(pipeline.run(doc).spans) for doc in documents}
-    return {doc.id: doc.with_spans(tagger.detect(doc, engine.run(doc) if engine else None))
-            for doc in documents}
+
+    def crf_alone(view: Document) -> list[Span]:
+        return tagger.detect(view, engine.run(view) if engine else None)
+
+    return {doc.id: doc.with_spans(detect_on_view(doc, crf_alone)) for doc in documents}
 
 
 # ---------------------------------------------------------------------------------------------

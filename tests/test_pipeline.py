@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import itertools
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from crfdeid.errors import CrfdeidError
-from crfdeid.pipeline import Pipeline, load_pipeline
-from crfdeid.types import Detector, Document
+from crfdeid.pipeline import Pipeline, detect_on_view, load_pipeline, map_range_to_original
+from crfdeid.rules import RuleTimeout
+from crfdeid.textview import TextView
+from crfdeid.types import Detector, Document, Span
 
 
 def test_rules_only_pipeline_finds_regular_identifiers() -> None:
@@ -42,3 +49,143 @@ def test_bad_timeout() -> None:
 def test_a_pipeline_needs_a_detector() -> None:
     with pytest.raises(ValueError):
         Pipeline(None, None)
+
+
+# -- detection on the normalised view ---------------------------------------------------------
+
+NOTE = ("Datos del paciente.\nNombre: Ernesto.\nApellidos: Rivera Gómez.\nNHC: 2347865.\n"
+        "Fecha de ingreso: 02/09/2024.\nVarón de 66 años, maestro jubilado, vive en Lugo.\n")
+
+
+def _keys_as_text(text: str, spans) -> list[tuple[str, str]]:
+    return [(s.label, text[s.start:s.end]) for s in spans]
+
+
+@pytest.fixture(scope="module")
+def embedded() -> Pipeline:
+    return _embedded()
+
+
+@pytest.mark.parametrize("variant", [
+    NOTE.replace(" ", "\xa0"),
+    NOTE.replace(" ", "\t"),
+    NOTE.replace("\n", "\r\n"),
+    unicodedata.normalize("NFD", NOTE),
+    NOTE.replace("Ernesto", "\u200fErnesto\u200e").replace("Gómez", "Gómez\U0001f600"),
+    NOTE.replace(" ", " \u200b"),
+    "\ufeff" + NOTE,
+])
+def test_the_same_note_typed_differently_gives_the_same_spans(embedded: Pipeline, variant: str) -> None:
+    plain = embedded.run(Document("n", NOTE))
+    other = embedded.run(Document("n", variant))
+    assert {s.label for s in plain.spans} >= {"NOMBRE_SUJETO_ASISTENCIA", "ID_SUJETO_ASISTENCIA", "FECHAS"}
+    norm = [(label, TextView(text).text) for label, text in _keys_as_text(variant, other.spans)]
+    assert norm == _keys_as_text(NOTE, plain.spans)
+    for span in other.spans:  # no span starts or ends on a removed or a combining character
+        first, last = variant[span.start], variant[span.end - 1]
+        assert not unicodedata.category(first).startswith(("M", "C"))
+        assert not unicodedata.category(last).startswith("C") and not ord(last) >= 0x1F000
+        assert span.end == len(variant) or not unicodedata.category(variant[span.end]).startswith("M")
+
+
+def test_ernesto_after_a_non_breaking_space_is_found_as_after_a_space() -> None:
+    rules = load_pipeline(rules_only=True)
+    for sep in (" ", "\xa0", "\u202f", " \u200f", " \U0001f600"):
+        text = f"Nombre:{sep}Ernesto\nApellidos:{sep}Rivera Gómez\nNHC:{sep}2347865\n"
+        found = _keys_as_text(text, rules.run(Document("d", text)).spans)
+        assert ("ID_SUJETO_ASISTENCIA", "2347865") in found, sep
+
+
+@dataclass
+class _Found:
+    spans: list[Span]
+    timeouts: tuple = ()
+
+
+class _Recorder:
+    """A rule engine stand-in that records what it was given and finds one fixed word."""
+
+    name = "rules"
+
+    def __init__(self, word: str) -> None:
+        self.word = word
+        self.seen: list[Document] = []
+
+    def run(self, document: Document) -> _Found:
+        self.seen.append(document)
+        start = document.text.index(self.word)
+        return _Found([Span(start, start + len(self.word), "NOMBRE_SUJETO_ASISTENCIA", "rule:test")])
+
+
+def test_a_plain_note_goes_to_the_detectors_untouched() -> None:
+    recorder = _Recorder("Ana")
+    doc = Document("d", "Nombre: Ana.\n")
+    Pipeline(recorder).run(doc)  # type: ignore[arg-type]
+    assert recorder.seen[0] is doc
+
+
+def test_detectors_see_the_view_and_spans_come_back_at_original_offsets() -> None:
+    recorder = _Recorder("Ana")
+    text = "\ufeffNombre:\u00a0\u200fAna.\r\n"
+    detection = Pipeline(recorder).run(Document("d", text))  # type: ignore[arg-type]
+    assert recorder.seen[0].text == "Nombre: Ana.\n"
+    assert [(s.start, s.end) for s in detection.spans] == [(10, 13)]
+    assert text[10:13] == "Ana"
+
+
+@dataclass(frozen=True)
+class _RangedTimeout:
+    rule_id: str
+    document_id: str
+    seconds: float
+    start: int
+    end: int
+
+
+def test_timeout_ranges_are_mapped_back_and_others_pass_unchanged() -> None:
+    view = TextView("\ufeffa\r\nb\r\nc")
+    assert view.text == "a\nb\nc"
+    moved = map_range_to_original(_RangedTimeout("r", "d", 1.0, 2, 5), view)
+    assert (moved.start, moved.end) == (4, 8)
+    empty = map_range_to_original(_RangedTimeout("r", "d", 1.0, 0, 0), view)
+    assert (empty.start, empty.end) == (1, 1)
+    plain = RuleTimeout("r", "d", 1.0)
+    assert map_range_to_original(plain, view) is plain
+
+
+def test_detect_on_view_maps_any_detector() -> None:
+    text = "Dra.\tMari\u0301a Lo\u0301pez"
+    spans = detect_on_view(Document("d", text), lambda d: [Span(5, 16, "NOMBRE_PERSONAL_SANITARIO")])
+    assert [text[s.start:s.end] for s in spans] == ["Mari\u0301a Lo\u0301pez"]
+
+
+_ODD = ["\xa0", "\t", "\r\n", "\r", "\u2028", "\u200b", "\u200f", "\ufeff", "\u00ad", "\u0301", "e\u0301",
+        "\U0001f600", "\u2764\ufe0f", "\U0001f468\u200d\u2695\ufe0f", "\x0c", "\u3000"]
+_NOTE_LIKE = st.lists(st.one_of(st.sampled_from(_ODD), st.sampled_from(NOTE.split(" ")), st.text(max_size=4)),
+                      max_size=40).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_NOTE_LIKE)
+def test_spans_on_any_text_are_sorted_disjoint_and_never_cut_a_character_sequence(text: str) -> None:
+    rules = _rules_only()
+    for spans in (rules.run(Document("d", text)).spans, _embedded().run(Document("d", text)).spans):
+        for a, b in itertools.pairwise(spans):
+            assert a.end <= b.start
+        for s in spans:
+            assert 0 <= s.start < s.end <= len(text)
+            assert not unicodedata.category(text[s.start]).startswith("M") or s.start == 0 \
+                or text[s.start - 1].isspace() or unicodedata.category(text[s.start - 1]) == "Cf"
+            assert s.end == len(text) or not unicodedata.category(text[s.end]).startswith("M")
+            # characters the view removed stay outside a span's edges
+            assert "Cf" not in (unicodedata.category(text[s.start]), unicodedata.category(text[s.end - 1]))
+
+
+@cache
+def _rules_only() -> Pipeline:
+    return load_pipeline(rules_only=True, timeout=30)
+
+
+@cache
+def _embedded() -> Pipeline:
+    return load_pipeline(timeout=30)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from crfdeid.train import (
     folds_of,
     format_cv,
     predict,
+    training_view,
 )
 from crfdeid.types import Document, Span
 
@@ -86,3 +88,53 @@ def test_cross_validation_reports_every_fold(tmp_path: Path) -> None:
     assert "±" in text and "spans_merged" in text and "label" in text
     data = report.to_dict()
     assert data["config"]["folds"] == 3 and len(data["folds"]) == 3
+
+
+# -- training and prediction see the normalised view ------------------------------------------
+
+
+def _retyped(doc: Document) -> Document:
+    """The same note typed on another system: NBSP, CRLF, decomposed accents, a direction mark
+    before capitals; gold spans moved with the text (a mark before a span's capital is inside)."""
+    starts = [0]
+    out = []
+    for ch in doc.text:
+        new = {" ": "\xa0", "\n": "\r\n"}.get(ch) or unicodedata.normalize("NFD", ch)
+        if ch.isupper():
+            new = "\u200f" + new
+        out.append(new)
+        starts.append(starts[-1] + len(new))
+    spans = [Span(starts[s.start], starts[s.end], s.label,
+                  fragments=tuple((starts[a], starts[b]) for a, b in s.fragments) if s.fragments else None)
+             for s in doc.spans]
+    return Document(doc.id, "".join(out), tuple(spans))
+
+
+def test_training_view_maps_gold_spans() -> None:
+    doc = Document("d", "\ufeffNombre:\xa0Ana\r\nNHC: 1", (Span(9, 12, "NOMBRE_SUJETO_ASISTENCIA"),))
+    view = training_view(doc)
+    assert view.text == "Nombre: Ana\nNHC: 1"
+    assert [view.span_text(s) for s in view.spans] == ["Ana"]
+
+
+def test_training_sees_the_view(tiny_model: Path, tmp_path: Path) -> None:
+    docs = [_retyped(d) for d in load_corpus([EXAMPLES]).values()]
+    assert all("\r\n" in d.text and "\xa0" in d.text and "\u200f" in d.text for d in docs)
+    retyped = tmp_path / "retyped"
+    fit(docs, TrainConfig(FeatureSet.load("default"), c1=0.0, c2=0.01, iterations=40), retyped)
+    # The very same features, so the very same weights, byte for byte.
+    assert (retyped / "model.crfsuite").read_bytes() == (tiny_model / "model.crfsuite").read_bytes()
+
+
+@pytest.mark.parametrize("with_rules", [True, False])
+def test_predictions_on_a_retyped_note_come_back_at_its_offsets(tiny_model: Path, with_rules: bool) -> None:
+    tagger = CrfTagger.load(tiny_model)
+    originals = load_corpus([EXAMPLES])
+    plain = predict(tagger, originals.values(), with_rules=with_rules)
+    for doc_id, doc in originals.items():
+        marked = doc.with_spans(plain[doc_id].spans)
+        expected = _retyped(marked)
+        got = predict(tagger, [expected.with_spans(())], with_rules=with_rules)[doc_id]
+        assert got.spans and [(s.start, s.end, s.label) for s in got.spans] == [
+            (s.start + (1 if expected.text[s.start] == "\u200f" else 0), s.end, s.label)
+            for s in expected.spans]
