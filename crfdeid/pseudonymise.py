@@ -42,7 +42,6 @@ from typing import Any
 import ahocorasick
 import regex
 
-from .langpack import fold
 from .policy import Policy
 from .surrogates import (
     DocumentState,
@@ -51,6 +50,7 @@ from .surrogates import (
     SurrogateData,
     SurrogateFailure,
     build_registry,
+    fold,
     normalise,
     surrogate_data,
     too_close,
@@ -65,6 +65,8 @@ MIN_LEFTOVER_LENGTH = 3
 _NAME_WORDS = regex.compile(r"[^\W\d_]{3,}")
 #: Whitespace other than a single space: collapsed before the leftover scan, as ``\s+`` did.
 _SPACE_RUNS = re.compile(r"\s{2,}|[^\S ]")
+#: How much of an original the leftover automaton holds (the rest is compared where it matched).
+_PREFIX = 32
 #: The note's prefix of a generator error: tests and the batch tell a bug from a planned fallback.
 GENERATOR_ERROR = "generator error"
 FALLBACKS = ("community", "anywhere", "any-type", "any-sex", "any-gender", "no-check", "scrambled",
@@ -522,27 +524,42 @@ class Pseudonymiser:
             return []
         folded = _fold_in_place(new_text)
         collapsed, runs = _collapse_spaces(folded)
+        # The automaton holds at most the first PREFIX characters of a key (a long key's tail
+        # is checked where its head matched): pyahocorasick slows down with key length on
+        # repetitive text. Word boundaries are checked on the collapsed text, where every
+        # whitespace run is one space (a non-word character, as it was).
+        by_prefix: dict[str, list[str]] = {}
+        for key in sorted(wanted, key=len, reverse=True):
+            by_prefix.setdefault(key[:_PREFIX], []).append(key)
         automaton = ahocorasick.Automaton()
-        for key in wanted:
-            automaton.add_word(key, key)
+        for prefix in by_prefix:
+            automaton.add_word(prefix, prefix)
         automaton.make_automaton()
-        longest: dict[int, tuple[int, str]] = {}  # start in folded -> (end, key)
-        for last, key in automaton.iter(collapsed):
-            start = _uncollapse(last - len(key) + 1, runs)
-            end = _uncollapse(last, runs) + 1
-            if (start > 0 and _is_word(folded[start - 1])) or (end < len(folded) and _is_word(folded[end])):
+        longest: dict[int, str] = {}  # start in the collapsed text -> longest key found there
+        for last, prefix in automaton.iter(collapsed):
+            start = last - len(prefix) + 1
+            if start > 0 and _is_word(collapsed[start - 1]):
                 continue
-            if start not in longest or len(key) > len(longest[start][1]):
-                longest[start] = (end, key)
+            for key in by_prefix[prefix]:  # longest first
+                end = start + len(key)
+                if (len(key) > len(prefix) and not collapsed.startswith(key, start)) or (
+                    end < len(collapsed) and _is_word(collapsed[end])
+                ):
+                    continue
+                if len(key) > len(longest.get(start, "")):
+                    longest[start] = key
+                break
         dates = sorted((s.start, s.end) for s in new_spans if s.label == "FECHAS")
         date_starts = [d[0] for d in dates]
         found = []
         free_from = 0
-        for start in sorted(longest):
-            if start < free_from:
+        for collapsed_start in sorted(longest):
+            if collapsed_start < free_from:
                 continue  # inside the previous match
-            end, key = longest[start]
-            free_from = end
+            key = longest[collapsed_start]
+            free_from = collapsed_start + len(key)
+            start = _uncollapse(collapsed_start, runs)
+            end = _uncollapse(collapsed_start + len(key) - 1, runs) + 1
             label, digest, capitalised = wanted[key]
             if capitalised and not new_text[start].isupper():
                 continue  # a name token as a common word ("Blanco" / "blanco")

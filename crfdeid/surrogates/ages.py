@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..langpack import fold
-from .base import DocumentState, Surrogate
+from .base import DocumentState, Surrogate, fold
 from .data import SurrogateData
 
 _WORD = re.compile(r"[^\W\d_]+\.?")

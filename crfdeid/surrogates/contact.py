@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 import re
 
-from ..langpack import fold
 from .base import (
     DocumentState,
     Level,
@@ -20,6 +19,7 @@ from .base import (
     SurrogateFailure,
     ascii_fold,
     chosen,
+    fold,
     scramble,
     weighted_choice,
 )
@@ -226,11 +226,15 @@ class IpGenerator:
 
             def make(rng: random.Random) -> str:
                 return ".".join(str(rng.randint(1, 254)) for _ in range(4))
-        else:
+        elif re.fullmatch(r"[0-9A-Fa-f:.]+", text.strip()):
 
             def make(rng: random.Random) -> str:
                 return "".join(
                     rng.choice("0123456789abcdef") if c in "0123456789abcdefABCDEF" else c for c in text
                 )
+        else:  # not an address at all: every letter and digit replaced
+
+            def make(rng: random.Random) -> str:
+                return scramble(text, rng)
 
         return Surrogate(state.draw("ip", text, make))

@@ -20,8 +20,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from ..langpack import fold
-from .base import DocumentState, Level, Surrogate, chosen, match_case, normalise, scramble
+from .base import DocumentState, Level, Surrogate, chosen, fold, match_case, normalise, scramble
 from .data import SurrogateData
 
 _TOKEN = re.compile(r"[0-9]+|[^\W\d_]+")

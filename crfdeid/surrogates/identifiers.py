@@ -19,8 +19,14 @@ from .base import DocumentState, Level, Surrogate, chosen, scramble
 from .data import SurrogateData
 
 
+#: No checksummed format is longer (an IBAN has at most 34 characters).
+LONGEST_CHECKED = 34
+
+
 def kind_of(compact: str) -> str | None:
     """The checksummed format an identifier follows, if any."""
+    if len(compact) > LONGEST_CHECKED:
+        return None
     if VALIDATORS["es.dni"](compact):
         return "dni"
     if VALIDATORS["es.nie"](compact):

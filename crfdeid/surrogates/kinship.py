@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import random
 
-from ..langpack import fold
-from .base import LETTERS, DocumentState, Surrogate, match_case
+from .base import LETTERS, DocumentState, Surrogate, fold, match_case
 from .data import SurrogateData
 from .people import PeopleGenerator
 

@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz.distance import Levenshtein
 
-from ..langpack import fold
-from .base import LETTERS, DocumentState, Level, Surrogate, SurrogateFailure, match_case
+from .base import LETTERS, DocumentState, Level, Surrogate, SurrogateFailure, fold, match_case
 from .data import SurrogateData
 
 PERSON_LABELS = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO")
@@ -151,6 +150,15 @@ class PeopleGenerator:
             if word[0].islower() and folded not in self.data.given and folded not in self.data.surname:
                 continue  # not a name ("su", "materna")
             tokens.append((s, e, word))
+        if not tokens:
+            # a name made of particles only ("Del Santo"): its last capitalised word is the name
+            pack = self.data.pack
+            capitalised = [
+                (s, e, w)
+                for s, e, w in words(span_text)
+                if w[0].isupper() and pack.honorific(w) is None and pack.kinship_term(w) is None
+            ]
+            tokens = capitalised[-1:]
         out = []
         seen_surname = False
         after_title = bool(re.search(r"\b(dra?|sra?|d|dña|don|doña)\.?\s*$", before, re.IGNORECASE))

@@ -15,8 +15,7 @@ import random
 import re
 from collections.abc import Callable
 
-from ..langpack import fold
-from .base import DocumentState, Level, Surrogate, chosen, match_case, scramble, weighted_choice
+from .base import DocumentState, Level, Surrogate, chosen, fold, match_case, scramble, weighted_choice
 from .data import SurrogateData, display
 
 _POSTAL = re.compile(r"(?P<lead>E-?)?(?P<code>\d{5})")
@@ -136,7 +135,9 @@ class TerritoryGenerator:
                     lambda rng: rng.choice(everywhere),
                     "province",  # the category of old: same draws where the first rung is empty
                     "anywhere",
-                    "no other safe province in the original's community: a province from anywhere",
+                    "no other safe province in the original's community: a province from anywhere"
+                    if siblings
+                    else "the original's community has one province: a province from anywhere",
                 ),
             ]
             new, level = state.draw_chain(stripped, levels, "province")

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import random
 
-from ..langpack import fold
-from .base import DocumentState, Level, Surrogate, chosen, match_case
+from .base import DocumentState, Level, Surrogate, chosen, fold, match_case
 from .data import SurrogateData
 
 
