@@ -281,9 +281,10 @@ class Pseudonymiser:
 
     def original_hash(self, text: str) -> str:
         """A keyed hash of the normalised original (salted from the seed without a key)."""
-        return hmac.new(
-            self._hash_key, normalise(text).encode("utf-8", "surrogatepass"), hashlib.sha256
-        ).hexdigest()[:32]
+        return self._hash_of(normalise(text))
+
+    def _hash_of(self, key: str) -> str:
+        return hmac.new(self._hash_key, key.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()[:32]
 
     def describe(self) -> dict[str, Any]:
         """What the audit records about the run: never the key, never a random seed."""
@@ -301,10 +302,13 @@ class Pseudonymiser:
         text = document.text
         spans, dropped = resolve_overlaps(document.spans)
         state = DocumentState(document.id, text, self._secret, self.data)
-        for span in spans:
-            state.forbidden.add(normalise(document.span_text(span)))
+        originals = [document.span_text(span) for span in spans]
+        keys = [normalise(original) for original in originals]  # once: folding is not free
+        hashes = [self._hash_of(key) for key in keys]
+        state.forbidden.update(keys)
+        for span, original in zip(spans, originals, strict=True):
             if span.label in PERSON_LABELS:
-                words = (fold(w) for w in _NAME_WORDS.findall(document.span_text(span)))
+                words = (fold(w) for w in _NAME_WORDS.findall(original))
                 state.forbidden_words.update(w for w in words if w not in self.data.name_particles)
         triples = [
             (s.start, s.end, s.label) for s in spans if self.policy.strategy(s.label) == "pseudonymise"
@@ -329,7 +333,7 @@ class Pseudonymiser:
         for i, span in enumerate(spans):
             parts = [p for p in parts_of[i] if p[1] > p[0]]
             plan = planned[i]
-            original = document.span_text(span)
+            original = originals[i]
             surrogate = " ".join(plan.parts)
             if parts:
                 new_spans.append(
@@ -355,7 +359,7 @@ class Pseudonymiser:
                     span.score,
                     plan.strategy,
                     None if plan.kept else surrogate,
-                    self.original_hash(original),
+                    hashes[i],
                     plan.note,
                     plan.fallback,
                 )
@@ -380,7 +384,7 @@ class Pseudonymiser:
                 )
             )
         result = Document(document.id, new_text, tuple(new_spans), dict(document.metadata))
-        leftovers = self._leftovers(document, spans, planned, new_text, new_spans)
+        leftovers = self._leftovers(document.id, spans, originals, keys, hashes, planned, new_text, new_spans)
         return Pseudonymised(result, tuple(audit), tuple(leftovers), tuple(mapping))
 
     def _prepare(self, state: DocumentState, triples: list[tuple[int, int, str]]) -> dict[str, str]:
@@ -494,8 +498,11 @@ class Pseudonymiser:
 
     def _leftovers(
         self,
-        document: Document,
+        document_id: str,
         spans: list[Span],
+        originals: list[str],
+        keys: list[str],
+        hashes: list[str],
         planned: dict[int, Plan],
         new_text: str,
         new_spans: list[Span],
@@ -512,10 +519,9 @@ class Pseudonymiser:
         for i, span in enumerate(spans):
             if planned[i].kept:
                 continue  # kept on purpose
-            original = document.span_text(span)
-            key = normalise(original)
+            original, key = originals[i], keys[i]
             if len(key) >= MIN_LEFTOVER_LENGTH:
-                wanted.setdefault(key, (span.label, self.original_hash(original), False))
+                wanted.setdefault(key, (span.label, hashes[i], False))
             if span.label in PERSON_LABELS:
                 for word in _NAME_WORDS.findall(original):
                     if fold(word) not in self.data.name_particles and word[0].isupper():
@@ -566,7 +572,7 @@ class Pseudonymiser:
             at = bisect.bisect_right(date_starts, start) - 1
             if at >= 0 and dates[at][0] <= start and end <= dates[at][1]:
                 continue
-            found.append(Leftover(document.id, label, digest, start, end))
+            found.append(Leftover(document_id, label, digest, start, end))
         return found
 
 

@@ -247,13 +247,17 @@ class DocumentState:
     _address_names: tuple[int, list[tuple[str, str]], dict[str, str]] | None = field(default=None, repr=False)
 
     def names_for_addresses(self) -> tuple[list[tuple[str, str]], dict[str, str]]:
-        """The name map's (token, surrogate) pairs longest first, and one surrogate initial
-        per first letter: what an e-mail's local part is rebuilt from. Cached until the map
-        grows (a long note has thousands of names and many addresses)."""
+        """The name map's (token, surrogate) pairs as spelled in addresses (ASCII, folded),
+        longest token first, and one surrogate initial per first letter: what an e-mail's local
+        part is rebuilt from. Cached until the map grows (a long note has thousands of names
+        and many addresses)."""
         if self._address_names is None or self._address_names[0] != len(self.name_map):
-            names = sorted(
-                ((o, s) for o, s in self.name_map.items() if len(o) >= 3), key=lambda p: -len(p[0])
-            )
+            names = [
+                (ascii_fold(o), ascii_fold(s))
+                for o, s in sorted(
+                    ((o, s) for o, s in self.name_map.items() if len(o) >= 3), key=lambda p: -len(p[0])
+                )
+            ]
             initials: dict[str, str] = {}
             for original, surrogate in self.name_map.items():
                 initials.setdefault(original[0], ascii_fold(surrogate)[:1])

@@ -111,12 +111,11 @@ class EmailGenerator:
         names, initials = state.names_for_addresses()
         pieces: list[tuple[int, int, str]] = []
         taken = [False] * len(folded)
-        for original, surrogate in names:
-            key = ascii_fold(original)
+        for key, surrogate in names:
             start = folded.find(key)
             while start >= 0 and key:
                 if not any(taken[start : start + len(key)]):
-                    pieces.append((start, start + len(key), ascii_fold(surrogate)))
+                    pieces.append((start, start + len(key), surrogate))
                     taken[start : start + len(key)] = [True] * len(key)
                 start = folded.find(key, start + 1)
         if not pieces:  # not made from a name we know: a plausible one from a surrogate name
@@ -142,10 +141,12 @@ class EmailGenerator:
                     new = "".join(rng.choice("abcdefghijlmnoprstuv") for _ in chunk)
                 pieces.append((i, j, new))
                 taken[i:j] = [True] * (j - i)
-        out = folded
-        for s, e, new in sorted(pieces, key=lambda p: -p[0]):
-            out = out[:s] + new + out[e:]
-        return "".join(rng.choice("0123456789") if c.isdigit() else c for c in out)
+        out, cursor = [], 0
+        for s, e, new in sorted(pieces):
+            out.append(folded[cursor:s] + new)
+            cursor = e
+        out.append(folded[cursor:])
+        return "".join(rng.choice("0123456789") if c.isdigit() else c for c in "".join(out))
 
     def neutral_category(self, text: str, label: str) -> str:
         return "email"

@@ -18,7 +18,6 @@ from ..validators import VALIDATORS, es_nss
 from .base import DocumentState, Level, Surrogate, chosen, scramble
 from .data import SurrogateData
 
-
 #: No checksummed format is longer (an IBAN has at most 34 characters).
 LONGEST_CHECKED = 34
 

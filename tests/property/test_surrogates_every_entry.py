@@ -137,7 +137,8 @@ def test_every_profession_in_both_forms():
 
 def test_every_kinship_term_kept_or_swapped_and_a_relatives_name_replaced():
     policy = Policy.default()
-    swapping = Pseudonymiser(replace(policy, options=replace(policy.options, replace_kinship_terms=True)), seed=7)
+    options = replace(policy.options, replace_kinship_terms=True)
+    swapping = Pseudonymiser(replace(policy, options=options), seed=7)
     kinship = REGISTRY["FAMILIARES_SUJETO_ASISTENCIA"]
     for word in sorted(PACK.kinship):
         text = f"Acude con su {word}."
