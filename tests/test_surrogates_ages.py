@@ -37,3 +37,19 @@ def test_old_or_absurd_ages_in_any_digits_are_generalised(text):
 
 def test_young_ages_in_other_digits_are_kept():
     assert gen().generate("٣ años", A, 0, state()).kept
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("noventa y tres años", "90 o más años"),
+        ("Noventa años", "90 o más años"),
+        ("ciento dos años", "90 o más años"),
+        ("siete años", None),
+        ("un año y cinco meses", None),
+        ("tres meses y medio", None),
+    ],
+)
+def test_ages_in_words(text, expected):
+    surrogate = gen().generate(text, A, 0, state())
+    assert surrogate.text == expected if expected else surrogate.kept

@@ -2,8 +2,9 @@
 
 Dates shift by whole weeks, so an age stays consistent with the timeline and is kept. Ages of
 90 years or more are rare enough to identify and are generalised ("93 años" -> "90 o más años",
-as HIPAA's safe harbour does). A policy may ask to perturb ages by up to ±k years; children
-under ``perturb_from`` (14) are never perturbed, since a year matters clinically for them.
+as HIPAA's safe harbour does), written out in words too ("noventa y tres años", read with the
+pack's number words). A policy may ask to perturb ages by up to ±k years; children under
+``perturb_from`` (14) are never perturbed, since a year matters clinically for them.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from .base import DocumentState, Surrogate, fold
 from .data import SurrogateData
 
 _WORD = re.compile(r"[^\W\d_]+\.?")
+_LETTERS = re.compile(r"[^\W\d_]+")
 #: An age longer than this many digits is junk: it is read as "very old" and generalised.
 MAX_DIGITS = 3
 
@@ -32,6 +34,21 @@ def first_number(text: str) -> tuple[int, int, int] | None:
     if len(run) > MAX_DIGITS:
         return start, end, 10**MAX_DIGITS
     return start, end, int("".join(str(unicodedata.digit(c)) for c in run))
+
+
+def number_in_words(text: str, numbers: dict[str, int]) -> tuple[int, int, int] | None:
+    """(start, end, value) of the first run of number words ("noventa y tres" -> 93), or None."""
+    start = end = None
+    value = 0
+    for match in _LETTERS.finditer(text):
+        word = fold(match.group())
+        if word in numbers:
+            start = match.start() if start is None else start
+            end = match.end()
+            value += numbers[word]
+        elif start is not None and word != "y":
+            break
+    return (start, end, value) if start is not None and end is not None else None
 
 
 class AgeGenerator:
@@ -57,7 +74,7 @@ class AgeGenerator:
         return "age"
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
-        number = first_number(text)
+        number = first_number(text) or number_in_words(text, self.data.age_numbers)
         if number is None:
             return Surrogate(text, kept=True, note="no number")
         begin, end, value = number

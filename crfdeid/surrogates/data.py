@@ -81,6 +81,13 @@ class SurrogateData:
         self.sex_words = {fold(w): sex for sex, words in extra["sex_words"].items() for w in words}
         self.age_units = {fold(w): unit for unit, words in extra["age_units"].items() for w in words}
         self.age_generalised = str(extra["age_generalised"])
+        self.age_numbers: dict[str, int] = {}
+        for value, forms in extra["age_number_words"].items():
+            if not str(value).isdigit():
+                where = pack.path / "surrogates.yaml"
+                raise PackError(f"'age_number_words': {value!r} is not a number", where)
+            for form in [forms] if isinstance(forms, str) else forms:
+                self.age_numbers[fold(form)] = int(value)
         templates = {
             fold(k): list(v) if isinstance(v, list) else [v] for k, v in extra["institutions"].items()
         }
