@@ -191,11 +191,6 @@ class TerritoryGenerator:
         ]
         return state.draw_chain(key, levels, "postal")
 
-    def nearest_town(self, start: int, state: DocumentState) -> tuple[str, str] | None:
-        """(province, surrogate town) of the town written within a few characters of ``start``."""
-        near = state.towns.near(state.text, start, TOWN_WINDOW)
-        return (near.province, near.surrogate) if near is not None else None
-
 
 class StreetGenerator:
     """CALLE: type kept as written, a surrogate name, the numbers' shape kept."""

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from crfdeid.policy import Policy
-from crfdeid.pseudonymise import GENERATOR_ERROR, Pseudonymiser
+from crfdeid.pseudonymise import FALLBACKS, GENERATOR_ERROR, Pseudonymiser
 from crfdeid.surrogates import SurrogateFailure, build_registry, normalise, surrogate_data
 from crfdeid.types import Document, Span
 from tests.surrogate_kit import state
@@ -59,6 +59,7 @@ def check(
             original = doc.text[record.start : record.end]
             new = result.text[record.new_start : record.new_end]
             fallbacks[record.fallback] += 1
+            assert record.fallback in (None, *FALLBACKS), record.fallback
             if record.note.startswith(GENERATOR_ERROR):
                 problems.append((original, record.note))
             elif record.fallback in ("neutral", "mask"):
