@@ -2,10 +2,22 @@
 
 One stage, one method: ``Pseudonymiser.pseudonymise(document) -> Pseudonymised``. For each span
 the policy picks a strategy; ``pseudonymise`` asks the label's generator (the registry in
-``crfdeid.surrogates``), and a label without one is redacted, never kept. Replacement goes
-right to left so that offsets stay valid while the text changes; every character outside the
-spans is kept exactly, and the new offsets of every span are computed, not searched for. After
-replacement the output is scanned for every original string, and what is found is reported.
+``crfdeid.surrogates``), and a label without one is redacted, never kept. Every character
+outside the spans is kept exactly, and the new offsets of every span are computed, not searched
+for. After replacement the output is scanned for every original string, and what is found is
+reported.
+
+No span fails. A generator walks its fallback chain (same province -> same community ->
+anywhere…) and the audit records the level used (``fallback``) and why (``note``). When no
+level gives a safe surrogate — or a generator raises anything at all, in ``prepare`` or in
+``generate`` — the span gets its class's neutral word from the pack ("localidad", "Fulano de
+Tal"), recorded as ``fallback: "neutral"`` with the reason (and the error type); if even that
+word would equal or contain an original of the note, the span is masked (``[LABEL]``,
+``fallback: "mask"``). Never the original, never an exception.
+
+Every step is linear in the note (a 9 MB note has 70,000+ spans): replacement joins pieces,
+one-to-one checks and the "contains an original" check use indexes, towns near a postal code
+are found by bisection, tags by an index of name groups, and leftovers by one Aho-Corasick pass.
 
 Randomness: every surrogate derives from a secret. With a key it is HMAC(key, seed), so the
 same original gets the same surrogate in every document and every run with that key. Without
@@ -16,6 +28,8 @@ who is behind them (the audit records only that the seed was random).
 
 from __future__ import annotations
 
+import bisect
+import contextlib
 import hashlib
 import hmac
 import re
@@ -25,16 +39,21 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .langpack import fold
+import ahocorasick
+import regex
+
 from .policy import Policy
 from .surrogates import (
     DocumentState,
+    Generator,
     Secret,
     SurrogateData,
     SurrogateFailure,
     build_registry,
+    fold,
     normalise,
     surrogate_data,
+    too_close,
 )
 from .surrogates.people import PERSON_LABELS, PeopleGenerator
 from .types import Document, Span
@@ -42,12 +61,35 @@ from .types import Document, Span
 #: Originals shorter than this are not looked for in the output ("M", "3"): they occur
 #: everywhere and the report would drown in noise.
 MIN_LEFTOVER_LENGTH = 3
-_COMBINING = re.compile("[\u0300-\u036f]")
+#: Name words of three letters or more (combining marks included: NFD text).
+_NAME_WORDS = regex.compile(r"[^\W\d_]{3,}")
+#: Whitespace other than a single space: collapsed before the leftover scan, as ``\s+`` did.
+_SPACE_RUNS = re.compile(r"\s{2,}|[^\S ]")
+#: How much of an original the leftover automaton holds (the rest is compared where it matched).
+_PREFIX = 32
+#: The note's prefix of a generator error: tests and the batch tell a bug from a planned fallback.
+GENERATOR_ERROR = "generator error"
+#: Every fallback level a record may name (``None``: the first choice worked).
+FALLBACKS = ("community", "anywhere", "any-type", "any-sex", "any-gender", "no-check", "scrambled",
+             "digits", "neutral", "mask")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What will replace one span: a text per part, the strategy applied, a note, whether the
+    original is kept on purpose, and the fallback level used (None: the first choice)."""
+
+    parts: list[str]
+    strategy: str
+    note: str = ""
+    kept: bool = False
+    fallback: str | None = None
 
 
 @dataclass(frozen=True)
 class AuditRecord:
-    """What was done to one span. The original appears only as a keyed hash."""
+    """What was done to one span. The original appears only as a keyed hash. ``fallback``
+    names the fallback level used (None when the first choice worked); ``note`` says why."""
 
     document: str
     start: int
@@ -61,6 +103,7 @@ class AuditRecord:
     surrogate: str | None
     original_hash: str
     note: str = ""
+    fallback: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,6 +119,7 @@ class AuditRecord:
             "surrogate": self.surrogate,
             "original_hash": self.original_hash,
             "note": self.note,
+            "fallback": self.fallback,
         }
 
 
@@ -119,12 +163,17 @@ class Pseudonymised:
     def spans(self) -> tuple[Span, ...]:
         return self.document.spans
 
+    @property
+    def generator_errors(self) -> tuple[AuditRecord, ...]:
+        """Spans whose generator raised (a bug, replaced by the neutral word): not planned."""
+        return tuple(r for r in self.audit if r.note.startswith(GENERATOR_ERROR))
+
 
 def apply_replacements(
     text: str, replacements: Sequence[tuple[int, int, str]]
 ) -> tuple[str, list[tuple[int, int]]]:
-    """Replace non-overlapping ``(start, end, new)`` right to left; return the new text and the
-    new ``(start, end)`` of each replacement, in the order given."""
+    """Replace non-overlapping ``(start, end, new)``; return the new text and the new
+    ``(start, end)`` of each replacement, in the order given. Linear: the pieces are joined once."""
     order = sorted(range(len(replacements)), key=lambda i: replacements[i][0])
     previous_end = -1
     for i in order:
@@ -132,17 +181,20 @@ def apply_replacements(
         if start < previous_end or end < start or end > len(text):
             raise ValueError(f"replacements overlap or fall outside the text at [{start}, {end})")
         previous_end = end
-    out = text
-    for i in reversed(order):
-        start, end, new = replacements[i]
-        out = out[:start] + new + out[end:]
+    pieces: list[str] = []
     positions: list[tuple[int, int]] = [(0, 0)] * len(replacements)
-    shift = 0
+    cursor = 0
+    length = 0
     for i in order:
         start, end, new = replacements[i]
-        positions[i] = (start + shift, start + shift + len(new))
-        shift += len(new) - (end - start)
-    return out, positions
+        pieces.append(text[cursor:start])
+        length += start - cursor
+        positions[i] = (length, length + len(new))
+        pieces.append(new)
+        length += len(new)
+        cursor = end
+    pieces.append(text[cursor:])
+    return "".join(pieces), positions
 
 
 def resolve_overlaps(spans: Iterable[Span]) -> tuple[list[Span], list[Span]]:
@@ -157,6 +209,40 @@ def resolve_overlaps(spans: Iterable[Span]) -> tuple[list[Span], list[Span]]:
         kept.append(span)
         last_end = span.end
     return kept, dropped
+
+
+def in_form_of(new: str, original: str) -> str:
+    """``new`` in the Unicode normalisation form of ``original``: a decomposed (NFD) name gets
+    a decomposed surrogate, so the note stays in one form."""
+    if original.isascii() or unicodedata.is_normalized("NFC", original):
+        return new
+    if unicodedata.is_normalized("NFD", original):
+        return unicodedata.normalize("NFD", new)
+    return new
+
+
+class _Entities:
+    """The entities of one tag name (``PERSONA``): sets of name groups, numbered in order of
+    appearance. A span joins the first entity whose set contains or is contained in its own,
+    found through an index of the entities' members instead of a scan of every entity."""
+
+    def __init__(self) -> None:
+        self.members: list[frozenset[str]] = []
+        self.by_member: dict[str, list[int]] = {}
+
+    def number(self, key: frozenset[str]) -> int:
+        candidates = sorted({i for m in key for i in self.by_member.get(m, ())})
+        for i in candidates:
+            known = self.members[i]
+            if key <= known or known <= key:
+                for member in key - known:
+                    self.by_member.setdefault(member, []).append(i)
+                self.members[i] = known | key
+                return i + 1
+        self.members.append(key)
+        for member in key:
+            self.by_member.setdefault(member, []).append(len(self.members) - 1)
+        return len(self.members)
 
 
 class Pseudonymiser:
@@ -196,9 +282,10 @@ class Pseudonymiser:
 
     def original_hash(self, text: str) -> str:
         """A keyed hash of the normalised original (salted from the seed without a key)."""
-        return hmac.new(
-            self._hash_key, normalise(text).encode("utf-8", "surrogatepass"), hashlib.sha256
-        ).hexdigest()[:32]
+        return self._hash_of(normalise(text))
+
+    def _hash_of(self, key: str) -> str:
+        return hmac.new(self._hash_key, key.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()[:32]
 
     def describe(self) -> dict[str, Any]:
         """What the audit records about the run: never the key, never a random seed."""
@@ -212,31 +299,31 @@ class Pseudonymiser:
         }
 
     def pseudonymise(self, document: Document) -> Pseudonymised:
+        """The new document, its audit and leftovers. Never raises for a valid ``Document``."""
         text = document.text
         spans, dropped = resolve_overlaps(document.spans)
         state = DocumentState(document.id, text, self._secret, self.data)
-        for span in spans:
-            state.forbidden.add(normalise(document.span_text(span)))
+        originals = [document.span_text(span) for span in spans]
+        keys = [normalise(original) for original in originals]  # once: folding is not free
+        hashes = [self._hash_of(key) for key in keys]
+        state.forbidden.update(keys)
+        for span, original in zip(spans, originals, strict=True):
             if span.label in PERSON_LABELS:
-                words = (fold(w) for w in re.findall(r"[^\W\d_]{3,}", document.span_text(span)))
+                words = (fold(w) for w in _NAME_WORDS.findall(original))
                 state.forbidden_words.update(w for w in words if w not in self.data.name_particles)
         triples = [
             (s.start, s.end, s.label) for s in spans if self.policy.strategy(s.label) == "pseudonymise"
         ]
-        prepared = set()
-        for generator in self.registry.values():
-            if id(generator) not in prepared and hasattr(generator, "prepare"):
-                generator.prepare(state, triples)
-                prepared.add(id(generator))
-        tags: dict[str, list[tuple[frozenset[str], int]]] = {}
-        planned: dict[int, tuple[list[str], str, str, bool]] = {}
+        broken = self._prepare(state, triples)
+        tags: dict[str, _Entities] = {}
+        planned: dict[int, Plan] = {}
         order = sorted(range(len(spans)), key=lambda i: (self._phase(spans[i]), spans[i].start))
         for i in order:
-            planned[i] = self._plan(spans[i], document, state, tags)
+            planned[i] = self._plan(spans[i], document, state, tags, broken)
         replacements: list[tuple[int, int, str]] = []
         owners: list[int] = []
         for i, span in enumerate(spans):
-            for (start, end), new in zip(span.parts, planned[i][0], strict=True):
+            for (start, end), new in zip(span.parts, planned[i].parts, strict=True):
                 replacements.append((start, end, new))
                 owners.append(i)
         new_text, positions = apply_replacements(text, replacements)
@@ -246,9 +333,9 @@ class Pseudonymiser:
         new_spans, audit, mapping = [], [], []
         for i, span in enumerate(spans):
             parts = [p for p in parts_of[i] if p[1] > p[0]]
-            new_parts, strategy, note, kept = planned[i]
-            original = document.span_text(span)
-            surrogate = " ".join(new_parts)
+            plan = planned[i]
+            original = originals[i]
+            surrogate = " ".join(plan.parts)
             if parts:
                 new_spans.append(
                     Span(
@@ -260,7 +347,7 @@ class Pseudonymiser:
                         tuple(parts) if len(parts) > 1 else None,
                     )
                 )
-            first, last = (parts[0][0], parts[-1][1]) if parts else (positions[0][0], positions[0][0])
+            first, last = (parts[0][0], parts[-1][1]) if parts else (parts_of[i][0][0], parts_of[i][0][0])
             audit.append(
                 AuditRecord(
                     document.id,
@@ -271,13 +358,14 @@ class Pseudonymiser:
                     span.label,
                     _source(span),
                     span.score,
-                    strategy,
-                    None if kept else surrogate,
-                    self.original_hash(original),
-                    note,
+                    plan.strategy,
+                    None if plan.kept else surrogate,
+                    hashes[i],
+                    plan.note,
+                    plan.fallback,
                 )
             )
-            if not kept:
+            if not plan.kept:
                 mapping.append((span.label, original, surrogate))
         for span in dropped:
             audit.append(
@@ -297,8 +385,24 @@ class Pseudonymiser:
                 )
             )
         result = Document(document.id, new_text, tuple(new_spans), dict(document.metadata))
-        leftovers = self._leftovers(document, spans, planned, new_text, new_spans)
+        leftovers = self._leftovers(document.id, spans, originals, keys, hashes, planned, new_text, new_spans)
         return Pseudonymised(result, tuple(audit), tuple(leftovers), tuple(mapping))
+
+    def _prepare(self, state: DocumentState, triples: list[tuple[int, int, str]]) -> dict[str, str]:
+        """Let each generator read the whole note first (people group name variants, towns are
+        drawn before postal codes). A generator whose ``prepare`` raises is recorded as broken:
+        its spans get the neutral word, since its state may be half-built."""
+        broken: dict[str, str] = {}
+        prepared = set()
+        for generator in self.registry.values():
+            if id(generator) in prepared or not hasattr(generator, "prepare"):
+                continue
+            prepared.add(id(generator))
+            try:
+                generator.prepare(state, triples)
+            except Exception as exc:  # recorded per span, never a failed note
+                broken[generator.name] = type(exc).__name__
+        return broken
 
     def _phase(self, span: Span) -> int:
         generator = self.registry.get(span.label)
@@ -309,45 +413,68 @@ class Pseudonymiser:
         span: Span,
         document: Document,
         state: DocumentState,
-        tags: dict[str, list[tuple[frozenset[str], int]]],
-    ) -> tuple[list[str], str, str, bool]:
-        """(replacement of each part, strategy applied, note, kept on purpose)."""
+        tags: dict[str, _Entities],
+        broken: dict[str, str],
+    ) -> Plan:
         strategy = self.policy.strategy(span.label)
         texts = [document.text[s:e] for s, e in span.parts]
         if strategy == "keep":
-            return texts, strategy, "", True
+            return Plan(texts, strategy, kept=True)
         if strategy == "mask":
-            return self._one(texts, f"[{span.label}]"), strategy, "", False
+            return Plan(self._one(texts, f"[{span.label}]"), strategy)
         if strategy == "redact":
-            return self._one(texts, self.policy.redact_text), strategy, "", False
+            return Plan(self._one(texts, self.policy.redact_text), strategy)
         if strategy == "tag":
-            return self._one(texts, self._tag(span, document, state, tags)), strategy, "", False
+            return Plan(self._one(texts, self._tag(span, document, state, tags)), strategy)
         generator = self.registry.get(span.label)
         if generator is None:
-            return (
-                self._one(texts, self.policy.redact_text),
-                "redact",
-                "no surrogate generator: redacted",
-                False,
-            )
-        out, notes, kept = [], [], True
+            redacted = self._one(texts, self.policy.redact_text)
+            return Plan(redacted, "redact", "no surrogate generator: redacted")
+        if not any(c.isalnum() for t in texts for c in t):
+            return Plan(texts, strategy, "no letters or digits: nothing to replace", kept=True)
+        if generator.name in broken:
+            error = f"{GENERATOR_ERROR} ({broken[generator.name]} in {generator.name}.prepare)"
+            return self._neutral(generator, span, texts, state, error)
+        out, notes, fallbacks, kept = [], [], [], True
         try:
             for (start, _), part in zip(span.parts, texts, strict=True):
                 surrogate = generator.generate(part, span.label, start, state)
-                out.append(surrogate.text)
+                out.append(surrogate.text if surrogate.kept else in_form_of(surrogate.text, part))
                 kept = kept and surrogate.kept
                 if surrogate.note:
                     notes.append(surrogate.note)
+                if surrogate.fallback:
+                    fallbacks.append(surrogate.fallback)
         except SurrogateFailure as exc:
-            return self._one(texts, self.policy.redact_text), "redact", f"{exc}: redacted", False
+            return self._neutral(generator, span, texts, state, str(exc))
+        except Exception as exc:  # a bug in a generator must not fail the note
+            return self._neutral(generator, span, texts, state, f"{GENERATOR_ERROR} ({type(exc).__name__})")
         if not kept and any(normalise(o) == normalise(t) for o, t in zip(out, texts, strict=True)):
-            return (
-                self._one(texts, self.policy.redact_text),
-                "redact",
-                "surrogate equalled the original",
-                False,
-            )
-        return out, strategy, "; ".join(dict.fromkeys(notes)), kept
+            return self._neutral(generator, span, texts, state, "the surrogate equalled the original")
+        return Plan(out, strategy, "; ".join(dict.fromkeys(notes)), kept, fallbacks[0] if fallbacks else None)
+
+    def _neutral(
+        self, generator: Generator, span: Span, texts: list[str], state: DocumentState, reason: str
+    ) -> Plan:
+        """The class's neutral word from the pack; ``[LABEL]`` if even it would equal the
+        original, come within one edit of it, or contain an original of the note."""
+        original = " ".join(texts)
+        try:
+            category = generator.neutral_category(original, span.label)
+        except Exception:  # the mask below is the answer
+            category = ""
+        word = self.data.neutral.get(category, "")
+        norm = normalise(word)
+        if (
+            not norm
+            or too_close(word, original)
+            or norm in state.forbidden
+            or state.contains_original(norm)
+        ):
+            masked = self._one(texts, f"[{span.label}]")
+            return Plan(masked, "pseudonymise", f"{reason}: masked", False, "mask")
+        word = in_form_of(word, original)
+        return Plan(self._one(texts, word), "pseudonymise", f"{reason}: neutral {category}", False, "neutral")
 
     @staticmethod
     def _one(texts: list[str], value: str) -> list[str]:
@@ -359,28 +486,25 @@ class Pseudonymiser:
         span: Span,
         document: Document,
         state: DocumentState,
-        tags: dict[str, list[tuple[frozenset[str], int]]],
+        tags: dict[str, _Entities],
     ) -> str:
         name = self.policy.tag(span.label)
-        entities = tags.setdefault(name, [])
+        entities = tags.setdefault(name, _Entities())
         text = document.span_text(span)
+        key = frozenset([normalise(text)])
         if span.label in PERSON_LABELS and self._people is not None and len(span.parts) == 1:
-            key = self._people.entity(text, span.start, state) or frozenset([normalise(text)])
-        else:
-            key = frozenset([normalise(text)])
-        for index, (known, number) in enumerate(entities):
-            if key <= known or known <= key:
-                entities[index] = (known | key, number)
-                return f"[{name}-{number}]"
-        number = len(entities) + 1
-        entities.append((key, number))
-        return f"[{name}-{number}]"
+            with contextlib.suppress(Exception):  # numbered by its text instead
+                key = self._people.entity(text, span.start, state) or key
+        return f"[{name}-{entities.number(key)}]"
 
     def _leftovers(
         self,
-        document: Document,
+        document_id: str,
         spans: list[Span],
-        planned: dict[int, tuple[list[str], str, str, bool]],
+        originals: list[str],
+        keys: list[str],
+        hashes: list[str],
+        planned: dict[int, Plan],
         new_text: str,
         new_spans: list[Span],
     ) -> list[Leftover]:
@@ -389,39 +513,107 @@ class Pseudonymiser:
         A match inside a surrogate date is not reported: a shifted date may spell another
         original of the note ("2011" inside "22-X-2011") without revealing anything, and the
         shift is fixed per note. Drawn surrogates never contain an original in the first place.
+        Matching is on folded text (case and accents ignored), whole words, any whitespace
+        between words; the leftmost, then longest, match wins and matches do not overlap.
         """
-        dates = [(s.start, s.end) for s in new_spans if s.label == "FECHAS"]
         wanted: dict[str, tuple[str, str, bool]] = {}
         for i, span in enumerate(spans):
-            if planned[i][3]:
+            if planned[i].kept:
                 continue  # kept on purpose
-            original = document.span_text(span)
-            key = normalise(original)
+            original, key = originals[i], keys[i]
             if len(key) >= MIN_LEFTOVER_LENGTH:
-                wanted.setdefault(key, (span.label, self.original_hash(original), False))
+                wanted.setdefault(key, (span.label, hashes[i], False))
             if span.label in PERSON_LABELS:
-                for word in re.findall(r"[^\W\d_]{3,}", original):
+                for word in _NAME_WORDS.findall(original):
                     if fold(word) not in self.data.name_particles and word[0].isupper():
                         wanted.setdefault(fold(word), (span.label, self.original_hash(word), True))
         if not wanted:
             return []
-        folded = _COMBINING.sub("", unicodedata.normalize("NFD", new_text)).casefold()
-        if len(folded) != len(new_text):  # rare characters fold to two: fold one by one instead
-            folded = "".join((fold(c)[:1] or c) for c in new_text)
-        pattern = re.compile(
-            r"(?<!\w)(?:"
-            + "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in sorted(wanted, key=len, reverse=True))
-            + r")(?!\w)"
-        )
-        found = []
-        for match in pattern.finditer(folded):
-            label, digest, capitalised = wanted[" ".join(match.group().split())]
-            if capitalised and not new_text[match.start()].isupper():
-                continue  # a name token as a common word ("Blanco" / "blanco")
-            if any(start <= match.start() and match.end() <= end for start, end in dates):
+        folded = _fold_in_place(new_text)
+        collapsed, runs = _collapse_spaces(folded)
+        # The automaton holds at most the first PREFIX characters of a key (a long key's tail
+        # is checked where its head matched): pyahocorasick slows down with key length on
+        # repetitive text. Word boundaries are checked on the collapsed text, where every
+        # whitespace run is one space (a non-word character, as it was).
+        by_prefix: dict[str, list[str]] = {}
+        for key in sorted(wanted, key=len, reverse=True):
+            by_prefix.setdefault(key[:_PREFIX], []).append(key)
+        automaton = ahocorasick.Automaton()
+        for prefix in by_prefix:
+            automaton.add_word(prefix, prefix)
+        automaton.make_automaton()
+        longest: dict[int, str] = {}  # start in the collapsed text -> longest key found there
+        for last, prefix in automaton.iter(collapsed):
+            start = last - len(prefix) + 1
+            if start > 0 and _is_word(collapsed[start - 1]):
                 continue
-            found.append(Leftover(document.id, label, digest, match.start(), match.end()))
+            for key in by_prefix[prefix]:  # longest first
+                end = start + len(key)
+                if (len(key) > len(prefix) and not collapsed.startswith(key, start)) or (
+                    end < len(collapsed) and _is_word(collapsed[end])
+                ):
+                    continue
+                if len(key) > len(longest.get(start, "")):
+                    longest[start] = key
+                break
+        dates = sorted((s.start, s.end) for s in new_spans if s.label == "FECHAS")
+        date_starts = [d[0] for d in dates]
+        found = []
+        free_from = 0
+        for collapsed_start in sorted(longest):
+            if collapsed_start < free_from:
+                continue  # inside the previous match
+            key = longest[collapsed_start]
+            free_from = collapsed_start + len(key)
+            start = _uncollapse(collapsed_start, runs)
+            end = _uncollapse(collapsed_start + len(key) - 1, runs) + 1
+            label, digest, capitalised = wanted[key]
+            if capitalised and not new_text[start].isupper():
+                continue  # a name token as a common word ("Blanco" / "blanco")
+            at = bisect.bisect_right(date_starts, start) - 1
+            if at >= 0 and dates[at][0] <= start and end <= dates[at][1]:
+                continue
+            found.append(Leftover(document_id, label, digest, start, end))
         return found
+
+
+def _is_word(char: str) -> bool:
+    """``\\w`` of ``re``: what the leftover scan's word boundaries are made of."""
+    return char.isalnum() or char == "_"
+
+
+def _fold_in_place(text: str) -> str:
+    """``text`` folded character by character (accents and case), same length, so offsets in
+    the folded text are offsets in ``text``; each distinct character is folded once."""
+    table = {}
+    for char in set(text):
+        if not char.isascii() or char.isupper():
+            folded = fold(char)[:1] or char
+            if folded != char:
+                table[ord(char)] = folded
+    return text.translate(table)
+
+
+def _collapse_spaces(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """``text`` with every run of whitespace written as one space, and the runs that were
+    changed as (position in the collapsed text after the run, characters removed so far)."""
+    pieces: list[str] = []
+    runs: list[tuple[int, int]] = []
+    cursor = removed = 0
+    for match in _SPACE_RUNS.finditer(text):
+        pieces.append(text[cursor : match.start()])
+        pieces.append(" ")
+        removed += match.end() - match.start() - 1
+        runs.append((match.end() - removed, removed))
+        cursor = match.end()
+    pieces.append(text[cursor:])
+    return "".join(pieces), runs
+
+
+def _uncollapse(position: int, runs: list[tuple[int, int]]) -> int:
+    """A position of the collapsed text in the original text."""
+    at = bisect.bisect_right(runs, (position, float("inf"))) - 1
+    return position + (runs[at][1] if at >= 0 else 0)
 
 
 def _source(span: Span) -> str:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from crfdeid.policy import Policy, PolicyError, load_policy
-from crfdeid.pseudonymise import Pseudonymiser, apply_replacements
+from crfdeid.pseudonymise import GENERATOR_ERROR, Pseudonymiser, apply_replacements
+from crfdeid.surrogates import Surrogate
 from crfdeid.types import Document, Span
 
 from .surrogate_kit import new_texts, run, same, spans_of
@@ -181,3 +183,86 @@ def test_default_policy_lists_every_label_and_a_missing_label_is_redacted(tmp_pa
     assert policy.strategy("SEXO_SUJETO_ASISTENCIA") == "keep"
     small = load_policy(write(tmp_path, "strategies:\n  FECHAS: keep\n"))
     assert small.strategy("FECHAS") == "keep" and small.strategy("CALLE") == "redact"
+
+
+# --- never a failed note: fallbacks, neutral words, generator errors ---------------------------
+
+
+def test_every_audit_record_says_which_fallback_was_used_null_for_a_first_choice():
+    result = run("Natural de Ceuta; vive en Zaragoza.", ("TERRITORIO", "Ceuta"), ("TERRITORIO", "Zaragoza"))
+    ceuta, zaragoza = (r.to_json() for r in result.audit)
+    assert ceuta["fallback"] == "anywhere" and "Ceuta" not in ceuta["note"]
+    assert "fallback" in zaragoza and zaragoza["fallback"] is None
+
+
+class Broken:
+    """A generator with a bug, where it is told to have one."""
+
+    name = "broken"
+    phase = 2
+
+    def __init__(self, where: str, error: type[Exception] = ValueError) -> None:
+        self.where, self.error = where, error
+
+    def prepare(self, state, spans):
+        if self.where == "prepare":
+            raise self.error("bug in prepare")
+
+    def generate(self, text, label, start, state):
+        if self.where == "generate":
+            raise self.error("bug in generate")
+        return Surrogate("Teruel")
+
+    def neutral_category(self, text, label):
+        return "town"
+
+
+@pytest.mark.parametrize(
+    "where, error", [("generate", ValueError), ("generate", IndexError), ("prepare", KeyError)]
+)
+def test_a_generator_error_becomes_the_neutral_word_and_is_recorded(where, error):
+    pseudonymiser = Pseudonymiser(seed=1)
+    pseudonymiser.registry = {**pseudonymiser.registry, "TERRITORIO": Broken(where, error)}
+    text = "Vive en Calatayud. NHC 2347865."
+    spans = spans_of(text, ("TERRITORIO", "Calatayud"), ("ID_SUJETO_ASISTENCIA", "2347865"))
+    result = pseudonymiser.pseudonymise(Document("d", text, tuple(spans)))
+    town, nhc = result.audit
+    assert result.text.startswith("Vive en localidad. NHC ") and "2347865" not in result.text
+    assert town.fallback == "neutral" and town.note.startswith(GENERATOR_ERROR)
+    assert error.__name__ in town.note
+    assert nhc.fallback is None and result.generator_errors == (town,)
+
+
+def test_a_neutral_word_that_would_equal_the_original_is_a_mask():
+    pseudonymiser = Pseudonymiser(seed=1)
+    pseudonymiser.registry = {**pseudonymiser.registry, "TERRITORIO": Broken("generate")}
+    text = "Vive en la Localidad."
+    spans = tuple(spans_of(text, ("TERRITORIO", "Localidad")))
+    result = pseudonymiser.pseudonymise(Document("d", text, spans))
+    assert result.text == "Vive en la [TERRITORIO]." and result.audit[0].fallback == "mask"
+
+
+def test_a_surrogate_equal_to_its_original_is_replaced_by_the_neutral_word():
+    pseudonymiser = Pseudonymiser(seed=1)
+    echo = Broken("nowhere")
+    echo.generate = lambda text, label, start, state: Surrogate(text.upper())
+    pseudonymiser.registry = {**pseudonymiser.registry, "PAIS": echo}
+    text = "Natural de Perú."
+    result = pseudonymiser.pseudonymise(Document("d", text, tuple(spans_of(text, ("PAIS", "Perú")))))
+    assert result.text == "Natural de localidad." and "equalled the original" in result.audit[0].note
+
+
+def test_spans_without_letters_or_digits_are_kept_as_nothing_to_replace():
+    text = "Vive en — y en ..."
+    result = run(text, ("TERRITORIO", "—"), ("CALLE", "..."))
+    assert result.text == text and all(r.surrogate is None for r in result.audit)
+
+
+def test_the_issue_note_ceuta_melilla_and_a_circled_digit():
+    text = "Paciente natural de Ceuta, vive en Melilla.\nFecha: 1①/03/2012.\n"
+    result = run(text, ("TERRITORIO", "Ceuta"), ("TERRITORIO", "Melilla"), ("FECHAS", "1①/03/2012"))
+    ceuta, melilla, date = new_texts(result)
+    assert re.fullmatch(r"\d\d/\d\d/\d{4}", date)
+    assert len({ceuta, melilla, "Ceuta", "Melilla"}) == 4
+    assert [r.fallback for r in result.audit] == ["anywhere", "anywhere", "digits"]
+    assert "①" not in result.text and not result.generator_errors and not result.leftovers

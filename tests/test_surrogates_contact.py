@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ipaddress
 
-from crfdeid.langpack import fold
-from crfdeid.surrogates import build_registry, surrogate_data
+import pytest
+
+from crfdeid.surrogates import build_registry, fold, surrogate_data
 
 from .surrogate_kit import new_texts, run, state
 
@@ -43,3 +44,22 @@ def test_urls_and_ip_addresses():
     )
     ip = REG["DIREC_PROT_INTERNET"].generate("192.168.10.24", "DIREC_PROT_INTERNET", 0, state()).text
     assert ipaddress.ip_address(ip) and ip != "192.168.10.24"
+
+
+@pytest.mark.parametrize("text", ["12", "5", "91 5"])
+def test_phone_numbers_with_few_digits_still_change(text):
+    for seed in range(10):
+        new = REG["NUMERO_TELEFONO"].generate(text, "NUMERO_TELEFONO", 0, state(text, seed)).text
+        assert new != text and len(new) == len(text)
+
+
+def test_a_phone_whose_prefix_leaves_no_safe_number_has_every_digit_replaced():
+    st_ = state()
+    st_.forbidden.update(f"6 {a} {b}" for a in range(10) for b in range(10))  # every "6 x y"
+    surrogate = REG["NUMERO_TELEFONO"].generate("6 1 2", "NUMERO_TELEFONO", 0, st_)
+    assert surrogate.fallback == "anywhere" and not surrogate.text.startswith("6")
+
+
+def test_text_filed_as_an_ip_address_is_scrambled_whole():
+    new = REG["DIREC_PROT_INTERNET"].generate("Juan Pérez", "DIREC_PROT_INTERNET", 0, state()).text
+    assert "Juan" not in new and "Pérez" not in new and len(new) == len("Juan Pérez")

@@ -83,3 +83,23 @@ def test_the_shift_range_comes_from_the_policy():
     new = gen.generate("05/03/2012", D, 0, state("05/03/2012")).text
     assert new in ("12/03/2012", "27/02/2012")
     assert Policy.default().options.date_shift_min_weeks == 53
+
+
+@pytest.mark.parametrize("original", ["1①/03/2012", "05/03/²012", "٠٥/٠٣/٢٠١٢", "5 de marzo de 2⁰12"])
+def test_dates_in_other_digits_are_unreadable_and_get_ascii_digits(original):
+    surrogate = GEN.generate(original, D, 0, state(original))
+    assert surrogate.fallback == "digits" and "not readable" in surrogate.note
+    assert all(c.isascii() for c in surrogate.text if c.isnumeric())
+    assert re.sub(r"\w", "", surrogate.text) == re.sub(r"\w", "", original)  # separators kept
+    assert surrogate.text != original
+
+
+@pytest.mark.parametrize("original", ["01/01/0001", "12/1/" + "9" * 5000, "3" * 5000])
+def test_dates_out_of_the_calendar_or_absurdly_long_never_fail(original):
+    surrogate = GEN.generate(original, D, 0, state(original))
+    assert surrogate.fallback == "digits" and surrogate.text != original
+
+
+def test_a_one_digit_date_still_changes():
+    for seed in range(10):
+        assert shifted("el día 5", seed) != "el día 5"

@@ -8,7 +8,7 @@ import pytest
 from stdnum import iban
 from stdnum.es import dni, nie
 
-from crfdeid.surrogates import build_registry, surrogate_data, too_close
+from crfdeid.surrogates import SurrogateFailure, build_registry, surrogate_data, too_close
 from crfdeid.validators import es_nss
 
 from .surrogate_kit import state
@@ -63,3 +63,21 @@ def test_phones_keep_type_grouping_and_area(text, kept):
 @pytest.mark.parametrize("text", ["casada", "raza negra", "maestra jubilada"])
 def test_words_filed_as_an_identifier_are_masked_not_scrambled(text):
     assert gen("ID_SUJETO_ASISTENCIA", text) == "[ID_SUJETO_ASISTENCIA]"
+
+
+def test_a_valid_identifier_with_no_safe_checked_value_keeps_its_format_without_the_check():
+    st_ = state("12345678Z")
+    # every value of the checked rung is refused: only plain scrambles remain
+    gen = REG["ID_SUJETO_ASISTENCIA"]
+    original = st_.draw
+    st_.draw = lambda category, *a, **k: (
+        (_ for _ in ()).throw(SurrogateFailure("refused")) if category == "id:ID_SUJETO_ASISTENCIA"
+        else original(category, *a, **k)
+    )
+    surrogate = gen.generate("12345678Z", "ID_SUJETO_ASISTENCIA", 0, st_)
+    assert surrogate.fallback == "no-check" and re.fullmatch(r"\d{8}[A-Z]", surrogate.text)
+
+
+def test_a_very_long_identifier_is_not_checked_against_every_format():
+    new = REG["ID_SUJETO_ASISTENCIA"].generate("1" * 5000, "ID_SUJETO_ASISTENCIA", 0, state()).text
+    assert len(new) == 5000 and new.isdigit() and new != "1" * 5000

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from crfdeid.langpack import fold
-from crfdeid.surrogates import surrogate_data, too_close
+import unicodedata
+from collections import Counter
 
-from .surrogate_kit import new_texts, run
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rapidfuzz.distance import Levenshtein
+
+from crfdeid.surrogates import fold, normalise, surrogate_data, too_close
+from crfdeid.surrogates.people import FUZZY_MIN_LENGTH, Occurrence, PeopleGenerator
+
+from .surrogate_kit import new_texts, run, state
 
 P, S, F = "NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO", "FAMILIARES_SUJETO_ASISTENCIA"
 DATA = surrogate_data("es")
@@ -92,3 +99,60 @@ def test_surrogates_come_from_the_frequent_names():
     result = run("Firmado: Dra. Ana López.", (S, "Ana López"))
     given, surname = new_texts(result)[0].split()
     assert given in DATA.given_pool["f"].items and surname in DATA.surname_pool.items
+
+
+def test_a_name_of_particles_only_is_replaced():
+    result = run("Apellidos: Del Santo.", (P, "Del Santo"))
+    (new,) = new_texts(result)
+    assert new != "Del Santo" and result.audit[0].surrogate == new
+
+
+def test_a_decomposed_name_is_one_token_and_comes_out_decomposed():
+    nfd = unicodedata.normalize("NFD", "Julián Fernández")
+    text = f"Paciente: {nfd}. Firma: Fernández."
+    result = run(text, (P, nfd), (P, "Fernández"))
+    full, short = new_texts(result)
+    assert unicodedata.is_normalized("NFD", full) and len(full.split()) == 2
+    assert unicodedata.normalize("NFC", full).split()[1] == unicodedata.normalize("NFC", short)
+    assert not result.leftovers
+
+
+def test_a_sex_whose_names_are_all_taken_falls_back_to_either_sex():
+    st_ = state("Nombre: Lucía.")
+    st_.forbidden.update(normalise(n) for n in DATA.given_pool["f"].items)
+    surrogate = PeopleGenerator(DATA).generate("Lucía", P, 8, st_)
+    assert surrogate.fallback == "any-sex" and fold(surrogate.text) in DATA.given
+
+
+def _group_by_scan(gen: PeopleGenerator, occurrences: list[Occurrence]) -> list[tuple[str, set[str]]]:
+    """The grouping as it was written before the deletion index: each token against every group."""
+    counts = Counter(fold(o.token) for o in occurrences if o.kind != "initial")
+    groups: list[tuple[str, set[str]]] = []
+    for token, _ in sorted(counts.items(), key=lambda kv: (-kv[1], -len(kv[0]), kv[0])):
+        home = None
+        if len(token) >= FUZZY_MIN_LENGTH:
+            for canonical, members in groups:
+                if len(canonical) < FUZZY_MIN_LENGTH or Levenshtein.distance(token, canonical) > 1:
+                    continue
+                if gen._frequent(token) and gen._frequent(canonical):
+                    continue
+                if gen._opposite_sex(token, canonical):
+                    continue
+                home = members
+                break
+        if home is None:
+            groups.append((token, {token}))
+        else:
+            home.add(token)
+    return groups
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["Cuéllar", "Cuellar", "Cuelar", "Julio", "Julia", "Marín", "Martín",
+                                 "Ana", "Anna", "Navarro", "Nabarro", "Gil", "Abcde", "Abcd", "Bcde",
+                                 "Abde", "Acde", "Xyzzy", "Xyzy"]), max_size=25))
+def test_variant_groups_are_those_of_a_scan_of_every_group(tokens):
+    gen = PeopleGenerator(DATA)
+    occurrences = [Occurrence(t, "surname", None) for t in tokens]
+    indexed = [(g.canonical, g.members) for g in gen._group(occurrences)]
+    assert indexed == _group_by_scan(gen, occurrences)

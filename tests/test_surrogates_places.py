@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 
-from crfdeid.langpack import fold
-from crfdeid.surrogates import build_registry, surrogate_data, too_close
+import pytest
+
+from crfdeid.surrogates import build_registry, fold, normalise, surrogate_data, too_close
 
 from .surrogate_kit import new_texts, run, state
 
@@ -76,3 +77,78 @@ def test_countries_and_institutions():
 
 def test_pack_countries_are_in_the_country_table():
     assert all(fold(c) in DATA.country_lookup for c in DATA.extra["countries"])
+
+
+# --- fallback chains --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("town", ["Ceuta", "Melilla"])
+def test_a_province_with_one_town_falls_back_to_a_town_from_anywhere(town):
+    for seed in range(5):
+        surrogate = REG[T].generate(town, T, 0, state(town, seed))
+        assert surrogate.fallback == "anywhere" and town not in surrogate.note
+        assert DATA.find_town(surrogate.text) is not None and surrogate.text != town
+
+
+def test_a_province_whose_towns_are_all_originals_falls_back_to_its_community():
+    province = "Las Palmas"
+    towns = [t for t in DATA.town_pool[province].items]
+    st_ = state("")
+    st_.forbidden.update(normalise(t) for t in towns)
+    surrogate = REG[T].generate(towns[0], T, 0, st_)
+    assert surrogate.fallback == "community"
+    assert DATA.province_community[DATA.find_town(surrogate.text)[1]] == DATA.province_community[province]
+    assert DATA.find_town(surrogate.text)[1] != province
+
+
+@pytest.mark.parametrize("province", ["Asturias", "Cantabria", "Navarra", "La Rioja"])  # not also towns
+def test_a_single_province_community_gives_a_province_from_anywhere(province):
+    surrogate = REG[T].generate(province, T, 0, state(province))
+    assert surrogate.fallback == "anywhere" and "one province" in surrogate.note
+    assert surrogate.text in DATA.province_code and surrogate.text != province
+
+
+def test_a_postal_code_with_every_code_of_its_province_taken_gets_another_provinces():
+    st_ = state("CP 50017")
+    st_.forbidden.update(f"50{n:03d}" for n in range(1000))
+    surrogate = REG[T].generate("50017", T, 3, st_)
+    assert surrogate.fallback == "anywhere" and not surrogate.text.startswith("50")
+    assert re.fullmatch(r"\d{5}", surrogate.text) and surrogate.text[:2] in DATA.code_province
+
+
+def test_streets_of_a_type_the_pack_lacks_and_of_a_type_exhausted_fall_back_to_any_type():
+    assert REG["CALLE"].generate("Ronda de Toledo 5", "CALLE", 0, state()).fallback in (None, "any-type")
+    typed = DATA.streets["avenida"]
+    st_ = state()
+    st_.forbidden_words.update(w for name in typed for w in re.findall(r"[^\W\d_]{3,}", fold(name)))
+    surrogate = REG["CALLE"].generate("Avda. Gaspar Aguilar 12", "CALLE", 0, st_)
+    assert surrogate.fallback == "any-type" and surrogate.text.startswith("Avda. ")
+
+
+@pytest.mark.parametrize(
+    "text, pattern",
+    [
+        ("c/ Mayor s/n", r"c/ .+ s/n"),  # "s/n" is kept whole, not "d/n"
+        ("Avda. Carlos Haya, S/N", r"Avda\. .+, S/N"),
+        ("Carrera 3 # 49-00", r".+ \d # \d\d-\d\d"),  # two numbers, not a range
+        ("Calle Mayor " + "7" * 200, r"Calle .+ [1-9]\d{199}"),  # a junk number, digit by digit
+    ],
+)
+def test_street_numbers_and_sin_numero(text, pattern):
+    new = REG["CALLE"].generate(text, "CALLE", 0, state(text)).text
+    assert re.fullmatch(pattern, new), new
+
+
+def test_facility_type_words_that_are_themselves_an_original_give_a_whole_catalogue_name():
+    st_ = state()
+    st_.forbidden.add("hospital general")
+    surrogate = REG["HOSPITAL"].generate("Hospital General Yagüe", "HOSPITAL", 0, st_)
+    assert surrogate.fallback == "any-type" and "hospital general" not in fold(surrogate.text)
+    assert surrogate.text in {name for name, _ in REG["HOSPITAL"]._every_hospital}
+
+
+def test_countries_fall_back_to_any_country():
+    st_ = state()
+    st_.forbidden.update(normalise(c) for c in DATA.country_pool.items)
+    surrogate = REG["PAIS"].generate("Marruecos", "PAIS", 0, st_)
+    assert surrogate.fallback == "anywhere" and fold(surrogate.text) in DATA.country_lookup

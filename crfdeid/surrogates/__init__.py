@@ -12,7 +12,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .ages import AgeGenerator
-from .base import DocumentState, Generator, Secret, Surrogate, SurrogateFailure, normalise, too_close
+from .base import (
+    DocumentState,
+    Generator,
+    Level,
+    Secret,
+    Surrogate,
+    SurrogateFailure,
+    fold,
+    normalise,
+    too_close,
+)
 from .contact import EmailGenerator, IpGenerator, PhoneGenerator, UrlGenerator
 from .data import SurrogateData, surrogate_data
 from .dates import DateGenerator
@@ -95,11 +105,13 @@ __all__ = [
     "DocumentState",
     "Generator",
     "GeneratorOptions",
+    "Level",
     "Secret",
     "Surrogate",
     "SurrogateData",
     "SurrogateFailure",
     "build_registry",
+    "fold",
     "normalise",
     "surrogate_data",
     "too_close",

@@ -1,33 +1,49 @@
-"""What every surrogate generator shares: the result type, keyed randomness, per-document state
-and the safety check.
+"""What every surrogate generator shares: the result type, keyed randomness, per-document state,
+the safety check and fallback chains.
 
 Randomness is never global. Every draw comes from a ``random.Random`` seeded with an HMAC of
 the run's secret and *what is being replaced* (category + normalised original), so the same
 original gets the same surrogate wherever it appears — in a document, and with a key across
 documents — and the output depends on nothing else (not on document order, not on the process).
+
+A generator offers its candidates as a fallback chain (``Level``s, most faithful first: same
+province, same community, anywhere in the pack). ``DocumentState.draw_chain`` takes the first
+level that yields a safe surrogate and says which one it was, so that no note fails because a
+province has a single town or because the note's own originals forbid every candidate; when no
+level yields one the generator raises ``SurrogateFailure`` and the pseudonymiser writes the
+class's neutral word instead (``neutral:`` in the pack's surrogates.yaml).
 """
 
 from __future__ import annotations
 
+import bisect
+import datetime as dt
 import hashlib
 import hmac
 import random
 import re
 import string
-from collections.abc import Callable, Iterable
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+import regex
 from rapidfuzz.distance import Levenshtein
-
-from ..langpack import fold
 
 if TYPE_CHECKING:
     from .data import SurrogateData
 
 _WORDS_ONLY = re.compile(r"[\W_]+")
+#: A word of letters, combining marks included: a decomposed (NFD) "Julián" is one word, not
+#: "Julia" + "n" (``re``'s \w leaves combining marks out, ``regex``'s keeps them in).
+LETTERS = regex.compile(r"[^\W\d_]+")
 #: How many draws a generator makes before giving up on a surrogate that passes the safety check.
 MAX_ATTEMPTS = 50
+#: Fewer for an original this long (junk, in practice): each draw costs its length, and a
+#: rejection there is a property of the text (it repeats a forbidden word), not of the luck.
+LONG_ORIGINAL = 1000
+LONG_ATTEMPTS = 5
 
 
 @dataclass(frozen=True)
@@ -38,6 +54,25 @@ class Surrogate:
     text: str
     kept: bool = False
     note: str = ""
+    #: the fallback level used (``None``: the first choice worked); ``note`` then says why
+    fallback: str | None = None
+
+
+@dataclass(frozen=True)
+class Level:
+    """One rung of a fallback chain: how to make a candidate, under which RNG category.
+
+    ``make`` is ``None`` when the level has nothing to offer for this original (a province
+    with one town): it is skipped without drawing. ``fallback`` names the level in the audit
+    (``None`` for the first choice) and ``reason`` says, in words, why it was needed — never
+    naming the original or anything derived from it (its province would narrow it down).
+    """
+
+    make: Callable[[random.Random], str] | None
+    category: str
+    fallback: str | None = None
+    reason: str = ""
+    check_close: bool = True
 
 
 class Secret:
@@ -63,6 +98,23 @@ class Secret:
         return random.Random(int.from_bytes(self.digest(*parts)[:16], "big"))
 
 
+def ascii_fold(text: str) -> str:
+    """Folded, ASCII letters and digits only: how a name is spelled in an e-mail address."""
+    return "".join(c for c in fold(text) if c.isascii() and c.isalnum())
+
+
+def fold(text: str) -> str:
+    """``langpack.fold`` (accents removed, case folded), with each distinct combining mark
+    deleted by one ``str.replace`` instead of a Python test per character: the same result (a
+    property test checks), some fifty times faster on a long non-ASCII string."""
+    if text.isascii():
+        return text.casefold()
+    decomposed = unicodedata.normalize("NFD", text)
+    for mark in {c for c in set(decomposed) if unicodedata.combining(c)}:
+        decomposed = decomposed.replace(mark, "")
+    return decomposed.casefold()
+
+
 def normalise(text: str) -> str:
     """The form an original is keyed by: folded (case and accents) with whitespace collapsed."""
     return " ".join(fold(text).split())
@@ -71,8 +123,84 @@ def normalise(text: str) -> str:
 def too_close(candidate: str, original: str) -> bool:
     """True when a surrogate equals the original or is within one edit of it (case and accents
     ignored): such a surrogate would all but reveal the original."""
-    a, b = normalise(candidate), normalise(original)
+    return _within_one_edit(normalise(candidate), normalise(original))
+
+
+def _within_one_edit(a: str, b: str) -> bool:
     return Levenshtein.distance(a, b, score_cutoff=1) <= 1
+
+
+@dataclass
+class TownMention:
+    """A town of the note already replaced: postal codes written next to it agree with it."""
+
+    start: int
+    end: int
+    province: str
+    surrogate: str
+    order: int
+
+
+class TownIndex:
+    """The towns of a note by position, so that a postal code finds its neighbour in
+    logarithmic time (a long note has thousands)."""
+
+    def __init__(self) -> None:
+        self._starts: list[int] = []
+        self._by_start: dict[int, TownMention] = {}
+        self._longest = 0
+
+    def __len__(self) -> int:
+        return len(self._by_start)
+
+    def __contains__(self, start: int) -> bool:
+        return start in self._by_start
+
+    def add(self, start: int, end: int, province: str, surrogate: str) -> None:
+        """Record a town once per position (a repeated mention is recorded where it is)."""
+        if start in self._by_start:
+            return
+        self._by_start[start] = TownMention(start, end, province, surrogate, len(self._by_start))
+        bisect.insort(self._starts, start)
+        self._longest = max(self._longest, end - start)
+
+    def near(self, text: str, start: int, window: int) -> TownMention | None:
+        """The closest town within ``window`` characters of ``start`` on the same line (the
+        first recorded wins a tie)."""
+        low = bisect.bisect_left(self._starts, start - window - self._longest)
+        high = bisect.bisect_right(self._starts, start + window)
+        best: tuple[int, int, TownMention] | None = None
+        for t_start in self._starts[low:high]:
+            town = self._by_start[t_start]
+            gap = t_start - start if t_start >= start else start - town.end
+            if gap > window or "\n" in text[min(start, town.end) : max(start, t_start)]:
+                continue
+            if best is None or (gap, town.order) < best[:2]:
+                best = (gap, town.order, town)
+        return best[2] if best else None
+
+
+class PhraseIndex:
+    """The note's originals as word sequences, to tell in time proportional to a candidate
+    whether it contains one as whole words (a scan of every original per draw is quadratic
+    in a long note)."""
+
+    def __init__(self, phrases: Iterable[str]) -> None:
+        self._phrases: set[tuple[str, ...]] = set()
+        for phrase in phrases:
+            words = tuple(phrase.split())
+            if len(" ".join(words)) > 2:
+                self._phrases.add(words)
+        self._lengths = sorted({len(p) for p in self._phrases})
+
+    def found_in(self, words: Sequence[str]) -> bool:
+        for length in self._lengths:
+            if length > len(words):
+                break
+            for i in range(len(words) - length + 1):
+                if tuple(words[i : i + length]) in self._phrases:
+                    return True
+        return False
 
 
 @dataclass
@@ -81,7 +209,8 @@ class DocumentState:
 
     ``forbidden`` holds every original of the document (normalised): no surrogate may spell one,
     or the leftover scan could not tell a surrogate from a leak. ``used`` keeps surrogates
-    one-to-one per category, so two people never merge into one.
+    one-to-one per namespace (a category, or a family of categories such as every town), so two
+    people never merge into one. The facts one generator works out for others are named fields.
     """
 
     document_id: str
@@ -91,69 +220,143 @@ class DocumentState:
     forbidden: set[str] = field(default_factory=set)
     #: folded name tokens of the document's people: no surrogate may contain one as a word
     forbidden_words: set[str] = field(default_factory=set)
+    #: namespace -> normalised original -> surrogate
     used: dict[str, dict[str, str]] = field(default_factory=dict)
     memo: dict[tuple[str, str], Surrogate] = field(default_factory=dict)
     #: set by the people generator before other spans: folded name token -> surrogate token
     name_map: dict[str, str] = field(default_factory=dict)
-    #: (start, end, original province, surrogate municipality) of towns already replaced
-    towns: list[tuple[int, int, str, str]] = field(default_factory=list)
-    extras: dict[str, object] = field(default_factory=dict)
+    #: folded name token -> the fallback level its surrogate came from (first choices absent)
+    name_fallbacks: dict[str, Level] = field(default_factory=dict)
+    #: folded name token -> the canonical token of its spelling-variant group
+    name_groups: dict[str, str] = field(default_factory=dict)
+    #: canonical name token -> the sex its surrogate was drawn for (None: a surname)
+    name_sex: dict[str, str | None] = field(default_factory=dict)
+    #: the patient's sex read from the note ("m", "f" or None), set by the people generator
+    patient_sex: str | None = None
+    #: the note's date shift, drawn once by the date generator
+    date_shift: dt.timedelta | None = None
+    #: towns already replaced, by position
+    towns: TownIndex = field(default_factory=TownIndex)
+    #: folded town original -> its province (for repeated mentions of a town)
+    town_provinces: dict[str, str] = field(default_factory=dict)
+    #: namespace -> set of surrogates handed out (the values of ``used``, kept in step)
+    _values: dict[str, set[str]] = field(default_factory=dict, repr=False)
+    #: (namespace, normalised original) -> the chain's result, so repeated mentions agree
+    _chains: dict[tuple[str, str], tuple[str, Level]] = field(default_factory=dict, repr=False)
+    _phrases: tuple[int, PhraseIndex] | None = field(default=None, repr=False)
+    _address_names: tuple[int, list[tuple[str, str]], dict[str, str]] | None = field(default=None, repr=False)
+
+    def names_for_addresses(self) -> tuple[list[tuple[str, str]], dict[str, str]]:
+        """The name map's (token, surrogate) pairs as spelled in addresses (ASCII, folded),
+        longest token first, and one surrogate initial per first letter: what an e-mail's local
+        part is rebuilt from. Cached until the map grows (a long note has thousands of names
+        and many addresses)."""
+        if self._address_names is None or self._address_names[0] != len(self.name_map):
+            names = [
+                (ascii_fold(o), ascii_fold(s))
+                for o, s in sorted(
+                    ((o, s) for o, s in self.name_map.items() if len(o) >= 3), key=lambda p: -len(p[0])
+                )
+            ]
+            initials: dict[str, str] = {}
+            for original, surrogate in self.name_map.items():
+                initials.setdefault(original[0], ascii_fold(surrogate)[:1])
+            self._address_names = (len(self.name_map), names, initials)
+        return self._address_names[1], self._address_names[2]
 
     def contains_original(self, norm: str) -> bool:
         """Does a (normalised) surrogate contain an original of the document as whole words?
         ("Las Rozas de Madrid" in a note about Madrid would read as a leak, and be one.)"""
-        padded = f" {_WORDS_ONLY.sub(' ', norm)} "
-        if self.forbidden_words and any(f" {w} " in padded for w in self.forbidden_words):
+        words = _WORDS_ONLY.sub(" ", norm).split()
+        if self.forbidden_words and not self.forbidden_words.isdisjoint(words):
             return True
-        return any(len(f) > 2 and f" {f} " in padded for f in self.forbidden_phrases())
+        return self.phrase_index().found_in(words)
 
-    def forbidden_phrases(self) -> set[str]:
-        cached = self.extras.get("_phrases")
-        if cached is None or cached[0] != len(self.forbidden):
-            cached = (len(self.forbidden), {_WORDS_ONLY.sub(" ", f).strip() for f in self.forbidden})
-            self.extras["_phrases"] = cached
-        return cached[1]  # type: ignore[return-value]
+    def phrase_index(self) -> PhraseIndex:
+        """The index of ``forbidden``, rebuilt when an original was added since."""
+        if self._phrases is None or self._phrases[0] != len(self.forbidden):
+            index = PhraseIndex(_WORDS_ONLY.sub(" ", f) for f in self.forbidden)
+            self._phrases = (len(self.forbidden), index)
+        return self._phrases[1]
 
     def rng(self, category: str, original: str, attempt: int = 0) -> random.Random:
         return self.secret.rng(category, normalise(original), str(attempt))
 
     def draw(
-        self, category: str, original: str, make: Callable[[random.Random], str], check_close: bool = True
+        self,
+        category: str,
+        original: str,
+        make: Callable[[random.Random], str],
+        check_close: bool = True,
+        namespace: str | None = None,
     ) -> str:
         """Draw a surrogate for ``original`` that passes the safety check and is not already the
-        surrogate of another original of this category; the same original gets the same one."""
-        key = normalise(original)
-        taken = self.used.setdefault(category, {})
+        surrogate of another original of its namespace (the category by default); the same
+        original gets the same one. Raises ``SurrogateFailure`` after ``MAX_ATTEMPTS`` draws."""
+        space = namespace or category
+        key = normalise(original)  # once: a long original is costly to fold
+        taken = self.used.setdefault(space, {})
         if key in taken:
             return taken[key]
-        values = set(taken.values())
+        values = self._values.setdefault(space, set())
         candidate = original
-        for attempt in range(MAX_ATTEMPTS):
-            candidate = make(self.rng(category, original, attempt))
+        attempts = MAX_ATTEMPTS if len(original) <= LONG_ORIGINAL else LONG_ATTEMPTS
+        for attempt in range(attempts):
+            candidate = make(self.secret.rng(category, key, str(attempt)))  # = self.rng(…)
             norm = normalise(candidate)
-            if not norm or (check_close and too_close(candidate, original)) or norm == key:
+            if not norm or norm == key or (check_close and _within_one_edit(norm, key)):
                 continue
             if norm in self.forbidden or candidate in values or self.contains_original(norm):
                 continue
             break
         else:
-            raise SurrogateFailure(f"no safe {category} surrogate after {MAX_ATTEMPTS} draws")
+            raise SurrogateFailure(f"no safe {space} surrogate after {attempts} draws")
         taken[key] = candidate
+        values.add(candidate)
         return candidate
+
+    def draw_chain(self, original: str, levels: Sequence[Level], namespace: str) -> tuple[str, Level]:
+        """The first level of the chain that yields a safe surrogate, and that level; every
+        level shares ``namespace``, so surrogates stay one-to-one whichever level made them."""
+        memo_key = (namespace, normalise(original))
+        known = self._chains.get(memo_key)
+        if known is not None:
+            return known
+        for level in levels:
+            if level.make is None:
+                continue
+            try:
+                text = self.draw(level.category, original, level.make, level.check_close, namespace)
+            except SurrogateFailure:
+                continue
+            self._chains[memo_key] = (text, level)
+            return text, level
+        raise SurrogateFailure(f"no safe {namespace} surrogate at any level of its fallback chain")
 
 
 class SurrogateFailure(Exception):
-    """A generator could not produce a safe surrogate; the span is redacted instead."""
+    """No level of a generator's fallback chain gave a safe surrogate: the pseudonymiser writes
+    the class's neutral word instead (and records it)."""
 
 
 class Generator(Protocol):
     """One category of surrogate. ``phase`` orders generators within a document: people first
-    (e-mails use their names), towns before postal codes."""
+    (e-mails use their names), towns before postal codes. ``neutral_category`` names the
+    pack's neutral word for a span this generator could not replace (a key of ``neutral:``)."""
 
     name: str
     phase: int
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate: ...
+
+    def neutral_category(self, text: str, label: str) -> str: ...
+
+
+def chosen(text: str, level: Level, note: str = "") -> Surrogate:
+    """A surrogate from a chain: the first choice keeps its own note, a fallback says why."""
+    if level.fallback is None:
+        return Surrogate(text, note=note)
+    return Surrogate(text, note=level.reason, fallback=level.fallback)
 
 
 # --- small helpers shared by generators -------------------------------------------------------
@@ -175,11 +378,13 @@ def match_case(model: str, word: str) -> str:
 
 def scramble(text: str, rng: random.Random, keep_first_nonzero: bool = True) -> str:
     """Format-preserving replacement: digits to digits, letters to letters of the same case,
-    everything else kept. A leading non-zero digit stays non-zero (no invented leading zeros)."""
+    everything else kept. A leading non-zero digit stays non-zero (no invented leading zeros).
+    Digits of every script count ('٣', '①', '²', '½' become ASCII digits: kept, they would
+    carry the original's value)."""
     out = []
     first_digit = True
     for char in text:
-        if char.isdigit():
+        if char.isnumeric():
             if first_digit and keep_first_nonzero and char != "0":
                 out.append(rng.choice("123456789"))
             else:

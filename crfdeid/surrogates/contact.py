@@ -12,17 +12,22 @@ from __future__ import annotations
 import random
 import re
 
-from ..langpack import fold
-from .base import DocumentState, Surrogate, scramble, weighted_choice
+from .base import (
+    DocumentState,
+    Level,
+    Surrogate,
+    SurrogateFailure,
+    ascii_fold,
+    chosen,
+    fold,
+    scramble,
+    weighted_choice,
+)
 from .data import SurrogateData
 
 _EMAIL = re.compile(r"^(?P<local>[^@\s]+)@(?P<domain>[^@\s]+?)(?P<tail>[.,;:)]*)$")
 _URL = re.compile(r"^(?P<scheme>[a-z][a-z0-9+.-]*://)?(?P<host>[^/?#\s:]+)(?P<rest>.*)$", re.IGNORECASE)
 _ALPHA_RUN = re.compile(r"[a-z]+")
-
-
-def ascii_fold(text: str) -> str:
-    return "".join(c for c in fold(text) if c.isascii() and c.isalnum())
 
 
 class PhoneGenerator:
@@ -34,10 +39,17 @@ class PhoneGenerator:
     def __init__(self, data: SurrogateData) -> None:
         self.data = data
 
+    def neutral_category(self, text: str, label: str) -> str:
+        return "fax" if label == "NUMERO_FAX" else "phone"
+
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
+        """Fallback chain: prefix and type kept -> every digit replaced."""
+        namespace = f"phone:{label}"
         digits = [i for i, c in enumerate(text) if c.isdigit()]
         if len(digits) < 3:
-            return Surrogate(scramble(text, state.rng("phone", text)))
+            level = Level(lambda rng: scramble(text, rng), "phone", check_close=len(digits) > 1)
+            new, level = state.draw_chain(text, [level], namespace)
+            return chosen(new, level)
         compact = "".join(text[i] for i in digits)
         prefix = 0
         if compact.startswith("0034") and len(compact) >= 13:
@@ -60,7 +72,17 @@ class PhoneGenerator:
             return "".join(out)
 
         kind = "mobile" if national[:1] in ("6", "7") else "fixed" if national[:1] in ("8", "9") else "other"
-        return Surrogate(state.draw(f"phone:{label}", text, make), note=kind)
+        levels = [
+            Level(make, namespace),
+            Level(
+                lambda rng: scramble(text, rng),
+                f"{namespace}:any",
+                "anywhere",
+                "no safe number keeping the original's prefix: every digit replaced",
+            ),
+        ]
+        new, level = state.draw_chain(text, levels, namespace)
+        return chosen(new, level, kind)
 
 
 class EmailGenerator:
@@ -86,18 +108,14 @@ class EmailGenerator:
 
     def local(self, local: str, state: DocumentState, rng: random.Random) -> str:
         folded = fold(local)
-        names = sorted(((o, s) for o, s in state.name_map.items() if len(o) >= 3), key=lambda p: -len(p[0]))
-        initials: dict[str, str] = {}
-        for original, surrogate in state.name_map.items():
-            initials.setdefault(original[0], ascii_fold(surrogate)[:1])
+        names, initials = state.names_for_addresses()
         pieces: list[tuple[int, int, str]] = []
         taken = [False] * len(folded)
-        for original, surrogate in names:
-            key = ascii_fold(original)
+        for key, surrogate in names:
             start = folded.find(key)
             while start >= 0 and key:
                 if not any(taken[start : start + len(key)]):
-                    pieces.append((start, start + len(key), ascii_fold(surrogate)))
+                    pieces.append((start, start + len(key), surrogate))
                     taken[start : start + len(key)] = [True] * len(key)
                 start = folded.find(key, start + 1)
         if not pieces:  # not made from a name we know: a plausible one from a surrogate name
@@ -123,25 +141,45 @@ class EmailGenerator:
                     new = "".join(rng.choice("abcdefghijlmnoprstuv") for _ in chunk)
                 pieces.append((i, j, new))
                 taken[i:j] = [True] * (j - i)
-        out = folded
-        for s, e, new in sorted(pieces, key=lambda p: -p[0]):
-            out = out[:s] + new + out[e:]
-        return "".join(rng.choice("0123456789") if c.isdigit() else c for c in out)
+        out, cursor = [], 0
+        for s, e, new in sorted(pieces):
+            out.append(folded[cursor:s] + new)
+            cursor = e
+        out.append(folded[cursor:])
+        return "".join(rng.choice("0123456789") if c.isdigit() else c for c in "".join(out))
+
+    def neutral_category(self, text: str, label: str) -> str:
+        return "email"
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
+        """Fallback chain: rebuilt from the surrogate name and domain -> every letter and
+        digit replaced."""
         match = _EMAIL.match(text.strip())
+        scrambled = Level(lambda rng: scramble(text, rng), "email")
         if match is None:
-            return Surrogate(
-                state.draw("email", text, lambda rng: scramble(text, rng)), note="not an address: scrambled"
-            )
+            new, level = state.draw_chain(text, [scrambled], "email")
+            return chosen(new, level, "not an address: scrambled")
         lead = text[: len(text) - len(text.lstrip())]
         trail = text[len(text.rstrip()) :]
-        domain = self.domain(match["domain"], state)
+        try:
+            domain: str | None = self.domain(match["domain"], state)
+        except SurrogateFailure:
+            domain = None
 
         def make(rng: random.Random) -> str:
             return f"{lead}{self.local(match['local'], state, rng)}@{domain}{match['tail']}{trail}"
 
-        return Surrogate(state.draw("email", text, make))
+        levels = [
+            Level(make if domain is not None else None, "email"),
+            Level(
+                lambda rng: scramble(text, rng),
+                "email:any",
+                "scrambled",
+                "no safe address from the surrogate name and domain: every letter and digit replaced",
+            ),
+        ]
+        new, level = state.draw_chain(text, levels, "email")
+        return chosen(new, level)
 
 
 class UrlGenerator:
@@ -152,6 +190,9 @@ class UrlGenerator:
 
     def __init__(self, data: SurrogateData) -> None:
         self.data = data
+
+    def neutral_category(self, text: str, label: str) -> str:
+        return "url"
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         match = _URL.match(text)
@@ -178,16 +219,23 @@ class IpGenerator:
     def __init__(self, data: SurrogateData) -> None:
         self.data = data
 
+    def neutral_category(self, text: str, label: str) -> str:
+        return "ip"
+
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         if re.fullmatch(r"\d{1,3}(\.\d{1,3}){3}", text.strip()):
 
             def make(rng: random.Random) -> str:
                 return ".".join(str(rng.randint(1, 254)) for _ in range(4))
-        else:
+        elif re.fullmatch(r"[0-9A-Fa-f:.]+", text.strip()):
 
             def make(rng: random.Random) -> str:
                 return "".join(
                     rng.choice("0123456789abcdef") if c in "0123456789abcdefABCDEF" else c for c in text
                 )
+        else:  # not an address at all: every letter and digit replaced
+
+            def make(rng: random.Random) -> str:
+                return scramble(text, rng)
 
         return Surrogate(state.draw("ip", text, make))

@@ -6,6 +6,7 @@ the ``surrogate`` closed list (``gazetteers/<lang>/surrogates.yaml``). This modu
 
 from __future__ import annotations
 
+import random
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..langpack import LanguagePack, PackError, fold, load_pack
-from .base import cumulative
+from .base import cumulative, weighted_choice
 
 #: Pool sizes: surrogates come from the frequent names, weighted by frequency, so they read as
 #: ordinary Spanish names rather than rarities that would stand out.
@@ -23,6 +24,13 @@ SURNAME_POOL = 1500
 UNISEX_RATIO = 0.15
 _PLAIN_NAME = re.compile(r"(?!.*\b(?:S\.? ?L|S\.? ?A|SLU)\b)[\w' -]+")
 UNISEX_POOL = 10  # the most frequent ones only: further down the list they turn exotic
+#: The neutral words a pack must define (``neutral:`` in surrogates.yaml), one per class: what a
+#: span becomes when no level of its generator's fallback chain gives a safe surrogate.
+NEUTRAL_CATEGORIES = (
+    "person", "relative", "date", "age", "profession", "hospital", "health_centre", "institution",
+    "street", "town", "province", "community", "postal_code", "country", "phone", "fax", "email",
+    "url", "ip", "identifier",
+)
 
 
 @dataclass(frozen=True)
@@ -38,6 +46,10 @@ class Pool:
 
     def __bool__(self) -> bool:
         return bool(self.items)
+
+    def choose(self, rng: random.Random) -> str:
+        """One item, drawn by weight."""
+        return weighted_choice(rng, self.items, self.cum)
 
 
 def display(name: str) -> str:
@@ -69,11 +81,33 @@ class SurrogateData:
         self.sex_words = {fold(w): sex for sex, words in extra["sex_words"].items() for w in words}
         self.age_units = {fold(w): unit for unit, words in extra["age_units"].items() for w in words}
         self.age_generalised = str(extra["age_generalised"])
+        self.age_numbers: dict[str, int] = {}
+        for value, forms in extra["age_number_words"].items():
+            if not str(value).isdigit():
+                where = pack.path / "surrogates.yaml"
+                raise PackError(f"'age_number_words': {value!r} is not a number", where)
+            for form in [forms] if isinstance(forms, str) else forms:
+                self.age_numbers[fold(form)] = int(value)
         templates = {
             fold(k): list(v) if isinstance(v, list) else [v] for k, v in extra["institutions"].items()
         }
         self.institution_default = templates.pop("default", ["{surname}"])
         self.institutions = sorted(templates.items(), key=lambda kv: -len(kv[0]))
+        self.neutral = self._neutral(pack, extra["neutral"])
+
+    @staticmethod
+    def _neutral(pack: LanguagePack, raw: dict[str, Any]) -> dict[str, str]:
+        missing = [c for c in NEUTRAL_CATEGORIES if c not in raw]
+        unknown = [c for c in raw if c not in NEUTRAL_CATEGORIES]
+        if missing or unknown or not all(isinstance(v, str) and v.strip() for v in raw.values()):
+            raise PackError(
+                "'neutral': one non-empty word per class"
+                + (f"; missing: {', '.join(missing)}" if missing else "")
+                + (f"; unknown: {', '.join(unknown)}" if unknown else ""),
+                pack.path / "surrogates.yaml",
+                hint=f"classes: {', '.join(NEUTRAL_CATEGORIES)}",
+            )
+        return {k: str(v).strip() for k, v in raw.items()}
 
     # --- people -------------------------------------------------------------------------------
 
@@ -96,6 +130,12 @@ class SurrogateData:
             "f": Pool.of(sorted(female, key=lambda p: -p[1])[:GIVEN_POOL]),
             "any": Pool.of(sorted(both, key=lambda p: -p[1])[:UNISEX_POOL]),
         }
+        # a fallback when one sex's pool is exhausted: the frequent names of either sex
+        either = {name: 0.0 for name in self.given_pool["m"].items + self.given_pool["f"].items}
+        for name, count in (*male, *female):
+            if name in either:
+                either[name] += count
+        self.given_either = Pool.of(sorted(either.items(), key=lambda p: -p[1]))
         self.surname: dict[str, int] = {}
         pairs = []
         for row in pack.table("surname").rows:
@@ -104,6 +144,8 @@ class SurrogateData:
             if " " not in row["name"] and "-" not in row["name"]:
                 pairs.append((row["name"], count))
         self.surname_pool = Pool.of(sorted(pairs, key=lambda p: -p[1])[:SURNAME_POOL])
+        # a fallback when the frequent surnames are exhausted (a very long note): every one
+        self.surname_all = sorted({name for name, _ in pairs})
 
     def name_sex(self, token: str) -> tuple[int, int]:
         return self.given.get(fold(token), (0, 0))
@@ -143,6 +185,11 @@ class SurrogateData:
         self.municipality_lookup = {k: [(s, p) for _, s, p in sorted(v)] for k, v in lookup.items()}
         self.town_pool = {p: Pool.of(items) for p, items in by_province.items()}
         self.town_pool_all = Pool.of(everywhere)
+        # towns of every province of a community, for a province whose own towns run out
+        self.community_town_pool = {
+            community: Pool.of([town for p in provinces for town in by_province.get(p, [])])
+            for community, provinces in self.provinces_of.items()
+        }
         self.town_province: dict[str, str] = {}
         for shown, province in ((s, p) for rows in self.municipality_lookup.values() for s, p in rows):
             self.town_province.setdefault(shown, province)
@@ -156,6 +203,7 @@ class SurrogateData:
                 pack.path / "surrogates.yaml",
             )
         self.country_lookup = country_rows
+        self.countries_all = sorted(country_rows.values())
         ranked = list(self.extra["countries"])
         self.country_pool = Pool.of([(c, 1.0 / (i + 3)) for i, c in enumerate(ranked)])
         self.street_types = sorted(
@@ -210,6 +258,7 @@ class SurrogateData:
             if len(pair[0].split()) <= 2 and len(pair[1].split()) <= 2:
                 short.append(pair)
         self.professions = short
+        self.profession_forms = sorted({form for pair in self.profession_lookup.values() for form in pair})
 
 
 @lru_cache(maxsize=4)

@@ -9,7 +9,9 @@ was. Partial dates shift too: "marzo de 2012" through the 15th of the month, "20
 1 July. The default range (53–260 weeks, always into the past: a shifted admission date is
 never in the future of the note) guarantees that even a year alone changes. A date that
 cannot be read has its digits replaced instead; one with no digits and no month (e.g. "ayer")
-is kept, since it cannot be shifted and does not identify anyone.
+is kept, since it cannot be shifted and does not identify anyone. Only ASCII digits are read:
+a date written with other digits ('①', '²', '٣') is not readable, and has every digit replaced
+(into ASCII digits), its format kept — the fallback the audit records as ``digits``.
 """
 
 from __future__ import annotations
@@ -18,11 +20,10 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from ..langpack import fold
-from .base import DocumentState, Surrogate, SurrogateFailure, match_case, normalise, scramble
+from .base import DocumentState, Level, Surrogate, chosen, fold, match_case, normalise, scramble
 from .data import SurrogateData
 
-_TOKEN = re.compile(r"\d+|[^\W\d_]+")
+_TOKEN = re.compile(r"[0-9]+|[^\W\d_]+")
 _ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
 #: Two-digit years at or below this are 20xx, above it 19xx.
 PIVOT = 30
@@ -71,14 +72,20 @@ class DateGenerator:
 
     def shift(self, state: DocumentState) -> dt.timedelta:
         """The document's shift: drawn once from the secret and the document id."""
-        cached = state.extras.get("date_shift")
-        if cached is None:
+        if state.date_shift is None:
             rng = state.secret.rng("date-shift", state.document_id)
             weeks = -rng.randint(self.min_weeks, self.max_weeks)  # backwards: no dates in the future
-            cached = state.extras["date_shift"] = dt.timedelta(weeks=weeks)
-        return cached  # type: ignore[return-value]
+            state.date_shift = dt.timedelta(weeks=weeks)
+        return state.date_shift
+
+    def neutral_category(self, text: str, label: str) -> str:
+        return "date"
 
     def parse(self, text: str) -> ParsedDate | None:
+        """The date's components, or None when it cannot be read (digits of another script
+        included: their value would be a guess)."""
+        if any(c.isnumeric() and not c.isascii() for c in text):
+            return None
         tokens = [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text)]
         tokens = [t for t in tokens if not _is_clock(text, t[0], t[1])]
         month_index = None
@@ -116,8 +123,8 @@ class DateGenerator:
                 y, m, d = a, b, c
             else:
                 d, m, y = a, b, c
-                if int(m[2]) > 12 >= int(d[2]):  # 03/25/2012, written month first
-                    d, m = m, d
+                if len(d[2]) <= 2 and len(m[2]) <= 2 and int(m[2]) > 12 >= int(d[2]):
+                    d, m = m, d  # 03/25/2012, written month first
             if len(y[2]) not in (2, 4) or len(d[2]) > 2 or len(m[2]) > 2:
                 return None
             parts = [
@@ -167,19 +174,29 @@ class DateGenerator:
         return match_case(part.text, word)
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
+        """Fallback chain: shifted -> digits replaced (unreadable, or the shift would not show)."""
         parsed = self.parse(text)
         if parsed is None or not parsed.parts:
-            if any(c.isdigit() for c in text):
-                rng = state.rng("date-digits", text)
-                return Surrogate(scramble(text, rng), note="unparsed date: digits replaced")
+            if any(c.isnumeric() for c in text):
+                return self.digits(text, state, "date not readable: its digits replaced, its format kept")
             return Surrogate(text, kept=True, note="no date to shift")
         if parsed.year is None and parsed.day is None:
             return Surrogate(text, kept=True, note="month alone: not shifted")
-        new = parsed.reference() + self.shift(state)
-        result = self.render(text, parsed, new)
+        try:
+            result = self.render(text, parsed, parsed.reference() + self.shift(state))
+        except (ValueError, OverflowError):  # shifted out of the calendar: not a real date
+            return self.digits(text, state, "date out of the calendar once shifted: its digits replaced")
         if normalise(result) == normalise(text):
-            raise SurrogateFailure("the shifted date reads like the original")
+            return self.digits(text, state, "the shifted date reads like the original: its digits replaced")
         return Surrogate(result, note="shifted")  # never the shift itself: it would undo every date
+
+    def digits(self, text: str, state: DocumentState, reason: str) -> Surrogate:
+        """Every digit replaced, separators and letters kept; checked like any drawn surrogate
+        (the first draw is the one of old, so outputs did not change)."""
+        close = sum(c.isnumeric() for c in text) > 1  # one digit is always one edit away
+        level = Level(lambda rng: scramble(text, rng), "date-digits", "digits", reason, close)
+        new, _ = state.draw_chain(text, [level], "date-digits")
+        return chosen(new, level)
 
 
 def _is_clock(text: str, start: int, end: int) -> bool:

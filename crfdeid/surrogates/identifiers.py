@@ -15,12 +15,17 @@ from stdnum import iban, luhn
 from stdnum.es import ccc, dni, nie
 
 from ..validators import VALIDATORS, es_nss
-from .base import DocumentState, Surrogate, scramble
+from .base import DocumentState, Level, Surrogate, chosen, scramble
 from .data import SurrogateData
+
+#: No checksummed format is longer (an IBAN has at most 34 characters).
+LONGEST_CHECKED = 34
 
 
 def kind_of(compact: str) -> str | None:
     """The checksummed format an identifier follows, if any."""
+    if len(compact) > LONGEST_CHECKED:
+        return None
     if VALIDATORS["es.dni"](compact):
         return "dni"
     if VALIDATORS["es.nie"](compact):
@@ -74,7 +79,11 @@ class IdentifierGenerator:
     def __init__(self, data: SurrogateData) -> None:
         self.data = data
 
+    def neutral_category(self, text: str, label: str) -> str:
+        return "identifier"
+
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
+        """Fallback chain: valid check characters -> a plain format-preserving scramble."""
         compact = "".join(c for c in text if c.isalnum()).upper()
         kind = kind_of(compact) if compact.isascii() else None
         if not any(c.isalnum() for c in text):
@@ -85,5 +94,16 @@ class IdentifierGenerator:
             # span is masked with its label instead.
             return Surrogate(f"[{label}]", note="words, masked")
         check = len(compact) > 1
-        new = state.draw(f"id:{label}", text, lambda rng: with_check(text, kind, rng), check_close=check)
-        return Surrogate(new, note=f"valid {kind}" if kind else "")
+        levels = [Level(lambda rng: with_check(text, kind, rng), f"id:{label}", check_close=check)]
+        if kind is not None:
+            levels.append(
+                Level(
+                    lambda rng: scramble(text, rng),
+                    f"id:{label}:plain",
+                    "no-check",
+                    "no safe value with valid check characters: a plain format-preserving one",
+                    check,
+                )
+            )
+        new, level = state.draw_chain(text, levels, f"id:{label}")
+        return chosen(new, level, f"valid {kind}" if kind else "")

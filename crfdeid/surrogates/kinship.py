@@ -9,14 +9,12 @@ policy asks to replace kinship words, the replacement keeps sex, generation and 
 from __future__ import annotations
 
 import random
-import re
 
-from ..langpack import fold
-from .base import DocumentState, Surrogate, match_case
+from .base import LETTERS, DocumentState, Surrogate, fold, match_case
 from .data import SurrogateData
 from .people import PeopleGenerator
 
-_WORD = re.compile(r"[^\W\d_]+")
+_WORD = LETTERS
 
 
 class KinshipGenerator:
@@ -47,7 +45,12 @@ class KinshipGenerator:
             }
         )
 
+    def neutral_category(self, text: str, label: str) -> str:
+        return "relative"
+
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
+        """Names inside the span through the people generator (and its fallback chains);
+        kinship words kept, or swapped for one of the same sex, generation and number."""
         pieces, last, changed = [], 0, False
         names = (
             {s for s, _, _, _ in self.people.classify(state.text, start, text)}

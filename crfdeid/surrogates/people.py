@@ -18,14 +18,13 @@ from dataclasses import dataclass, field
 
 from rapidfuzz.distance import Levenshtein
 
-from ..langpack import fold
-from .base import DocumentState, Surrogate, match_case, weighted_choice
+from .base import LETTERS, DocumentState, Level, Surrogate, SurrogateFailure, fold, match_case
 from .data import SurrogateData
 
 PERSON_LABELS = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO")
 PATIENT_LABEL = "NOMBRE_SUJETO_ASISTENCIA"
 SEX_LABEL = "SEXO_SUJETO_ASISTENCIA"
-_WORD = re.compile(r"[^\W\d_]+")
+_WORD = LETTERS
 _SURNAMES_FIELD = re.compile(r"apellidos?\s*[:.]?\s*$", re.IGNORECASE)
 _GIVEN_FIELD = re.compile(r"(?<!y )(?<!\w)nombre\s*[:.]?\s*$", re.IGNORECASE)
 _SEX_FIELD = re.compile(r"\bsexo\s*[:.]?\s*([^\W\d_]+)", re.IGNORECASE)
@@ -36,6 +35,13 @@ FUZZY_MIN_LENGTH = 4
 FREQUENT = 1000
 #: A name list decides a given name's sex on its own when one sex bears it this often.
 DECISIVE_SHARE = 0.9
+#: How far back (characters, same line) the context of a name is read: honorifics, "Nombre:",
+#: "Apellidos:". Bounded so that a note written as one long line stays linear.
+CONTEXT = 256
+#: Spelling variants are looked up through their one-deletion neighbourhood up to this length
+#: (real names are far shorter; a 100,000-letter token only joins its exact spelling).
+VARIANT_MAX_LENGTH = 64
+INITIALS = "ABCDEFGHIJLMNOPRSTVZ"
 
 
 @dataclass
@@ -55,6 +61,19 @@ class Group:
 
 def words(text: str) -> list[tuple[int, int, str]]:
     return [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
+
+
+def line_before(text: str, start: int, width: int = CONTEXT) -> tuple[int, str]:
+    """(offset, text) of the line up to ``start``, at most ``width`` characters of it."""
+    low = max(0, start - width)
+    newline = text.rfind("\n", low, start)
+    begin = newline + 1 if newline >= 0 else low
+    return begin, text[begin:start]
+
+
+def deletions(token: str) -> set[str]:
+    """The token and every string one deletion away: two strings within one edit share one."""
+    return {token, *(token[:i] + token[i + 1 :] for i in range(len(token)))}
 
 
 class PeopleGenerator:
@@ -92,7 +111,7 @@ class PeopleGenerator:
             title = self.data.pack.honorific(word)
             if title is not None and title.sex != "any":
                 return title.sex
-        line_start = text.rfind("\n", 0, start) + 1
+        line_start, _ = line_before(text, start)
         before = words(text[max(line_start, start - 30) : start])[-3:]
         for _, _, word in reversed(before):
             title = self.data.pack.honorific(word)
@@ -109,8 +128,7 @@ class PeopleGenerator:
     def classify(self, text: str, start: int, span_text: str) -> list[tuple[int, int, str, str]]:
         """The name tokens of a span: (start, end, token, kind) with kind given / surname /
         initial; particles, honorifics and kinship words are left out (they are kept)."""
-        line_start = text.rfind("\n", 0, start) + 1
-        before = text[line_start:start]
+        _, before = line_before(text, start)
         field_kind = (
             "surname"
             if _SURNAMES_FIELD.search(before)
@@ -132,6 +150,15 @@ class PeopleGenerator:
             if word[0].islower() and folded not in self.data.given and folded not in self.data.surname:
                 continue  # not a name ("su", "materna")
             tokens.append((s, e, word))
+        if not tokens:
+            # a name made of particles only ("Del Santo"): its last capitalised word is the name
+            pack = self.data.pack
+            capitalised = [
+                (s, e, w)
+                for s, e, w in words(span_text)
+                if w[0].isupper() and pack.honorific(w) is None and pack.kinship_term(w) is None
+            ]
+            tokens = capitalised[-1:]
         out = []
         seen_surname = False
         after_title = bool(re.search(r"\b(dra?|sra?|d|dña|don|doña)\.?\s*$", before, re.IGNORECASE))
@@ -179,32 +206,38 @@ class PeopleGenerator:
                 sex = patient
             for _, _, token, kind in self.classify(text, start, span_text):
                 occurrences.append(Occurrence(token, kind, sex))
-        state.extras["patient_sex"] = patient
+        state.patient_sex = patient
         self._assign(state, occurrences)
 
     def _group(self, occurrences: list[Occurrence]) -> list[Group]:
+        """Spelling variants into groups. Each token joins the first group (in creation order)
+        whose canonical spelling is one edit away, found through a one-deletion index rather
+        than by comparing with every group (quadratic in a long note)."""
         counts = Counter(fold(o.token) for o in occurrences if o.kind != "initial")
         groups: list[Group] = []
         index: dict[str, Group] = {}
+        neighbours: dict[str, list[int]] = {}
         for token, _ in sorted(counts.items(), key=lambda kv: (-kv[1], -len(kv[0]), kv[0])):
             home = None
-            if len(token) >= FUZZY_MIN_LENGTH:
-                for group in groups:
-                    other = group.canonical
-                    if (
-                        len(other) < FUZZY_MIN_LENGTH
-                        or Levenshtein.distance(token, other, score_cutoff=1) > 1
-                    ):
+            if FUZZY_MIN_LENGTH <= len(token) <= VARIANT_MAX_LENGTH:
+                variants = deletions(token)
+                candidates = sorted({i for v in variants for i in neighbours.get(v, ())})
+                for i in candidates:
+                    other = groups[i].canonical
+                    if Levenshtein.distance(token, other, score_cutoff=1) > 1:
                         continue
                     if self._frequent(token) and self._frequent(other):
                         continue  # two real, common names ("Marín"/"Martín"), not a typo
                     if self._opposite_sex(token, other):
                         continue  # "Julio"/"Julia"
-                    home = group
+                    home = groups[i]
                     break
             if home is None:
                 home = Group(token)
                 groups.append(home)
+                if FUZZY_MIN_LENGTH <= len(token) <= VARIANT_MAX_LENGTH:
+                    for variant in deletions(token):
+                        neighbours.setdefault(variant, []).append(len(groups) - 1)
             home.members.add(token)
             index[token] = home
         for occ in occurrences:
@@ -248,20 +281,44 @@ class PeopleGenerator:
         for group in self._group(occurrences):
             kind = "given" if group.kinds["given"] > group.kinds["surname"] else "surname"
             sex = self.group_sex(group) if kind == "given" else None
-            surrogate = self.draw_token(state, group.canonical, kind, sex)
+            for member in group.members:
+                state.name_groups[member] = group.canonical
+            state.name_sex[group.canonical] = sex
+            try:
+                surrogate, level = self.draw_token(state, group.canonical, kind, sex)
+            except SurrogateFailure:
+                continue  # every rung failed: each span with this name gets the neutral word
             for member in group.members:
                 state.name_map[member] = surrogate
-            state.extras.setdefault("name_groups", {}).update({m: group.canonical for m in group.members})
-            state.extras.setdefault("name_sex", {})[group.canonical] = sex
+                if level.fallback:
+                    state.name_fallbacks[member] = level
 
-    def draw_token(self, state: DocumentState, folded: str, kind: str, sex: str | None) -> str:
+    def draw_token(self, state: DocumentState, folded: str, kind: str, sex: str | None) -> tuple[str, Level]:
+        """Fallback chains: a frequent given name of the sex -> of either sex; a frequent
+        surname -> any surname of the pack. Returns the surrogate and the level used."""
         if kind == "given":
             pool = self.data.given_pool[sex or "any"] or self.data.given_pool["f"]
-            category = f"given-{sex or 'any'}"
-        else:
-            pool = self.data.surname_pool
-            category = "surname"
-        return state.draw(category, folded, lambda rng: weighted_choice(rng, pool.items, pool.cum))
+            levels = [
+                Level(pool.choose, f"given-{sex or 'any'}"),
+                Level(
+                    self.data.given_either.choose,
+                    "given-either",
+                    "any-sex",
+                    "no safe given name of the person's sex: a given name of either sex",
+                ),
+            ]
+            return state.draw_chain(folded, levels, "given")
+        every = self.data.surname_all
+        levels = [
+            Level(self.data.surname_pool.choose, "surname"),
+            Level(
+                lambda rng: rng.choice(every),
+                "surname:any",
+                "anywhere",
+                "no safe surname among the frequent ones: any surname of the pack",
+            ),
+        ]
+        return state.draw_chain(folded, levels, "surname")
 
     # --- replacing one span -------------------------------------------------------------------
 
@@ -282,25 +339,50 @@ class PeopleGenerator:
         result = "".join(pieces)
         if not classified:
             return Surrogate(text, kept=True, note="no name token")
-        return Surrogate(result)
+        return self.with_fallback(result, [t for _, _, t, _ in classified], state)
+
+    @staticmethod
+    def with_fallback(text: str, tokens: list[str], state: DocumentState) -> Surrogate:
+        """A span's surrogate, recording the first fallback one of its name tokens needed."""
+        for token in tokens:
+            level = state.name_fallbacks.get(fold(token))
+            if level is not None:
+                return Surrogate(text, note=level.reason, fallback=level.fallback)
+        return Surrogate(text)
 
     def replace_token(self, state: DocumentState, token: str, kind: str, sex: str | None) -> str:
         folded = fold(token)
         if kind == "initial":
-            letters = "ABCDEFGHIJLMNOPRSTVZ"
-            new = state.draw("initial", folded, lambda rng: rng.choice(letters), check_close=False)
+            levels = [
+                Level(lambda rng: rng.choice(INITIALS), "initial", check_close=False),
+                Level(
+                    lambda rng: rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+                    "initial:any",
+                    "anywhere",
+                    "no safe common initial: any letter",
+                    check_close=False,
+                ),
+            ]
+            new, level = state.draw_chain(folded, levels, "initial")
+            if level.fallback:
+                state.name_fallbacks[folded] = level
             return match_case(token, new) if token.isupper() else new.lower()
         surrogate = state.name_map.get(folded)
         if surrogate is None:  # a name prepare() did not see (e.g. a span of another label)
             if sex is None and kind == "given":
                 sex = self._table_sex(folded, 0.5 + 1e-9)
-            surrogate = self.draw_token(state, folded, kind, sex)
+            surrogate, level = self.draw_token(state, folded, kind, sex)
             state.name_map[folded] = surrogate
+            if level.fallback:
+                state.name_fallbacks[folded] = level
         return match_case(token, surrogate)
+
+    def neutral_category(self, text: str, label: str) -> str:
+        return "person"
 
     def entity(self, text: str, start: int, state: DocumentState) -> frozenset[str]:
         """The name groups a span mentions: spans whose groups nest are one person (for tags)."""
-        groups = state.extras.get("name_groups", {})
+        groups = state.name_groups
         return frozenset(
             groups.get(fold(t), fold(t))
             for _, _, t, k in self.classify(state.text, start, text)

@@ -13,16 +13,26 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 
-from ..langpack import fold
-from .base import DocumentState, Surrogate, match_case, scramble, weighted_choice
+from .base import DocumentState, Level, Surrogate, chosen, fold, match_case, scramble, weighted_choice
 from .data import SurrogateData, display
 
 _POSTAL = re.compile(r"(?P<lead>E-?)?(?P<code>\d{5})")
-_TAIL_TOKEN = re.compile(r"\d+\s*-\s*\d+|\d+|[^\W\d_]+|.", re.DOTALL)
+#: "s/n" (sin número) is one token, kept: cut in three, its "s" became another letter ("d/n").
+_TAIL_TOKEN = re.compile(r"\d+\s*-\s*\d+|\d+|(?i:s/n)\b|[^\W\d_]+|.", re.DOTALL)
+_RANGE = re.compile(r"(\d+)(\s*-\s*)(\d+)")
+#: Numbers up to this many digits are drawn as numbers; longer ones (junk) digit by digit.
+_SHORT = 18
 _ORDINAL_MARKS = "ºª"
 #: How far (characters, same line) a postal code looks for the town it belongs to.
 TOWN_WINDOW = 40
+
+
+def _digits(number: str, rng: random.Random) -> str:
+    """A number of the same length, digit by digit, with a leading zero only where it had one."""
+    first = "0123456789" if number[:1] == "0" else "123456789"
+    return rng.choice(first) + "".join(rng.choice("0123456789") for _ in number[1:])
 
 
 def _cased(model: str, word: str) -> str:
@@ -32,7 +42,14 @@ def _cased(model: str, word: str) -> str:
 
 
 class TerritoryGenerator:
-    """TERRITORIO: municipalities, provinces, communities and postal codes."""
+    """TERRITORIO: municipalities, provinces, communities and postal codes.
+
+    Fallback chains: a town -> another town of its province -> of its community -> of anywhere;
+    a province -> another province of its community -> any province; a postal code -> its
+    province's prefix agreeing with the town beside it -> another province's prefix. Ceuta and
+    Melilla (provinces with one municipality) and single-province communities take the second
+    rung on every note; the audit records it.
+    """
 
     name = "territories"
     phase = 1
@@ -41,85 +58,138 @@ class TerritoryGenerator:
         self.data = data
 
     def prepare(self, state: DocumentState, spans: list[tuple[int, int, str]]) -> None:
-        """Replace the towns first, so that postal codes can agree with them."""
+        """Replace the towns first, so that postal codes can agree with them. A town that fails
+        here fails again in ``generate``, where the pseudonymiser catches and records it."""
         for start, end, label in spans:
             if label == "TERRITORIO" and not _POSTAL.fullmatch(state.text[start:end].strip()):
-                self.generate(state.text[start:end], label, start, state)
+                try:
+                    self.generate(state.text[start:end], label, start, state)
+                except Exception:  # surfaces again, per span, in generate
+                    continue
 
-    def town(self, text: str, province: str, state: DocumentState) -> str:
-        pool = self.data.town_pool.get(province) or self.data.town_pool_all
-        return state.draw(f"town:{province}", text, lambda rng: weighted_choice(rng, pool.items, pool.cum))
+    def neutral_category(self, text: str, label: str) -> str:
+        stripped = text.strip()
+        if _POSTAL.fullmatch(stripped):
+            return "postal_code"
+        if self.data.find_town(stripped) is None:
+            if fold(stripped) in self.data.province_lookup:
+                return "province"
+            if fold(stripped) in self.data.community_lookup:
+                return "community"
+        return "town"
+
+    def town_levels(self, province: str) -> list[Level]:
+        """Where a town of ``province`` may be replaced from, most faithful first."""
+        community = self.data.province_community.get(province, "")
+        own = self.data.town_pool.get(province) or self.data.town_pool_all
+        wider = self.data.community_town_pool.get(community)
+        if wider is not None and len(self.data.provinces_of.get(community, ())) < 2:
+            wider = None  # a single-province community has no other towns
+        return [
+            Level(own.choose if len(own.items) > 1 else None, f"town:{province}"),
+            Level(
+                wider.choose if wider else None,
+                f"town-community:{community}",
+                "community",
+                "no safe town in the original's province: a town of the same community",
+            ),
+            Level(
+                self.data.town_pool_all.choose,
+                "town:*",
+                "anywhere",
+                "no safe town in the original's province or community: a town from anywhere",
+            ),
+        ]
+
+    def town(self, text: str, province: str, state: DocumentState) -> tuple[str, Level]:
+        return state.draw_chain(text, self.town_levels(province), "town")
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         stripped = text.strip()
         postal = _POSTAL.fullmatch(stripped)
         if postal:
-            return Surrogate(
-                text.replace(stripped, self.postal_code(stripped, postal, start, state)), note="postal code"
-            )
+            new, level = self.postal_code(stripped, postal, start, state)
+            return chosen(text.replace(stripped, new), level, "postal code")
         memo_key = ("territory", fold(stripped))
         if memo_key in state.memo:
             known = state.memo[memo_key]
-            province = state.extras.get("town_provinces", {}).get(memo_key[1], "")
-            if province and not any(t[0] == start for t in state.towns):
-                state.towns.append((start, start + len(text), province, known.text.strip()))
+            province = state.town_provinces.get(memo_key[1], "")
+            if province:
+                state.towns.add(start, start + len(text), province, known.text.strip())
             return known
         found = self.data.find_town(stripped)
         if found is not None:
             _, province = found
-            new = self.town(stripped, province, state)
-            state.extras.setdefault("town_provinces", {})[memo_key[1]] = province  # type: ignore[union-attr]
-            if not any(t[0] == start for t in state.towns):
-                state.towns.append((start, start + len(text), province, new))
-            result = Surrogate(
-                text.replace(stripped, _cased(stripped, new)), note="town of the same province"
-            )
+            new, level = self.town(stripped, province, state)
+            state.town_provinces[memo_key[1]] = province
+            state.towns.add(start, start + len(text), province, new)
+            result = chosen(text.replace(stripped, _cased(stripped, new)), level, "town of the same province")
         elif fold(stripped) in self.data.province_lookup:
             province = self.data.province_lookup[fold(stripped)]
             community = self.data.province_community[province]
             siblings = [p for p in self.data.provinces_of[community] if p != province]
-            choices = siblings or sorted(self.data.province_code)
-            new = state.draw("province", stripped, lambda rng: rng.choice(choices))
-            result = Surrogate(text.replace(stripped, _cased(stripped, new)), note="province")
+            everywhere = sorted(self.data.province_code)
+            levels = [
+                Level((lambda rng: rng.choice(siblings)) if siblings else None, "province"),
+                Level(
+                    lambda rng: rng.choice(everywhere),
+                    "province",  # the category of old: same draws where the first rung is empty
+                    "anywhere",
+                    "no other safe province in the original's community: a province from anywhere"
+                    if siblings
+                    else "the original's community has one province: a province from anywhere",
+                ),
+            ]
+            new, level = state.draw_chain(stripped, levels, "province")
+            result = chosen(text.replace(stripped, _cased(stripped, new)), level, "province")
         elif fold(stripped) in self.data.community_lookup:
-            new = state.draw("community", stripped, lambda rng: rng.choice(self.data.communities))
-            result = Surrogate(text.replace(stripped, _cased(stripped, new)), note="community")
+            communities = self.data.communities
+            levels = [Level(lambda rng: rng.choice(communities), "community")]
+            new, level = state.draw_chain(stripped, levels, "community")
+            result = chosen(text.replace(stripped, _cased(stripped, new)), level, "community")
         else:
-            pool = self.data.town_pool_all
-            new = state.draw("town:*", stripped, lambda rng: weighted_choice(rng, pool.items, pool.cum))
-            result = Surrogate(text.replace(stripped, _cased(stripped, new)), note="unknown place: a town")
+            levels = [Level(self.data.town_pool_all.choose, "town:*")]
+            new, level = state.draw_chain(stripped, levels, "town")
+            result = chosen(text.replace(stripped, _cased(stripped, new)), level, "unknown place: a town")
         state.memo[memo_key] = result
         return result
 
-    def postal_code(self, code_text: str, match: re.Match, start: int, state: DocumentState) -> str:
+    def postal_code(
+        self, code_text: str, match: re.Match, start: int, state: DocumentState
+    ) -> tuple[str, Level]:
         code = match["code"]
+        lead = match["lead"] or ""
         province = self.data.code_province.get(code[:2])
-        town = self.nearest_town(start, state)
+        near = state.towns.near(state.text, start, TOWN_WINDOW)
+        town = (near.province, near.surrogate) if near is not None else None
 
         def make(rng: random.Random) -> str:
             if province is None:
-                return (match["lead"] or "") + scramble(code, rng)
+                return lead + scramble(code, rng)
             capital = town is not None and town[1] == self.data.capitals.get(province)
             digits = "0123456789" if town is None else "0" if capital else "123456789"
             third = rng.choice(digits)
             rest = "".join(rng.choice("0123456789") for _ in range(2))
             if rest == "00" and third == "0":
                 rest = f"{rng.randint(1, 99):02d}"
-            return (match["lead"] or "") + code[:2] + third + rest
+            return lead + code[:2] + third + rest
+
+        prefixes = sorted(self.data.code_province)
+
+        def elsewhere(rng: random.Random) -> str:
+            return lead + rng.choice(prefixes) + "".join(rng.choice("0123456789") for _ in range(3))
 
         key = code_text if town is None else f"{code_text}|{town[1]}"
-        return state.draw("postal", key, make)
-
-    def nearest_town(self, start: int, state: DocumentState) -> tuple[str, str] | None:
-        """(province, surrogate town) of the town written within a few characters of ``start``."""
-        best = None
-        for t_start, t_end, province, new in state.towns:
-            gap = t_start - start if t_start >= start else start - t_end
-            if gap > TOWN_WINDOW or "\n" in state.text[min(start, t_end) : max(start, t_start)]:
-                continue
-            if best is None or gap < best[0]:
-                best = (gap, province, new)
-        return (best[1], best[2]) if best else None
+        levels = [
+            Level(make, "postal"),
+            Level(
+                elsewhere,
+                "postal:any",
+                "anywhere",
+                "no safe postal code in the original's province: one of another province",
+            ),
+        ]
+        return state.draw_chain(key, levels, "postal")
 
 
 class StreetGenerator:
@@ -146,8 +216,7 @@ class StreetGenerator:
         name_end = cut.start() if cut else len(rest)
         return type_text, kind, rest[:name_end], rest[name_end:]
 
-    def new_name(self, old: str, kind: str | None, rng: random.Random) -> str:
-        names = self.data.streets.get(kind or "", []) or self.data.streets["*"]
+    def new_name(self, old: str, names: list[str], rng: random.Random) -> str:
         new = rng.choice(names)
         stripped = old.strip()
         lead = old[: len(old) - len(old.lstrip())]
@@ -168,15 +237,21 @@ class StreetGenerator:
     def new_tail(self, tail: str, rng: random.Random) -> str:
         out = []
         for token in _TAIL_TOKEN.findall(tail):
-            if token[0].isdigit() and "-" in token:  # a number range keeps its width
-                a, b = (int(x) for x in re.findall(r"\d+", token))
+            numbers = _RANGE.fullmatch(token)
+            short = numbers is not None and max(len(numbers[1]), len(numbers[3])) <= _SHORT
+            if short and int(numbers[3]) >= int(numbers[1]):
+                # a number range keeps its width and its span ("5-7" -> "6-8")
+                a, b = int(numbers[1]), int(numbers[3])
                 width = max(len(str(a)), 1)
                 new_a = rng.randint(10 ** (width - 1) if width > 1 else 1, 10**width - 1)
-                sep = token[len(str(a)) : len(token) - len(str(b))] if token.endswith(str(b)) else "-"
-                out.append(f"{new_a}{sep}{new_a + max(b - a, 0)}")
-            elif token.isdigit():
+                out.append(f"{new_a}{numbers[2]}{new_a + max(b - a, 0)}")
+            elif numbers:  # two numbers, not a range ("# 49-00" in a Colombian address)
+                out.append(_digits(numbers[1], rng) + numbers[2] + _digits(numbers[3], rng))
+            elif token.isdigit() and len(token) <= _SHORT:
                 low = 10 ** (len(token) - 1) if len(token) > 1 else 1
                 out.append(str(rng.randint(low, 10 ** len(token) - 1)))
+            elif token.isdigit():
+                out.append(_digits(token, rng))
             elif token.isalpha() and token not in _ORDINAL_MARKS:
                 if fold(token) in self.data.address_words:
                     out.append(token)
@@ -190,14 +265,45 @@ class StreetGenerator:
                 out.append(token)
         return "".join(out)
 
+    def neutral_category(self, text: str, label: str) -> str:
+        return "street"
+
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
+        """Fallback chain: a street name of the original's type -> of any type."""
         type_text, kind, name, tail = self.split(text)
 
-        def make(rng: random.Random) -> str:
-            new_name = self.new_name(name, kind, rng) if name.strip() else name
-            return type_text + new_name + self.new_tail(tail, rng)
+        def make(names: list[str]) -> Callable[[random.Random], str]:
+            def one(rng: random.Random) -> str:
+                new_name = self.new_name(name, names, rng) if name.strip() else name
+                return type_text + new_name + self.new_tail(tail, rng)
 
-        return Surrogate(state.draw("street", text, make), note=f"type {kind}" if kind else "")
+            return one
+
+        typed = self.data.streets.get(kind or "", [])
+        anywhere = self.data.streets["*"]
+        if typed:
+            levels = [
+                Level(make(typed), "street"),
+                Level(
+                    make(anywhere),
+                    "street",
+                    "any-type",
+                    "no safe street name of the original's type: a street name of any type",
+                ),
+            ]
+        elif kind is not None:
+            levels = [
+                Level(
+                    make(anywhere),
+                    "street",
+                    "any-type",
+                    "no street of the original's type in the pack: a street name of any type",
+                )
+            ]
+        else:
+            levels = [Level(make(anywhere), "street")]
+        new, level = state.draw_chain(text, levels, "street")
+        return chosen(new, level, f"type {kind}" if kind else "")
 
 
 class FacilityGenerator:
@@ -217,6 +323,9 @@ class FacilityGenerator:
                 _, kind = self.facility_type(name)
                 if kind is not None:
                     self.typed.setdefault(kind, []).append((name, province))
+        self._every_hospital = [c for rows in self.typed.values() for c in rows]
+        self._every_centre = data.centres.get("*", [])
+        self._local_cache: dict[tuple[bool, str, str], list[tuple[str, str]]] = {}
 
     def facility_type(self, text: str) -> tuple[str, str | None]:
         folded = fold(text)
@@ -228,32 +337,83 @@ class FacilityGenerator:
                 return text[:end], kind
         return "", None
 
+    def neutral_category(self, text: str, label: str) -> str:
+        _, kind = self.facility_type(text)
+        centre = label == "CENTRO_SALUD" or kind in ("centro de salud", "consultorio")
+        return "health_centre" if centre else "hospital"
+
+    def _local(self, centre: bool, kind: str, province: str) -> list[tuple[str, str]]:
+        """Facilities of a type in a province (memoised: the catalogue has thousands)."""
+        key = (centre, kind, province)
+        if key not in self._local_cache:
+            table = self.data.centres if centre else self.typed
+            candidates = table.get(kind, []) or table.get("hospital", []) or table.get("*", [])
+            self._local_cache[key] = [c for c in candidates if province and c[1] == province]
+        return self._local_cache[key]
+
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
+        """Fallback chain: same type in the original's province -> same type anywhere -> any
+        type; an abbreviation ("HUMS") becomes another."""
         type_text, kind = self.facility_type(text)
         centre = label == "CENTRO_SALUD" or kind in ("centro de salud", "consultorio")
         table = self.data.centres if centre else self.typed
         province = self.data.hospital_lookup.get(fold(text))
-        candidates = table.get(kind or "", []) or table.get("hospital", []) or table.get("*", [])
-        local = [c for c in candidates if province and c[1] == province]
-        if len(local) >= 3:
-            candidates = local
+        typed = table.get(kind or "", []) or table.get("hospital", []) or table.get("*", [])
+        local = self._local(centre, kind or "", province or "")
         letters = [c for c in text if c.isalpha()]
         if not type_text and letters and all(c.isupper() for c in letters) and len(text.split()) == 1:
-            return Surrogate(
-                state.draw("facility", text, lambda rng: scramble(text, rng)), note="abbreviation scrambled"
+            abbreviation = [Level(lambda rng: scramble(text, rng), "facility")]
+            new, level = state.draw_chain(text, abbreviation, "facility")
+            return chosen(new, level, "abbreviation scrambled")
+
+        def make(candidates: list[tuple[str, str]]) -> Callable[[random.Random], str]:
+            def one(rng: random.Random) -> str:
+                name = rng.choice(candidates)[0] if candidates else "General"
+                own_type, _ = self.facility_type(name)
+                rest = name[len(own_type) :].strip() if own_type else name
+                if not type_text or not text[len(type_text) :].strip():
+                    return name  # no name to replace after the type ("Hospital General"): a whole one
+                after = text[len(type_text) :]
+                de = re.match(r"\s+de\s", after) and not re.match(r"(de|del)\b", rest)
+                connector = " de " if de else " "
+                return type_text + connector + rest if rest else type_text
+
+            return one
+
+        category = f"facility:{label}"
+        levels = [Level(make(local if len(local) >= 3 else typed), category)]
+        if len(local) >= 3:
+            levels.append(
+                Level(
+                    make(typed),
+                    category,
+                    "anywhere",
+                    "no safe facility of the original's type in its province: one from anywhere",
+                )
             )
-
-        def make(rng: random.Random) -> str:
-            name = rng.choice(candidates)[0] if candidates else "General"
-            own_type, _ = self.facility_type(name)
-            rest = name[len(own_type) :].strip() if own_type else name
-            if not type_text or not text[len(type_text) :].strip():
-                return name  # no name to replace after the type ("Hospital General"): a whole one
-            after = text[len(type_text) :]
-            connector = " de " if re.match(r"\s+de\s", after) and not re.match(r"(de|del)\b", rest) else " "
-            return type_text + connector + rest if rest else type_text
-
-        return Surrogate(state.draw(f"facility:{label}", text, make), note=f"type {kind}" if kind else "")
+        every = self._every_centre if centre else self._every_hospital
+        if every is not typed:
+            levels.append(
+                Level(
+                    make(every),
+                    category,
+                    "any-type",
+                    "no safe facility of the original's type: a facility of any type",
+                )
+            )
+        if type_text and every:
+            # the type words as written may themselves be an original of the note ("Hospital
+            # General" annotated alone): a whole catalogue name, its own type included
+            levels.append(
+                Level(
+                    lambda rng: rng.choice(every)[0],
+                    f"{category}:whole",
+                    "any-type",
+                    "no safe facility keeping the original's type words: a whole name of any type",
+                )
+            )
+        new, level = state.draw_chain(text, levels, category)
+        return chosen(new, level, f"type {kind}" if kind else "")
 
 
 class CountryGenerator:
@@ -265,11 +425,24 @@ class CountryGenerator:
     def __init__(self, data: SurrogateData) -> None:
         self.data = data
 
+    def neutral_category(self, text: str, label: str) -> str:
+        return "country"
+
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
-        pool = self.data.country_pool
+        """Fallback chain: a frequent country -> any country of the pack's table."""
         stripped = text.strip()
-        new = state.draw("country", stripped, lambda rng: weighted_choice(rng, pool.items, pool.cum))
-        return Surrogate(text.replace(stripped, _cased(stripped, new)))
+        every = self.data.countries_all
+        levels = [
+            Level(self.data.country_pool.choose, "country"),
+            Level(
+                lambda rng: rng.choice(every),
+                "country:any",
+                "anywhere",
+                "no safe country among the frequent ones: any country",
+            ),
+        ]
+        new, level = state.draw_chain(stripped, levels, "country")
+        return chosen(text.replace(stripped, _cased(stripped, new)), level)
 
 
 class InstitutionGenerator:
@@ -303,18 +476,33 @@ class InstitutionGenerator:
             out = head + (fillers[field]() if field in fillers else field) + tail
         return out
 
+    def neutral_category(self, text: str, label: str) -> str:
+        return "institution"
+
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
+        """Fallback chain: a template of the original's kind -> a generic template."""
         stripped = text.strip()
         letters = [c for c in stripped if c.isalpha()]
         if letters and all(c.isupper() for c in letters) and " " not in stripped:
-            return Surrogate(
-                state.draw("institution", stripped, lambda rng: scramble(stripped, rng)), note="acronym"
-            )
+            acronym = [Level(lambda rng: scramble(stripped, rng), "institution")]
+            new, level = state.draw_chain(stripped, acronym, "institution")
+            return chosen(new, level, "acronym")
         folded = fold(stripped)
-        templates = self.data.institution_default
+        default = self.data.institution_default
+        templates = default
         for head, options in self.data.institutions:
             if folded.startswith(head):
                 templates = options
                 break
-        new = state.draw("institution", stripped, lambda rng: self.fill(rng.choice(templates), rng))
-        return Surrogate(text.replace(stripped, new))
+        levels = [Level(lambda rng: self.fill(rng.choice(templates), rng), "institution")]
+        if templates is not default:
+            levels.append(
+                Level(
+                    lambda rng: self.fill(rng.choice(default), rng),
+                    "institution:any",
+                    "any-type",
+                    "no safe name of the original's kind: a generic institution",
+                )
+            )
+        new, level = state.draw_chain(stripped, levels, "institution")
+        return chosen(text.replace(stripped, new), level)

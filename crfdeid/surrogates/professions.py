@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import random
 
-from ..langpack import fold
-from .base import DocumentState, Surrogate, match_case
+from .base import DocumentState, Level, Surrogate, chosen, fold, match_case
 from .data import SurrogateData
 
 
@@ -29,10 +28,15 @@ class ProfessionGenerator:
             return "f"
         if pair is None and first.endswith(("o", "os", "or", "ores")):
             return "m"
-        sex = state.extras.get("patient_sex")
+        sex = state.patient_sex
         return sex if sex in ("m", "f") else "m"
 
+    def neutral_category(self, text: str, label: str) -> str:
+        return "profession"
+
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
+        """Fallback chain: a short profession of the same gender -> any profession of the
+        pack's table, in either form."""
         stripped = text.strip()
         gender = self.gender(stripped, state)
 
@@ -40,5 +44,19 @@ class ProfessionGenerator:
             masculine, feminine = rng.choice(self.data.professions)
             return match_case(stripped, feminine if gender == "f" else masculine)
 
-        new = state.draw(f"profession-{gender}", stripped, make)
-        return Surrogate(text.replace(stripped, new), note=f"gender {gender}")
+        every = self.data.profession_forms
+
+        def anything(rng: random.Random) -> str:
+            return match_case(stripped, rng.choice(every))
+
+        levels = [
+            Level(make, f"profession-{gender}"),
+            Level(
+                anything,
+                "profession:any",
+                "any-gender",
+                "no safe profession of the original's gender: any profession",
+            ),
+        ]
+        new, level = state.draw_chain(stripped, levels, "profession")
+        return chosen(text.replace(stripped, new), level, f"gender {gender}")

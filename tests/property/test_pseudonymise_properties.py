@@ -1,15 +1,18 @@
 """Properties of replacement and of the generators: offsets exact, text outside spans kept,
-junk never crashes, shifted dates keep their weekday."""
+junk never crashes nor meets a generator error, shifted dates keep their weekday; the linear
+leftover scan and tag numbering agree with the plain (quadratic) ones they replaced."""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crfdeid.pseudonymise import Pseudonymiser, apply_replacements
-from crfdeid.surrogates import SurrogateFailure, build_registry, surrogate_data
+from crfdeid.pseudonymise import MIN_LEFTOVER_LENGTH, Pseudonymiser, _Entities, apply_replacements
+from crfdeid.surrogates import SurrogateFailure, build_registry, fold, normalise, surrogate_data
+from crfdeid.surrogates.people import PERSON_LABELS
 from crfdeid.types import Document, Span
 from tests.surrogate_kit import state
 
@@ -51,6 +54,7 @@ LABELS = sorted(set(REGISTRY) | {"SEXO_SUJETO_ASISTENCIA", "OTROS_SUJETO_ASISTEN
 def test_pseudonymising_junk_never_crashes_and_offsets_stay_exact(text, raw):
     spans = [Span(s, min(s + n, len(text)), label) for s, n, label in raw if s < len(text)]
     result = PSEUDONYMISER.pseudonymise(Document("junk", text, tuple(spans)))
+    assert not result.generator_errors, [r.note for r in result.generator_errors]
     assert all(0 <= s.start < s.end <= len(result.text) for s in result.spans)
     for span, record in zip(result.spans, [r for r in result.audit if r.new_end > r.new_start], strict=False):
         if record.surrogate is not None:
@@ -81,3 +85,85 @@ def test_shifted_dates_keep_their_weekday(date, seed, fmt):
     new = gen.generate(text, "FECHAS", 0, state(text, seed)).text
     parsed = gen.parse(new)
     assert parsed is not None and parsed.reference().weekday() == gen.parse(text).reference().weekday()
+
+
+# --- the linear leftover scan and tag numbering against the plain ones -------------------------
+
+VOCABULARY = ["Ana", "ana", "ANA", "Gil", "López", "Lopez", "Martín", "Zaragoza", "de", "la", "NHC",
+              "2347865", "2012", "05/03/2012", "Blanco", "blanco", "Ana_", "(Gil)", "Ña", "ß"]
+SEPARATORS = [" ", " ", "  ", "\n", "\xa0", ", ", ". ", "\t", "-", ""]
+LABELS_FOR_LEFTOVERS = ["NOMBRE_SUJETO_ASISTENCIA", "TERRITORIO", "ID_SUJETO_ASISTENCIA", "FECHAS",
+                        "SEXO_SUJETO_ASISTENCIA"]
+
+
+@st.composite
+def note_with_some_words_annotated(draw):
+    pieces = draw(st.lists(st.tuples(st.sampled_from(VOCABULARY), st.sampled_from(SEPARATORS)), max_size=30))
+    text, spans, pos = "", [], 0
+    for word, sep in pieces:
+        if draw(st.booleans()) and draw(st.booleans()):
+            spans.append(Span(pos, pos + len(word), draw(st.sampled_from(LABELS_FOR_LEFTOVERS))))
+        text += word + sep
+        pos = len(text)
+    return Document("d", text, tuple(spans))
+
+
+def leftovers_by_regex(pseudonymiser: Pseudonymiser, document: Document, result) -> list[tuple]:
+    """The scan as it was written before the automaton: one alternation of every original."""
+    kept = {(r.start, r.end) for r in result.audit if r.surrogate is None}
+    wanted: dict[str, tuple[str, bool]] = {}
+    for span in sorted(document.spans, key=lambda s: (s.start, -s.end, s.label)):
+        if (span.start, span.end) in kept:
+            continue
+        original = document.span_text(span)
+        key = normalise(original)
+        if len(key) >= MIN_LEFTOVER_LENGTH:
+            wanted.setdefault(key, (span.label, False))
+        if span.label in PERSON_LABELS:
+            for word in re.findall(r"[^\W\d_]{3,}", original):
+                if fold(word) not in pseudonymiser.data.name_particles and word[0].isupper():
+                    wanted.setdefault(fold(word), (span.label, True))
+    if not wanted:
+        return []
+    new_text = result.text
+    folded = "".join((fold(c)[:1] or c) for c in new_text)
+    pattern = re.compile(
+        r"(?<!\w)(?:"
+        + "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in sorted(wanted, key=len, reverse=True))
+        + r")(?!\w)"
+    )
+    dates = [(s.start, s.end) for s in result.spans if s.label == "FECHAS"]
+    found = []
+    for match in pattern.finditer(folded):
+        label, capitalised = wanted[" ".join(match.group().split())]
+        if capitalised and not new_text[match.start()].isupper():
+            continue
+        if any(start <= match.start() and match.end() <= end for start, end in dates):
+            continue
+        found.append((label, match.start(), match.end()))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(note_with_some_words_annotated())
+def test_the_leftover_scan_finds_what_the_regex_alternation_found(document):
+    result = PSEUDONYMISER.pseudonymise(document)
+    found = [(x.label, x.new_start, x.new_end) for x in result.leftovers]
+    assert found == leftovers_by_regex(PSEUDONYMISER, document, result)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.frozensets(st.sampled_from("abcdef"), min_size=1, max_size=3), max_size=25))
+def test_tag_numbers_are_those_of_a_scan_of_every_entity(keys):
+    indexed, plain = _Entities(), []
+    for key in keys:
+        number = indexed.number(key)
+        for index, (known, n) in enumerate(plain):  # the scan the index replaced
+            if key <= known or known <= key:
+                plain[index] = (known | key, n)
+                expected = n
+                break
+        else:
+            expected = len(plain) + 1
+            plain.append((key, expected))
+        assert number == expected
