@@ -36,7 +36,7 @@ import re
 import secrets
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import ahocorasick
@@ -56,6 +56,7 @@ from .surrogates import (
     too_close,
 )
 from .surrogates.people import PERSON_LABELS, PeopleGenerator
+from .textview import TextView, form_of, same_form
 from .types import Document, Span
 
 #: Originals shorter than this are not looked for in the output ("M", "3"): they occur
@@ -211,6 +212,29 @@ def resolve_overlaps(spans: Iterable[Span]) -> tuple[list[Span], list[Span]]:
     return kept, dropped
 
 
+def _to_original(view: TextView, document: Document, spans: list[Span], dropped: list[Span],
+                 planned: dict[int, Plan]) -> tuple[list[Span], list[Span]]:
+    """Spans planned on the NFC view, back at the original's offsets, each replacement in the
+    form of the text it replaces (a kept span keeps its original characters exactly)."""
+    form = form_of(document.text) or "NFC"
+    mapped: list[Span] = []
+    for i, span in enumerate(spans):
+        # disjoint view spans map to disjoint original ranges: each view character stands for
+        # its own run of original characters (a letter and its combining marks)
+        original = view.span_to_original(span)
+        plan = planned[i]
+        texts = [document.text[s:e] for s, e in original.parts]
+        if plan.kept:
+            parts = texts
+        else:
+            parts = plan.parts if len(plan.parts) == len(texts) else (
+                [" ".join(plan.parts)] + [""] * (len(texts) - 1))
+            parts = [same_form(new, old, form) for new, old in zip(parts, texts, strict=True)]
+        planned[i] = replace(plan, parts=parts)
+        mapped.append(original)
+    return mapped, [view.span_to_original(span) for span in dropped]
+
+
 def in_form_of(new: str, original: str) -> str:
     """``new`` in the Unicode normalisation form of ``original``: a decomposed (NFD) name gets
     a decomposed surrogate, so the note stays in one form."""
@@ -299,11 +323,18 @@ class Pseudonymiser:
         }
 
     def pseudonymise(self, document: Document) -> Pseudonymised:
-        """The new document, its audit and leftovers. Never raises for a valid ``Document``."""
+        """The new document, its audit and leftovers. Never raises for a valid ``Document``.
+
+        Generators read and plan on the note's NFC view (a decomposed "Julián" is one word with
+        an accented letter, as a reader sees it); the replacements are then written into the
+        original text at its own offsets, each surrogate in the normalisation form of what it
+        replaces, so every character outside the spans stays exactly as it was."""
         text = document.text
-        spans, dropped = resolve_overlaps(document.spans)
-        state = DocumentState(document.id, text, self._secret, self.data)
-        originals = [document.span_text(span) for span in spans]
+        view = TextView(text, nfc_only=True)
+        planning = document if view.exact else view.document(document)
+        spans, dropped = resolve_overlaps(planning.spans)
+        state = DocumentState(document.id, planning.text, self._secret, self.data)
+        originals = [planning.span_text(span) for span in spans]
         keys = [normalise(original) for original in originals]  # once: folding is not free
         hashes = [self._hash_of(key) for key in keys]
         state.forbidden.update(keys)
@@ -319,7 +350,10 @@ class Pseudonymiser:
         planned: dict[int, Plan] = {}
         order = sorted(range(len(spans)), key=lambda i: (self._phase(spans[i]), spans[i].start))
         for i in order:
-            planned[i] = self._plan(spans[i], document, state, tags, broken)
+            planned[i] = self._plan(spans[i], planning, state, tags, broken)
+        if not view.exact:
+            spans, dropped = _to_original(view, document, spans, dropped, planned)
+            originals = [document.span_text(span) for span in spans]
         replacements: list[tuple[int, int, str]] = []
         owners: list[int] = []
         for i, span in enumerate(spans):

@@ -266,3 +266,26 @@ def test_the_issue_note_ceuta_melilla_and_a_circled_digit():
     assert len({ceuta, melilla, "Ceuta", "Melilla"}) == 4
     assert [r.fallback for r in result.audit] == ["anywhere", "anywhere", "digits"]
     assert "①" not in result.text and not result.generator_errors and not result.leftovers
+
+
+def test_a_decomposed_note_gets_the_same_surrogates_in_its_own_form():
+    import unicodedata
+
+    from crfdeid.pseudonymise import Pseudonymiser
+
+    text = "Nombre: Julián.\nApellidos: Fernández Gómez.\nVive en Ávila (Ávila).\n"
+    spans = (Span(8, 14, "NOMBRE_SUJETO_ASISTENCIA"), Span(27, 43, "NOMBRE_SUJETO_ASISTENCIA"),
+             Span(53, 58, "TERRITORIO"), Span(60, 65, "TERRITORIO"))
+    composed = Pseudonymiser(seed=4).pseudonymise(Document("n", text, spans))
+    nfd_text = unicodedata.normalize("NFD", text)
+    shift = {i: len(unicodedata.normalize("NFD", text[:i])) for i in range(len(text) + 1)}
+    nfd_spans = tuple(Span(shift[s.start], shift[s.end], s.label) for s in spans)
+    decomposed = Pseudonymiser(seed=4).pseudonymise(Document("n", nfd_text, nfd_spans))
+    assert unicodedata.normalize("NFC", decomposed.text) == composed.text
+    assert unicodedata.is_normalized("NFD", decomposed.text)
+    assert "ń" not in unicodedata.normalize("NFC", decomposed.text)  # no mark left on a stranger
+    # outside the spans, the decomposed note is untouched, byte for byte
+    for before, after in zip(decomposed.audit[:-1], decomposed.audit[1:], strict=True):
+        assert nfd_text[before.end:after.start] == decomposed.text[before.new_end:after.new_start]
+    assert [r.surrogate for r in decomposed.audit] == [
+        unicodedata.normalize("NFD", r.surrogate) if r.surrogate else None for r in composed.audit]
