@@ -128,10 +128,12 @@ class TextScope:
     long line are searched once as its candidates move along it, not again for each candidate.
     """
 
-    __slots__ = ("_line_starts", "_progress", "_starts", "text")
+    __slots__ = ("_line_starts", "_progress", "_starts", "_token_width", "text")
 
     #: How far back a token window looks for whitespace before cutting a long "word" anyway.
     MAX_WORD = 64
+    #: The farthest back (in characters, plus MAX_WORD) a token window reaches.
+    MAX_REACH = 4096
 
     def __init__(self, text: str, chunks: Sequence[Chunk] | None = None) -> None:
         self.text = text
@@ -139,6 +141,7 @@ class TextScope:
         self._starts = [c.start for c in chunks] or [0]
         self._line_starts = [c.line_start for c in chunks] or [0]
         self._progress: dict[Phrases, _Progress] = {}
+        self._token_width = 8.0  # characters per token, with the space after it
 
     def line_start(self, position: int) -> int:
         """Start of the line that holds ``position`` (after the last ``\\n`` or ``\\r`` before it)."""
@@ -148,20 +151,30 @@ class TextScope:
         return last_break + 1 if last_break >= 0 else self._line_starts[i]
 
     def window_start(self, position: int, tokens: int | None) -> int:
-        """Start of the ``tokens`` tokens before ``position`` (None: start of its line)."""
+        """Start of the ``tokens`` tokens before ``position`` (None: start of its line).
+
+        A token window reaches at most ``MAX_REACH`` characters back: where tokens are that
+        long (a megabyte of letters), the window is the tokens within reach, so one check never
+        costs more than tokenizing a few KB.
+        """
         text = self.text
         if tokens is None:
             return self.line_start(position)
-        span = 16 * tokens
+        # how much text N tokens take is learnt from the previous checks: the tokens found do
+        # not depend on it (the stretch starts at whitespace), only the cost does
+        span = min(int(self._token_width * tokens * 1.25) + 8, self.MAX_REACH)
         while True:
             start = max(0, position - span)
             limit = max(0, start - self.MAX_WORD)
             while start > limit and not text[start - 1].isspace():
                 start -= 1  # do not cut a token (or an e-mail, a URL) in two
             found = tokenize(text[start:position])
-            if len(found) >= tokens or start == 0:
+            if found:
+                self._token_width = max(1.0, (position - start) / len(found))
+            if len(found) >= tokens or start == 0 or span >= self.MAX_REACH:
                 return start + found[max(0, len(found) - tokens)].start if found else position
-            span *= 4
+            grow = 4.0 if not found else min(4.0, 1.25 * tokens / len(found))
+            span = min(int(span * grow) + 1, self.MAX_REACH)
 
     def has_phrase(self, phrases: Phrases, start: int, end: int, timeout: float) -> bool:
         """Whether one of ``phrases`` lies wholly inside ``text[start:end]``.
