@@ -15,6 +15,7 @@ import regex
 from crfdeid.rules import CHUNK_SIZE, Context, Rule, RuleEngine, plan_chunks
 from crfdeid.rules.chunks import GUARD, MARGIN
 from crfdeid.rules.model import Phrases, TextScope
+from crfdeid.rules.report import explain_rows, format_explain
 from crfdeid.types import Document
 
 WHOLE = 10**9  # a chunk size no test text reaches: one chunk, today's whole-text search
@@ -279,6 +280,8 @@ def test_a_catastrophic_rule_times_out_only_on_the_chunks_where_it_blows_up(tmp_
                    and not timeout.start <= s < timeout.end and s not in by_rule["slow"]]
     assert slow_missed == [] and len(by_rule["slow"]) >= 2000 - CHUNK_SIZE // 25
     assert "rule slow timed out on 1 chunk(s) of document n7" in caplog.text
+    shown = format_explain(explain_rows(result), result.timeouts)
+    assert f"timeout: rule slow gave up on characters {timeout.start}-{timeout.end} after" in shown
 
 
 def _shipped() -> RuleEngine:
