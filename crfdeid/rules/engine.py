@@ -8,8 +8,14 @@ file order or dictionary order:
 3. then the earlier match (smaller start offset);
 4. then the rule that comes first in the pack (file name, then position in the file).
 
-A rule that exceeds the timeout on a document is abandoned *for that document only*: a warning
-names the rule and the document, the result records it, and the other rules still run.
+Rules run chunk by chunk (``chunks.py``: a few KB of whole lines), and the time limit is CPU
+time per rule *per chunk*, so a long note is processed, not skipped: its cost grows with its
+length and so does the time the rules may take. The matches are exactly those of one search over
+the whole text (a match is owned by the chunk that holds its start, and the next chunk resumes
+after it). A rule that exceeds its budget on a chunk gives up on that chunk only: the result
+records a ``RuleTimeout`` with the chunk's character range, one warning per rule and document
+names them, and the other chunks and rules still run. A caller that must not release PHI the
+rules did not look for (the batch runner) holds back any document with a timeout.
 """
 
 from __future__ import annotations
@@ -17,24 +23,27 @@ from __future__ import annotations
 import logging
 import time
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..types import Document, Span, Token
+from .chunks import CHUNK_SIZE, plan_chunks
 from .loader import check_unique_ids, load_rules
-from .model import DEFAULT_TIMEOUT, Rule, RuleMatch, TextScope
+from .model import DEFAULT_TIMEOUT, Rule, RuleMatch, RuleTimedOut, TextScope
 
 logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
 class RuleTimeout:
-    """A rule abandoned on a document because matching took longer than the timeout."""
+    """A rule that gave up on characters ``[start, end)`` of a document: it used up its CPU budget there."""
 
     rule_id: str
     document_id: str
     seconds: float
+    start: int
+    end: int
 
 
 @dataclass(frozen=True)
@@ -55,23 +64,46 @@ def resolve_overlaps(candidates: Iterable[RuleMatch], order: dict[str, int] | No
                      ) -> tuple[list[RuleMatch], list[tuple[RuleMatch, RuleMatch]]]:
     """Keep non-overlapping matches: priority, then longest, then earliest, then pack order.
 
-    Returns the kept matches sorted by offset, and each dropped match with the one that beat it.
+    Returns the kept matches sorted by offset, and each dropped match with the one that beat it
+    (in the order the losers rank). Candidates that do not overlap, even through others, never
+    interact, so each group of chained overlaps is resolved on its own: the cost stays
+    O(k log k) for k candidates however long the document.
     """
     order = order or {}
-    ranked = sorted(candidates, key=lambda m: (-m.rule.priority, m.start - m.end, m.start,
-                                               order.get(m.rule.id, 0), m.end))
-    kept: list[RuleMatch] = []  # sorted by start; kept matches never overlap, so only the
-    starts: list[int] = []      # neighbours at the insertion point can overlap a new match
+
+    def rank(m: RuleMatch) -> tuple[int, int, int, int, int]:
+        return (-m.rule.priority, m.start - m.end, m.start, order.get(m.rule.id, 0), m.end)
+
+    kept: list[RuleMatch] = []
     dropped: list[tuple[RuleMatch, RuleMatch]] = []
-    for match in ranked:
+    group: list[RuleMatch] = []
+    group_end = -1
+    for match in sorted(candidates, key=lambda m: (m.start, m.end)):
+        if group and match.start >= group_end:
+            _resolve_group(group, rank, kept, dropped)
+            group = []
+        group.append(match)
+        group_end = max(group_end, match.end) if len(group) > 1 else match.end
+    if group:
+        _resolve_group(group, rank, kept, dropped)
+    dropped.sort(key=lambda pair: rank(pair[0]))
+    return kept, dropped
+
+
+def _resolve_group(group: list[RuleMatch], rank: Callable[[RuleMatch], tuple[int, ...]],
+                   kept: list[RuleMatch], dropped: list[tuple[RuleMatch, RuleMatch]]) -> None:
+    """Resolve one group of chained overlaps; append its winners (by offset) and its losers."""
+    winners: list[RuleMatch] = []  # sorted by start; winners never overlap, so only the
+    starts: list[int] = []         # neighbours at the insertion point can overlap a new match
+    for match in sorted(group, key=rank):
         i = bisect_left(starts, match.start)
-        blocker = next((k for k in kept[max(0, i - 1):i + 1] if k.overlaps(match)), None)
+        blocker = next((k for k in winners[max(0, i - 1):i + 1] if k.overlaps(match)), None)
         if blocker is None:
-            kept.insert(i, match)
+            winners.insert(i, match)
             starts.insert(i, match.start)
         else:
             dropped.append((match, blocker))
-    return kept, dropped
+    kept.extend(winners)
 
 
 class RuleEngine:
@@ -79,12 +111,17 @@ class RuleEngine:
 
     name = "rules"
 
-    def __init__(self, rules: Sequence[Rule], timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(self, rules: Sequence[Rule], timeout: float = DEFAULT_TIMEOUT,
+                 chunk_size: int = CHUNK_SIZE) -> None:
+        """``timeout``: CPU seconds each rule may spend on each chunk of ``chunk_size`` characters."""
         check_unique_ids(rules)
         if not timeout > 0:
             raise ValueError(f"timeout must be positive seconds, got {timeout!r}")
+        if type(chunk_size) is not int or chunk_size < 2:
+            raise ValueError(f"chunk size must be an integer of at least 2 characters, got {chunk_size!r}")
         self.rules: tuple[Rule, ...] = tuple(rules)
         self.timeout = timeout
+        self.chunk_size = chunk_size
         self._order = {rule.id: i for i, rule in enumerate(self.rules)}
         self._by_id = {rule.id: rule for rule in self.rules}
 
@@ -97,20 +134,29 @@ class RuleEngine:
         return self._by_id[rule_id]
 
     def run(self, document: Document) -> RuleResult:
-        """Every rule over the document; overlaps resolved; timeouts recorded, never fatal."""
+        """Every rule over every chunk of the document; overlaps resolved; timeouts recorded, never fatal.
+
+        Chunk by chunk, every rule in pack order: the chunk is still in the processor's cache
+        when the next rule reads it.
+        """
         text = document.text
-        scope = TextScope(text)
+        chunks = plan_chunks(text, self.chunk_size)
+        scope = TextScope(text, chunks)
+        resume = [0] * len(self.rules)
         candidates: list[RuleMatch] = []
         timeouts: list[RuleTimeout] = []
-        for rule in self.rules:
-            started = time.perf_counter()
-            try:
-                candidates.extend(rule.find(text, self.timeout, scope))
-            except TimeoutError:
-                seconds = time.perf_counter() - started
-                logger.warning("rule %s timed out after %.2f s on document %s; its matches in this "
-                               "document are skipped", rule.id, seconds, document.id)
-                timeouts.append(RuleTimeout(rule.id, document.id, seconds))
+        for chunk in chunks:
+            for i, rule in enumerate(self.rules):
+                started = time.thread_time()
+                try:
+                    found, resume[i] = rule.scan(text, chunk.start, chunk.end, resume=resume[i],
+                                                 deadline=started + self.timeout, scope=scope)
+                except RuleTimedOut as exc:
+                    found = exc.found  # what it found before giving up is still PHI
+                    timeouts.append(RuleTimeout(rule.id, document.id, time.thread_time() - started,
+                                                chunk.start, chunk.end))
+                candidates.extend(found)
+        _warn(timeouts, document.id)
         kept, dropped = resolve_overlaps(candidates, self._order)
         return RuleResult(document.id, tuple(kept), tuple(dropped), tuple(timeouts))
 
@@ -120,6 +166,17 @@ class RuleEngine:
     def features(self, document: Document, tokens: Sequence[Token]) -> list[list[str]]:
         """Per-token rule-family features of the document, for the CRF."""
         return token_rule_features(tokens, self.run(document).matches)
+
+
+def _warn(timeouts: Sequence[RuleTimeout], document_id: str) -> None:
+    """One warning per rule that timed out on the document, naming its chunks."""
+    by_rule: dict[str, list[RuleTimeout]] = {}
+    for timeout in timeouts:
+        by_rule.setdefault(timeout.rule_id, []).append(timeout)
+    for rule_id, mine in by_rule.items():
+        ranges = ", ".join(f"{t.start}-{t.end}" for t in mine[:5]) + (", …" if len(mine) > 5 else "")
+        logger.warning("rule %s timed out on %d chunk(s) of document %s (characters %s); its matches "
+                       "there are skipped", rule_id, len(mine), document_id, ranges)
 
 
 def token_rule_features(tokens: Sequence[Token], matches: Iterable[RuleMatch]) -> list[list[str]]:

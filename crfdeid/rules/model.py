@@ -2,13 +2,15 @@
 
 A Rule checks itself on creation (label known, pattern compiles, validator registered), so a
 rule built in Python is held to the same standard as one read from YAML. Matching always runs
-under the ``regex`` package with a timeout: a pathological pattern costs at most the timeout.
+under the ``regex`` package with a CPU-time budget: a pathological pattern costs at most the
+budget, per chunk of text when the engine runs it (see ``chunks.py``).
 """
 
 from __future__ import annotations
 
 import time
-from bisect import bisect_left
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import regex
@@ -18,8 +20,10 @@ from ..labels import GUIDELINE_LABELS
 from ..tokenize import tokenize
 from ..types import Span
 from ..validators import VALIDATORS, Validator
+from .chunks import GUARD, MARGIN, Chunk, plan_chunks
 
-#: Seconds one rule may spend on one document before it is abandoned for that document.
+#: CPU seconds one rule may spend on one chunk of a document (a few KB of whole lines) before
+#: it gives up on that chunk; time other processes or threads take never counts.
 DEFAULT_TIMEOUT = 0.5
 
 #: Flag names a rule may use; bare numbers are not accepted, so a file says what it means.
@@ -55,62 +59,13 @@ class Example:
     line: int | None = None
 
 
-class TextScope:
-    """Per-document helper for context checks, shared by every rule run on one document.
-
-    Context phrases are searched once per document (then each check is a bisect), so a rule
-    with many candidates on a long line costs linear, not quadratic, time. Token windows
-    tokenize only a stretch of text before the match, starting at whitespace so the tokens are
-    the ones the whole text gives.
-    """
-
-    __slots__ = ("_hits", "text")
-
-    #: How far back a token window looks for whitespace before cutting a long "word" anyway.
-    MAX_WORD = 64
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self._hits: dict[regex.Pattern, tuple[list[int], list[int]]] = {}
-
-    def window_start(self, position: int, tokens: int | None) -> int:
-        """Start of the ``tokens`` tokens before ``position`` (None: start of its line)."""
-        text = self.text
-        if tokens is None:
-            return max(text.rfind("\n", 0, position), text.rfind("\r", 0, position)) + 1
-        span = 16 * tokens
-        while True:
-            start = max(0, position - span)
-            limit = max(0, start - self.MAX_WORD)
-            while start > limit and not text[start - 1].isspace():
-                start -= 1  # do not cut a token (or an e-mail, a URL) in two
-            found = tokenize(text[start:position])
-            if len(found) >= tokens or start == 0:
-                return start + found[max(0, len(found) - tokens)].start if found else position
-            span *= 4
-
-    def has_phrase(self, pattern: regex.Pattern, start: int, end: int, timeout: float) -> bool:
-        """Whether ``pattern`` matches somewhere inside ``text[start:end]``."""
-        if pattern not in self._hits:
-            found = [m.span() for m in pattern.finditer(self.text, timeout=timeout)]
-            self._hits[pattern] = ([a for a, _ in found], [b for _, b in found])
-        starts, ends = self._hits[pattern]
-        i = bisect_left(starts, start)
-        while i < len(starts) and starts[i] < end:
-            if ends[i] <= end:
-                return True
-            i += 1
-        return False
-
-
-def _phrase_regex(phrases: tuple[str, ...]) -> regex.Pattern | None:
+def _phrase_regex(phrases: tuple[str, ...]) -> regex.Pattern:
     """One case-insensitive regex for the phrases, as whole words; inner whitespace matches any run.
 
     A phrase edge that is a letter or digit must not touch another one ("Tel" does not match
-    "Telma"); an edge that is punctuation needs no boundary ("C/" matches "C/Salamanca").
+    "Telma"); an edge that is punctuation needs no boundary ("C/" matches "C/Salamanca"). So a
+    match looks one character past each of its ends, never further.
     """
-    if not phrases:
-        return None
     parts = []
     for phrase in sorted(phrases, key=len, reverse=True):
         body = r"\s+".join(regex.escape(w) for w in phrase.split())
@@ -118,6 +73,127 @@ def _phrase_regex(phrases: tuple[str, ...]) -> regex.Pattern | None:
         tail = r"(?![\p{L}\p{N}])" if phrase.strip()[-1].isalnum() else ""
         parts.append(head + body + tail)
     return regex.compile("|".join(parts), regex.IGNORECASE)
+
+
+class Phrases:
+    """Context phrases compiled to one regex, with the shape that bounds a match of it.
+
+    Every phrase match is the phrase's words, in order, with whitespace between them: so a
+    phrase that crosses a position starts at most ``words`` whitespace-separated runs before it,
+    in the last ``word_length`` characters of the first run. ``resume_point`` uses that to go on
+    searching a growing window without searching its start again.
+    """
+
+    __slots__ = ("regex", "word_length", "words")
+
+    def __init__(self, phrases: tuple[str, ...]) -> None:
+        self.regex = _phrase_regex(phrases)
+        split = [phrase.split() for phrase in phrases]
+        self.words = max(len(words) for words in split)
+        self.word_length = max(len(word) for words in split for word in words)
+
+    def resume_point(self, text: str, position: int, floor: int) -> int:
+        """The earliest start (not before ``floor``) of a phrase match that could cross ``position``."""
+        point = position
+        for i in range(self.words):
+            limit = max(floor, point - self.word_length)
+            run = point
+            while run > limit and not text[run - 1].isspace():
+                run -= 1
+            if run == limit and run > floor and not text[run - 1].isspace():
+                return run  # a run longer than any word: no phrase starts before its last letters
+            point = run
+            if i + 1 < self.words:
+                while point > floor and text[point - 1].isspace():
+                    point -= 1
+        return point
+
+
+class _Progress:
+    """How far a growing window ``[start, upto)`` has been searched for one set of phrases."""
+
+    __slots__ = ("found", "resume", "start", "upto")
+
+    def __init__(self, start: int) -> None:
+        self.start = self.upto = self.resume = start
+        self.found = False
+
+
+class TextScope:
+    """Per-document helper for context checks, shared by every rule run on one document.
+
+    Each check costs what its window costs, never the whole text: a token window tokenizes only
+    a stretch before the match (starting at whitespace, so the tokens are the ones the whole text
+    gives); a line window finds its line start within the match's chunk, and the phrases of a
+    long line are searched once as its candidates move along it, not again for each candidate.
+    """
+
+    __slots__ = ("_line_starts", "_progress", "_starts", "_token_width", "text")
+
+    #: How far back a token window looks for whitespace before cutting a long "word" anyway.
+    MAX_WORD = 64
+    #: The farthest back (in characters, plus MAX_WORD) a token window reaches.
+    MAX_REACH = 4096
+
+    def __init__(self, text: str, chunks: Sequence[Chunk] | None = None) -> None:
+        self.text = text
+        chunks = plan_chunks(text) if chunks is None else chunks
+        self._starts = [c.start for c in chunks] or [0]
+        self._line_starts = [c.line_start for c in chunks] or [0]
+        self._progress: dict[Phrases, _Progress] = {}
+        self._token_width = 8.0  # characters per token, with the space after it
+
+    def line_start(self, position: int) -> int:
+        """Start of the line that holds ``position`` (after the last ``\\n`` or ``\\r`` before it)."""
+        i = max(0, bisect_right(self._starts, position) - 1)
+        lo, text = self._starts[i], self.text
+        last_break = max(text.rfind("\n", lo, position), text.rfind("\r", lo, position))
+        return last_break + 1 if last_break >= 0 else self._line_starts[i]
+
+    def window_start(self, position: int, tokens: int | None) -> int:
+        """Start of the ``tokens`` tokens before ``position`` (None: start of its line).
+
+        A token window reaches at most ``MAX_REACH`` characters back: where tokens are that
+        long (a megabyte of letters), the window is the tokens within reach, so one check never
+        costs more than tokenizing a few KB.
+        """
+        text = self.text
+        if tokens is None:
+            return self.line_start(position)
+        # how much text N tokens take is learnt from the previous checks: the tokens found do
+        # not depend on it (the stretch starts at whitespace), only the cost does
+        span = min(int(self._token_width * tokens * 1.25) + 8, self.MAX_REACH)
+        while True:
+            start = max(0, position - span)
+            limit = max(0, start - self.MAX_WORD)
+            while start > limit and not text[start - 1].isspace():
+                start -= 1  # do not cut a token (or an e-mail, a URL) in two
+            found = tokenize(text[start:position])
+            if found:
+                self._token_width = max(1.0, (position - start) / len(found))
+            if len(found) >= tokens or start == 0 or span >= self.MAX_REACH:
+                return start + found[max(0, len(found) - tokens)].start if found else position
+            grow = 4.0 if not found else min(4.0, 1.25 * tokens / len(found))
+            span = min(int(span * grow) + 1, self.MAX_REACH)
+
+    def has_phrase(self, phrases: Phrases, start: int, end: int, timeout: float) -> bool:
+        """Whether one of ``phrases`` lies wholly inside ``text[start:end]``.
+
+        The phrase regex sees the text around the window (its word-boundary checks look one
+        character past each edge). Checks of the same window start with a growing end (the
+        candidates of one rule along one line) search only what is new.
+        """
+        progress = self._progress.get(phrases)
+        if progress is None or progress.start != start or end < progress.upto:
+            progress = self._progress[phrases] = _Progress(start)
+        if not progress.found and end > progress.upto:
+            endpos = min(len(self.text), end + 1)
+            hits = phrases.regex.finditer(self.text, pos=progress.resume, endpos=endpos, timeout=timeout)
+            progress.found = any(hit.end() <= end for hit in hits)
+            progress.upto = end
+            if not progress.found:
+                progress.resume = max(progress.resume, phrases.resume_point(self.text, end, start))
+        return progress.found
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,8 +207,8 @@ class Context:
     require: tuple[str, ...] = ()
     forbid: tuple[str, ...] = ()
     window: int | None = None
-    _require_re: regex.Pattern | None = field(init=False, repr=False)
-    _forbid_re: regex.Pattern | None = field(init=False, repr=False)
+    _require: Phrases | None = field(init=False, repr=False)
+    _forbid: Phrases | None = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.require and not self.forbid:
@@ -143,15 +219,15 @@ class Context:
         for phrase in self.require + self.forbid:
             if not isinstance(phrase, str) or not phrase.strip():
                 raise ValueError(f"context phrases must be non-empty strings, got {phrase!r}")
-        object.__setattr__(self, "_require_re", _phrase_regex(self.require))
-        object.__setattr__(self, "_forbid_re", _phrase_regex(self.forbid))
+        object.__setattr__(self, "_require", Phrases(self.require) if self.require else None)
+        object.__setattr__(self, "_forbid", Phrases(self.forbid) if self.forbid else None)
 
     def allows(self, scope: TextScope, position: int, timeout: float) -> bool:
         """True when the text before ``position`` satisfies require and forbid."""
         start = scope.window_start(position, self.window)
-        if self._require_re is not None and not scope.has_phrase(self._require_re, start, position, timeout):
+        if self._require is not None and not scope.has_phrase(self._require, start, position, timeout):
             return False
-        return self._forbid_re is None or not scope.has_phrase(self._forbid_re, start, position, timeout)
+        return self._forbid is None or not scope.has_phrase(self._forbid, start, position, timeout)
 
 
 @dataclass(frozen=True, eq=False)
@@ -207,27 +283,79 @@ class Rule:
              scope: TextScope | None = None) -> list[RuleMatch]:
         """All matches of this rule in ``text`` that pass context and validator.
 
-        Raises TimeoutError when matching takes longer than ``timeout`` seconds in total.
+        Raises TimeoutError when matching takes more than ``timeout`` CPU seconds in total
+        (``RuleEngine.run`` gives the budget per chunk instead).
         """
         scope = scope if scope is not None and scope.text is text else TextScope(text)
-        deadline = time.perf_counter() + timeout  # context searches share the rule's budget
+        found, _ = self.scan(text, 0, len(text), deadline=time.thread_time() + timeout, scope=scope)
+        return found
+
+    def scan(self, text: str, start: int, end: int, *, deadline: float, scope: TextScope,
+             resume: int = 0) -> tuple[list[RuleMatch], int]:
+        """The matches whose regex match starts in ``[start, end)``, searching from ``max(start, resume)``.
+
+        Returns them with the position the next chunk's search resumes from (the end of the last
+        match), so that consecutive chunks find exactly the non-overlapping matches of one search
+        over the whole text. The search sees the whole text before ``start`` and ``MARGIN``
+        characters after ``end``, wider when a match runs to the edge of what it could see.
+
+        ``deadline`` is in ``time.thread_time()`` seconds: the regex, context and validator
+        share it. Raises RuleTimedOut (a TimeoutError carrying the matches found so far) after it.
+        """
+        n = len(text)
+        pos = max(start, resume)
+        margin = MARGIN
         found: list[RuleMatch] = []
         has_phi = PHI_GROUP in self.compiled.groupindex
-        for m in self.compiled.finditer(text, timeout=timeout):
-            start, end = m.span(PHI_GROUP) if has_phi else m.span()
-            if start < 0 or end <= start:
-                continue  # the PHI group did not take part, or the match is empty
-            if self.context is not None:
-                left = deadline - time.perf_counter()
-                if left <= 0:
-                    raise TimeoutError(f"rule {self.id} ran out of time")
-                if not self.context.allows(scope, m.start(), left):
-                    continue
-            phi = text[start:end]
-            if self._check is not None and not self._check(phi):
+        while True:
+            endpos = min(n, end + margin)
+            left = deadline - time.thread_time()
+            if left <= 0:
+                raise RuleTimedOut(self.id, found)
+            try:
+                for m in self.compiled.finditer(text, pos=pos, endpos=endpos, timeout=left):
+                    if m.start() >= end:
+                        return found, pos  # the next chunk's
+                    if endpos < n and m.end() > endpos - GUARD:
+                        break  # may be cut short by the end of what the search sees: widen
+                    match = self._accept(m, has_phi, scope, deadline)
+                    if match is not None:
+                        found.append(match)
+                    if m.end() > m.start():
+                        pos = m.end()
+                else:
+                    return found, pos
+            except TimeoutError:
+                if time.thread_time() >= deadline:
+                    raise RuleTimedOut(self.id, found) from None
+                # regex counts the whole process's CPU time; other threads used some of it:
+                # go on from the last match with what is left of this thread's budget
                 continue
-            found.append(RuleMatch(self, start, end, phi))
-        return found
+            margin *= 4
+
+    def _accept(self, m: regex.Match, has_phi: bool, scope: TextScope, deadline: float) -> RuleMatch | None:
+        """The RuleMatch of one regex match, or None when its PHI group, context or validator says no."""
+        start, end = m.span(PHI_GROUP) if has_phi else m.span()
+        if start < 0 or end <= start:
+            return None  # the PHI group did not take part, or the match is empty
+        if self.context is not None:
+            left = deadline - time.thread_time()
+            if left <= 0:
+                raise TimeoutError(f"rule {self.id} ran out of time")
+            if not self.context.allows(scope, m.start(), left):
+                return None
+        phi = m.string[start:end]
+        if self._check is not None and not self._check(phi):
+            return None
+        return RuleMatch(self, start, end, phi)
+
+
+class RuleTimedOut(TimeoutError):
+    """A rule went past its CPU-time budget; ``found`` holds the matches it had found until then."""
+
+    def __init__(self, rule_id: str, found: list[RuleMatch]) -> None:
+        super().__init__(f"rule {rule_id} ran out of time")
+        self.found = found
 
 
 def _compile(pattern: str, flags: tuple[str, ...]) -> regex.Pattern:

@@ -99,5 +99,6 @@ def format_explain(rows: Sequence[dict[str, Any]], timeouts: Sequence[Any] = ())
             lines.append(f"{row['start']:>6}-{row['end']:<6} {row['label']:<32} {row['rule']:<24} "
                          f"{_clip(row['text'])!r}{dropped}")
             lines.append(f"{'':14}{row['description']}  ({row['file']}:{row['line']})")
-    lines.extend(f"timeout: rule {t.rule_id} gave up after {t.seconds:.2f} s" for t in timeouts)
+    lines.extend(f"timeout: rule {t.rule_id} gave up on characters {t.start}-{t.end} after "
+                 f"{t.seconds:.2f} s of CPU time" for t in timeouts)
     return "\n".join(lines)

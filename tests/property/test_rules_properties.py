@@ -1,4 +1,5 @@
-"""Rule engine invariants over arbitrary text: spans inside the text, exact, disjoint, repeatable."""
+"""Rule engine invariants over arbitrary text: spans inside the text, exact, disjoint, repeatable,
+and the same whatever the chunk size."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crfdeid.rules import RuleEngine, token_rule_features
+from crfdeid.rules import Context, Rule, RuleEngine, token_rule_features
+from crfdeid.rules.model import Phrases, TextScope
 from crfdeid.tokenize import tokenize
 from crfdeid.types import Document
 
@@ -65,3 +67,66 @@ def test_token_features_align_with_tokens(text: str):
     for token, names in zip(tokens, features, strict=True):
         covering = {m.rule.family for m in matches if m.start < token.end and token.start < m.end}
         assert {name[2:] for name in names} == covering
+
+
+def _outcome(engine: RuleEngine, text: str) -> tuple[list, list]:
+    result = engine.run(Document("p", text))
+    assert result.timeouts == ()
+
+    def key(m):
+        return (m.rule.id, m.start, m.end)
+    return [key(m) for m in result.matches], [(key(a), key(b)) for a, b in result.dropped]
+
+
+# long runs make matches and context windows cross many tiny chunks and the search margin
+long_texts = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=8),
+                                st.text(alphabet=" 0123456789\n\r/.-aA", max_size=700),
+                                st.text(alphabet="0123456789 /", min_size=200, max_size=1500)),
+                      max_size=12).map("".join)
+
+
+def _edge_rule(rule_id: str, pattern: str, **kwargs) -> Rule:
+    return Rule(id=rule_id, label="ID_SUJETO_ASISTENCIA", description="An edge case.", pattern=pattern,
+                **kwargs)
+
+
+# Rules whose matches cross cuts and margins, overlap their own earlier candidates, look around
+# the match and need context from far back; none has a validator to hide a wrong raw match.
+EDGE = RuleEngine([
+    _edge_rule("run", r"\d+(?:[ /.-]\d+)*", priority=1),
+    _edge_rule("overlap", r"1/1", priority=2),
+    _edge_rule("look", r"(?<![\d/])\d{4}(?![\d/])", priority=3),
+    _edge_rule("near", r"\d{2}", context=Context(require=("aA",), window=3)),
+    _edge_rule("line", r"[aA]{2,}", context=Context(forbid=("0 1", "- 9"), window=None)),
+    _edge_rule("eol", r"(?m)\d$"),
+])
+
+
+@settings(max_examples=80, database=None, deadline=None)
+@given(long_texts, st.integers(min_value=16, max_value=300))
+def test_the_chunk_size_never_changes_what_the_rules_find(text: str, size: int):
+    for engine in (ENGINE, EDGE):
+        chunked = RuleEngine(engine.rules, chunk_size=size)
+        assert _outcome(chunked, text) == _outcome(engine, text)
+
+
+WORDS = ["código", "postal", "CP", "C.P.", "nº", "de", "historia", "Tel", "Telma", "x", "12"]
+SPACES = [" ", "  ", "\n", ".", "\t", " " * 40]
+PHRASES = ["código postal", "código  postal", "nº de historia", "nº\tde  historia", "C.P.", "Tel"]
+phrase_texts = st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(SPACES), st.sampled_from(PHRASES)),
+                        max_size=60).map("".join)
+
+
+@FAST
+@given(phrase_texts, st.data())
+def test_a_growing_window_finds_the_phrases_a_fresh_search_finds(text: str, data):
+    phrases = Phrases(("código postal", "CP", "C.P.", "nº de historia", "Tel"))
+    start = data.draw(st.integers(0, len(text)))
+    ends = sorted(data.draw(st.lists(st.integers(start, len(text)), max_size=12)))
+    growing = TextScope(text)
+    for end in ends:
+        fresh = TextScope(text).has_phrase(phrases, start, end, timeout=1.0)
+        assert growing.has_phrase(phrases, start, end, timeout=1.0) == fresh
+        inside = [m for m in phrases.regex.finditer(text, pos=start, endpos=min(len(text), end + 1))
+                  if m.end() <= end]
+        assert fresh == bool(inside)
