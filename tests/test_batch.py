@@ -171,7 +171,7 @@ class TimingOut:
     name = "timing-out"
 
     def run(self, document: Document) -> Detection:
-        timeout = RuleTimeout("nhc-labelled", document.id, 0.5)
+        timeout = RuleTimeout("nhc-labelled", document.id, 0.5, 0, len(document.text))
         return Detection(document.id, (), (timeout,) if "Ferrer" in document.text else ())
 
     def detect(self, document: Document) -> list:

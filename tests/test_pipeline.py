@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from crfdeid.errors import CrfdeidError
 from crfdeid.pipeline import Pipeline, detect_on_view, load_pipeline, map_range_to_original
-from crfdeid.rules import RuleTimeout
 from crfdeid.textview import TextView
 from crfdeid.types import Detector, Document, Span
 
@@ -142,6 +141,11 @@ class _RangedTimeout:
     end: int
 
 
+@dataclass(frozen=True)
+class _Unranged:
+    rule_id: str
+
+
 def test_timeout_ranges_are_mapped_back_and_others_pass_unchanged() -> None:
     view = TextView("\ufeffa\r\nb\r\nc")
     assert view.text == "a\nb\nc"
@@ -149,7 +153,7 @@ def test_timeout_ranges_are_mapped_back_and_others_pass_unchanged() -> None:
     assert (moved.start, moved.end) == (4, 8)
     empty = map_range_to_original(_RangedTimeout("r", "d", 1.0, 0, 0), view)
     assert (empty.start, empty.end) == (1, 1)
-    plain = RuleTimeout("r", "d", 1.0)
+    plain = _Unranged("r")
     assert map_range_to_original(plain, view) is plain
 
 

@@ -22,12 +22,13 @@ source (crf, rule:<id>, rule:<id>+crf) and the CRF's spans a score (mean margina
 --threshold P trades precision for recall: a token the model tags O is still reported as PHI
 when its probability of being O is below P (0.5 flags every token the model is unsure about).
 
-A rule that takes longer than --timeout on one document is skipped for that document with a
-warning; the run goes on. crfdeid never writes into IN_DIR, and refuses an OUT_DIR that already
-holds annotations it did not write (they may be gold) unless --overwrite is given. Each file is
-written whole or not at all. Subfolders of IN_DIR are annotated too (mirrored in OUT_DIR) unless
---no-recursive; every file skipped is reported. A note that cannot be read or annotated is listed
-on stderr and in OUT_DIR/failures.jsonl and the others are written (exit status 3).
+Rules run chunk by chunk (~8 KB of whole lines); a rule that spends more than --timeout CPU
+seconds on one chunk gives up on that chunk only, with a warning; the run goes on. crfdeid
+never writes into IN_DIR, and refuses an OUT_DIR that already holds annotations it did not
+write (they may be gold) unless --overwrite is given. Each file is written whole or not at all.
+Subfolders of IN_DIR are annotated too (mirrored in OUT_DIR) unless --no-recursive; every file
+skipped is reported. A note that cannot be read or annotated is listed on stderr and in
+OUT_DIR/failures.jsonl and the others are written (exit status 3).
 """
 
 _ANNOTATE_EPILOG = """\
@@ -53,7 +54,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     an.add_argument("--format", choices=("brat", "jsonl"), default="brat",
                     help="brat: NAME.ann + NAME.txt; jsonl: one annotations.jsonl (default: %(default)s)")
     an.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                    help="give up on a rule after SECONDS on one document (default: 0.5)")
+                    help="CPU seconds a rule may spend on each chunk (~8 KB of lines) of a document "
+                         "(default: 0.5)")
     add_model_options(an)
     an.add_argument("--overwrite", action="store_true",
                     help="allow replacing annotations in OUT_DIR that crfdeid did not write")

@@ -88,8 +88,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     detection.add_argument("--rules", default="es", metavar="PACK",
                            help="rule pack: a shipped language code, a folder or a .yaml file (default: es)")
     detection.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                           help="CPU seconds one rule may spend on one chunk of a note (default: 0.5); a "
-                                "note where a rule gives up is held back")
+                           help="CPU seconds a rule may spend on each chunk (~8 KB of lines) of a note "
+                                "(default: 0.5); a note where a rule gives up is held back")
     repl = de.add_argument_group("replacement")
     repl.add_argument("--policy", metavar="FILE",
                       help="policy YAML (default: the shipped policies/deidentify.yaml)")

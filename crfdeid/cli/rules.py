@@ -68,7 +68,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     explain.add_argument("--format", choices=("table", "json"), default="table",
                          help="table for people, json for scripts (default: %(default)s)")
     explain.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                         help="give up on a rule after SECONDS on this text")
+                         help="CPU seconds a rule may spend on each chunk (~8 KB of lines) of the text "
+                              "(default: 0.5)")
     add_input_options(explain)
     explain.set_defaults(handler=cmd_rules_explain)
 
@@ -123,8 +124,8 @@ def cmd_rules_explain(args: argparse.Namespace) -> int:
     result = engine.run(Document(doc_id, text))
     rows = explain_rows(result, show_dropped=args.all)
     if args.format == "json":
-        timeouts = [{"rule": t.rule_id, "document": t.document_id, "seconds": t.seconds}
-                    for t in result.timeouts]
+        timeouts = [{"rule": t.rule_id, "document": t.document_id, "seconds": t.seconds,
+                     "start": t.start, "end": t.end} for t in result.timeouts]
         print(json.dumps({"document": doc_id, "matches": rows, "timeouts": timeouts},
                          indent=2, ensure_ascii=False))
     else:
