@@ -15,19 +15,20 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import CrfdeidError
-from .gazetteer import GazetteerMatcher
+from .gazetteer import GazetteerMatch, GazetteerMatcher
 from .io.text import read_yaml
 from .langpack import LanguagePack, fold
 from .linguistic import LinguisticAnnotator
 from .resources import data_dir
 from .rules import RuleEngine, token_rule_features
 from .rules.model import RuleMatch
+from .tokenize import count_breaks, next_line_start, tokenize
 from .types import Document, Token
 
 FAMILIES = (
@@ -383,6 +384,93 @@ class Segment:
     features: list[list[str]]
 
 
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One family's context features, per token, as a tuple of feature strings. ``shared``
+    parts are also copied to the neighbours (with the offset prefix)."""
+
+    name: str
+    shared: bool
+    values: list[tuple[str, ...]]
+
+
+@dataclass
+class Columns:
+    """The features of a run of whole lines, per token, before they are rendered as strings.
+
+    ``words`` carry what depends on the word alone; ``parts`` the context features, family by
+    family in a fixed order (a token's context features are its parts' tuples, in this order);
+    ``attrs`` the single attributes the conjunction templates combine. Rendering
+    (``FeatureExtractor.rows``) and the compiled scorer both read this one structure, so the
+    strings crfsuite sees and the arrays the scorer sums cannot drift apart.
+    """
+
+    tokens: Sequence[Token]
+    words: list[_Word]
+    parts: list[Part]
+    attrs: dict[str, list[str]]
+    lines: list[tuple[int, int]]
+    #: The section heading in force after the last line: the next block of lines starts in it.
+    section: str = ""
+
+    def context(self, shared: bool, first: int, last: int) -> list[list[str]]:
+        """Per token of ``[first, last)``: its own (``shared=False``) or shared features."""
+        parts = [p.values for p in self.parts if p.shared == shared]
+        return [[f for values in parts for f in values[i]] for i in range(first, last)]
+
+
+#: Characters of text per block when a long note is streamed (whole lines; about 50k tokens).
+BLOCK_CHARS = 256_000
+
+
+def document_keys(text: str) -> dict[str, set[str]]:
+    """Folded capitalised words that are the value of a "Key:" field somewhere in the note,
+    with the keys they appear under: the "document" family, computed in a light first pass
+    (only lines with a colon can hold a field) so that the rest of the note can be streamed."""
+    key_values: dict[str, set[str]] = {}
+    at = text.find(":")
+    while at != -1:
+        newline = text.rfind("\n", 0, at)
+        start = max(newline, text.rfind("\r", newline + 1, at)) + 1
+        end = next_line_start(text, at)
+        line_tokens = tokenize(text, start, end)
+        _collect_key_values(line_tokens, line_structure(line_tokens), key_values)
+        at = text.find(":", end)
+    return key_values
+
+
+def _collect_key_values(
+    line_tokens: Sequence[Token], info: LineInfo, key_values: dict[str, set[str]]
+) -> None:
+    for k, token in enumerate(line_tokens):
+        key = info.keys[k]
+        text = token.text
+        if key and not info.in_key[k] and len(text) > 1 and text[:1].isupper():
+            key_values.setdefault(fold(text), set()).add(key)
+
+
+def _line_tuple(
+    in_key: bool, section: str, bol: bool, eol: bool, after_colon: bool, vpos: int, kv_line: bool
+) -> tuple[str, ...]:
+    """The header and position features of a token, in the order crfsuite has always seen them."""
+    out = []
+    if in_key:
+        out.append("in_key")
+    if section:
+        out.append(f"sec={section}")
+    if bol:
+        out.append("bol")
+    if eol:
+        out.append("eol")
+    if after_colon:
+        out.append("after_colon")
+    if vpos >= 0:
+        out.append(f"vpos={vpos if vpos < 4 else '4+'}")
+    if kv_line:
+        out.append("kv_line")
+    return tuple(out)
+
+
 class FeatureExtractor:
     """Turns a tokenized document into crfsuite sequences according to a ``FeatureSet``."""
 
@@ -406,28 +494,33 @@ class FeatureExtractor:
         self.skeleton_vocabulary = frozenset(skeleton_vocabulary)
         self._families = dict(fs.families)
         self._wfams = {f: fs.families[f] for f in fs.window_families}
-        self._offsets = [o for o in range(-fs.window_size, fs.window_size + 1) if o != 0]
-        self._word_cache: dict[str, tuple[list[str], dict[int, list[str]]]] = {}
+        #: Neighbour offsets whose features are copied (-3 … 3 without 0).
+        self.offsets = [o for o in range(-fs.window_size, fs.window_size + 1) if o != 0]
+        self._word_cache: dict[str, _Word] = {}
         skeleton = fs.families.get("skeleton") or {}
         templates = [
             (f"sk[{a},{b}]=", tuple(("sk", o) for o in range(a, b + 1)))
             for a, b in (skeleton.get("ngrams", []) if skeleton else [])
         ]
         templates += [("|".join(f"{a}{o}" for a, o in conj) + "=", conj) for conj in fs.conjunctions]
-        self._templates = templates
-        self._attrs_needed = {a for _, conj in templates for a, _ in conj}
+        #: Conjunction templates: (feature name prefix, ((attribute, offset), …)).
+        self.templates: list[tuple[str, tuple[tuple[str, int], ...]]] = templates
+        self.attrs_needed = {a for _, conj in templates for a, _ in conj}
         self._prefix_cache: dict[int, dict[str, str]] = {}
+        self._tuples: dict[str, dict[Any, tuple[str, ...]]] = {}
+        self._line_features: dict[tuple[Any, ...], tuple[str, ...]] = {}
         #: At inference, the attributes the model knows (set by the tagger): every other feature
         #: has no weight, and handing it to crfsuite costs a string copy and a lookup for nothing.
         self.known: frozenset[str] | None = None
 
     # -- per word -------------------------------------------------------------------------
-    def _word(self, text: str) -> _Word:
+    def word(self, text: str) -> _Word:
+        """The features of a word that depend on its text alone (cached)."""
         cached = self._word_cache.get(text)
         if cached is None:
             own = _word_features(text, self._families, window=False)
             base = _word_features(text, self._wfams, window=True)
-            windowed = {o: [f"{o}:{f}" for f in base] for o in self._offsets}
+            windowed = {o: [f"{o}:{f}" for f in base] for o in self.offsets}
             if self.known is not None:
                 own = [f for f in own if f in self.known]
                 windowed = {o: [f for f in fs if f in self.known] for o, fs in windowed.items()}
@@ -466,31 +559,49 @@ class FeatureExtractor:
         """Feature sequences of a document: one per line (or one for the whole document)."""
         if not tokens:
             return []
+        cols = self.columns(document, tokens, rule_matches)
+        ranges = cols.lines if self.feature_set.sequence == "line" else [(0, len(tokens))]
+        return [Segment(first, last, self.rows(cols, first, last)) for first, last in ranges]
+
+    def columns(
+        self,
+        document: Document,
+        tokens: Sequence[Token],
+        rule_matches: Iterable[RuleMatch] | None = None,
+        *,
+        doc_keys: Mapping[str, set[str]] | None = None,
+        section: str = "",
+        gazetteer_matches: Sequence[GazetteerMatch] | None = None,
+        previous: Token | None = None,
+    ) -> Columns:
+        """The per-token features of ``tokens``: the whole document, or a block of whole lines
+        of it. For a block, the caller passes what depends on the rest of the note: the
+        document's header values (``doc_keys``), the section heading in force, the gazetteer
+        matches (computed with look-ahead past the block), and the token before the block (a
+        rule match reaching into the block from there continues with ``I-``)."""
         fams = self._families
         n = len(tokens)
         texts = [t.text for t in tokens]
-        ctx: list[list[str]] = [[] for _ in range(n)]  # context features of the token itself
-        shared: list[list[str]] = [[] for _ in range(n)]  # context features copied to neighbours
         wf = self.feature_set.window_families
         attrs: dict[str, list[str]] = {}
+        parts: list[Part] = []
 
         if "lemma_pos" in fams or any(a == "pos" for c in self.feature_set.conjunctions for a, _ in c):
             analysis = self.annotator.analyse(tokens)
             attrs["pos"] = list(analysis.pos)
             if "lemma_pos" in fams:
-                target = shared if "lemma_pos" in wf else ctx
-                for i in range(n):
-                    ctx[i].append(f"lem={analysis.lemmas[i]}")
-                    target[i].append(f"pos={analysis.pos[i]}")
+                parts.append(Part("lem", False, self._singles("lem=", analysis.lemmas)))
+                parts.append(Part("pos", "lemma_pos" in wf, self._singles("pos=", analysis.pos)))
         if "gazetteer" in fams and self.gazetteer is not None:
-            target = shared if "gazetteer" in wf else ctx
-            for i, tags in enumerate(self.gazetteer.membership(tokens)):
-                target[i].extend(f"gz={tag}" for tag in tags)
+            members = self.gazetteer.membership(tokens, gazetteer_matches)
+            parts.append(Part("gz", "gazetteer" in wf, self._tag_tuples("gz=", members)))
         if "rules" in fams and self.rules is not None:
             matches = self.rules.run(document).matches if rule_matches is None else rule_matches
-            target = shared if "rules" in wf else ctx
-            for i, tags in enumerate(token_rule_features(tokens, matches)):
-                target[i].extend(f"rule={tag}" for tag in tags)
+            if previous is None:
+                per_token = token_rule_features(tokens, matches)
+            else:  # the token before the block takes the B- of a match that started there
+                per_token = token_rule_features([previous, *tokens], matches)[1:]
+            parts.append(Part("rule", "rules" in wf, self._tag_tuples("rule=", map(tuple, per_token))))
 
         lines = split_lines(tokens)
         keys = [""] * n
@@ -499,98 +610,227 @@ class FeatureExtractor:
             or "document" in fams
             or any(a == "key" for c in self.feature_set.conjunctions for a, _ in c)
         )
-        if need_keys or "position" in fams:
-            section = ""
+        header, position = "header" in fams, "position" in fams
+        if need_keys or position:
             key_values: dict[str, set[str]] = {}
+            key_part: list[tuple[str, ...]] = [()] * n
+            line_part: list[tuple[str, ...]] = [()] * n
+            line_features = self._line_features
+            key_feature = self._single("key=")
             for first, last in lines:
                 line_tokens = tokens[first:last]
                 info = line_structure(line_tokens)
-                heading = section_heading(line_tokens) if "header" in fams else None
-                for k in range(last - first):
+                heading = section_heading(line_tokens) if header else None
+                kv_line = position and bool(info.keys[0] or any(info.in_key))
+                sec = section if header else ""
+                size = last - first
+                for k in range(size):
                     i = first + k
                     key = info.keys[k]
                     keys[i] = key
-                    if "header" in fams:
-                        if key:
-                            (shared if "header" in wf else ctx)[i].append(f"key={key}")
-                        if info.in_key[k]:
-                            ctx[i].append("in_key")
-                        if section:
-                            ctx[i].append(f"sec={section}")
-                    if "position" in fams:
-                        row = ctx[i]
-                        if k == 0:
-                            row.append("bol")
-                        if k == last - first - 1:
-                            row.append("eol")
-                        if k > 0 and texts[i - 1] == ":":
-                            row.append("after_colon")
-                        vp = info.value_pos[k]
-                        if vp >= 0:
-                            row.append(f"vpos={vp if vp < 4 else '4+'}")
-                        if info.keys[0] or any(info.in_key):
-                            row.append("kv_line")
-                    if (
-                        "document" in fams
-                        and key
-                        and not info.in_key[k]
-                        and len(texts[i]) > 1
-                        and texts[i][:1].isupper()
-                    ):
-                        key_values.setdefault(fold(texts[i]), set()).add(key)
+                    if header and key:
+                        key_part[i] = key_feature(key)
+                    vp = info.value_pos[k] if position else -1
+                    signature = (
+                        header and info.in_key[k],
+                        sec,
+                        position and k == 0,
+                        position and k == size - 1,
+                        position and k > 0 and texts[i - 1] == ":",
+                        vp if vp < 4 else 4,
+                        kv_line,
+                    )
+                    found = line_features.get(signature)
+                    if found is None:
+                        found = line_features[signature] = _line_tuple(*signature)
+                    line_part[i] = found
+                if "document" in fams and doc_keys is None:
+                    _collect_key_values(line_tokens, info, key_values)
                 if heading is not None:
                     section = heading
-            if "document" in fams and key_values:
-                for i in range(n):
-                    t = texts[i]
-                    if len(t) > 1 and t[:1].isupper():
-                        for key in sorted(key_values.get(fold(t), ())):
-                            ctx[i].append(f"dockey={key}")
+            if header:
+                parts.append(Part("key", "header" in wf, key_part))
+            parts.append(Part("line", False, line_part))
+            if doc_keys is None:
+                doc_keys = key_values
+            if "document" in fams and doc_keys:
+                parts.append(Part("dockey", False, self._dockeys(texts, doc_keys)))
         attrs["key"] = keys
 
-        words = [self._word(t) for t in texts]
-        if "sk" in self._attrs_needed:
+        distinct = {t: self.word(t) for t in dict.fromkeys(texts)}
+        words = list(map(distinct.__getitem__, texts))
+        if "sk" in self.attrs_needed:
             attrs["sk"] = [w.skeleton for w in words]
-        if "lw" in self._attrs_needed:
+        if "lw" in self.attrs_needed:
             attrs["lw"] = [w.lower for w in words]
-        if "sh" in self._attrs_needed:
+        if "sh" in self.attrs_needed:
             attrs["sh"] = [w.shape for w in words]
+        return Columns(tokens, words, parts, attrs, lines, section)
 
-        ranges = lines if self.feature_set.sequence == "line" else [(0, n)]
-        out: list[Segment] = []
-        pad = 5
-        for first, last in ranges:
-            size = last - first
-            known = self.known
-            if known is None:
-                rows = [words[i].own + ctx[i] + shared[i] for i in range(first, last)]
-            else:  # word features are filtered once per word in the cache; the rest here
-                rows = [words[i].own + [f for f in ctx[i] + shared[i] if f in known]
-                        for i in range(first, last)]
-            for o in self._offsets:
-                lo, hi = max(first, first - o), min(last, last - o)  # tokens whose neighbour exists
-                for i in range(lo, hi):
-                    row = rows[i - first]
-                    j = i + o
-                    row.extend(words[j].windowed[o])
-                    if shared[j]:
-                        row.extend(self._prefixed(o, shared[j]))
-                if o in (-1, 1) and (self.known is None or ("BOS" if o < 0 else "EOS") in self.known):
-                    edge = rows[0] if o < 0 else rows[-1]
-                    edge.append("BOS" if o < 0 else "EOS")
-            padded = {
-                a: [BOS] * pad + v[first:last] + [EOS] * pad
-                for a, v in attrs.items()
-                if a in self._attrs_needed
-            }
-            for name, conj in self._templates:
-                columns = [padded[a][pad + o : pad + o + size] for a, o in conj]
-                for row, values in zip(rows, zip(*columns, strict=False), strict=False):
-                    feature = name + "|".join(values)
-                    if known is None or feature in known:
-                        row.append(feature)
-            out.append(Segment(first, last, rows))
+    def _single(self, prefix: str) -> Callable[[str], tuple[str, ...]]:
+        """value -> ``(prefix + value,)``, one shared tuple per distinct feature."""
+        cache = self._tuples.setdefault(prefix, {})
+        if len(cache) > 200_000:
+            cache.clear()
+
+        def feature(value: str) -> tuple[str, ...]:
+            found = cache.get(value)
+            if found is None:
+                found = cache[value] = (prefix + value,)
+            return found
+
+        return feature
+
+    def _singles(self, prefix: str, values: Sequence[str]) -> list[tuple[str, ...]]:
+        """``(prefix + value,)`` per value (the per-token loop stays in C)."""
+        cache = self._tuples.setdefault(prefix, {})
+        if len(cache) > 200_000:
+            cache.clear()
+        for value in set(values).difference(cache):
+            cache[value] = (prefix + value,)
+        return list(map(cache.__getitem__, values))
+
+    def _tag_tuples(self, prefix: str, tags: Iterable[tuple[str, ...]]) -> list[tuple[str, ...]]:
+        """``(prefix + tag, …)`` per tuple of tags (gazetteer lists, rule families)."""
+        cache = self._tuples.setdefault(prefix, {(): ()})
+        if len(cache) > 200_000:
+            cache.clear()
+            cache[()] = ()
+        tags = list(tags)
+        for key in set(tags).difference(cache):
+            cache[key] = tuple(prefix + t for t in key)
+        return list(map(cache.__getitem__, tags))
+
+    @staticmethod
+    def _dockeys(texts: Sequence[str], doc_keys: Mapping[str, set[str]]) -> list[tuple[str, ...]]:
+        """Per token, ``dockey=<key>`` for each header field whose value holds the same word."""
+        out: list[tuple[str, ...]] = []
+        seen: dict[str, tuple[str, ...]] = {}
+        for t in texts:
+            if len(t) > 1 and t[:1].isupper():
+                found = seen.get(t)
+                if found is None:
+                    found = seen[t] = tuple(f"dockey={key}" for key in sorted(doc_keys.get(fold(t), ())))
+                out.append(found)
+            else:
+                out.append(())
         return out
+
+    def rows(self, cols: Columns, first: int, last: int) -> list[list[str]]:
+        """The crfsuite feature strings of tokens ``[first, last)`` taken as one sequence."""
+        words = cols.words
+        size = last - first
+        known = self.known
+        ctx = cols.context(False, first, last)
+        shared = cols.context(True, first, last)
+        if known is None:
+            rows = [words[i].own + ctx[i - first] + shared[i - first] for i in range(first, last)]
+        else:  # word features are filtered once per word in the cache; the rest here
+            rows = [
+                words[i].own + [f for f in ctx[i - first] + shared[i - first] if f in known]
+                for i in range(first, last)
+            ]
+        for o in self.offsets:
+            lo, hi = max(first, first - o), min(last, last - o)  # tokens whose neighbour exists
+            for i in range(lo, hi):
+                row = rows[i - first]
+                j = i + o
+                row.extend(words[j].windowed[o])
+                if shared[j - first]:
+                    row.extend(self._prefixed(o, shared[j - first]))
+            if o in (-1, 1) and (known is None or ("BOS" if o < 0 else "EOS") in known):
+                edge = rows[0] if o < 0 else rows[-1]
+                edge.append("BOS" if o < 0 else "EOS")
+        pad = 5
+        padded = {
+            a: [BOS] * pad + v[first:last] + [EOS] * pad
+            for a, v in cols.attrs.items()
+            if a in self.attrs_needed
+        }
+        for name, conj in self.templates:
+            columns = [padded[a][pad + o : pad + o + size] for a, o in conj]
+            for row, values in zip(rows, zip(*columns, strict=False), strict=False):
+                feature = name + "|".join(values)
+                if known is None or feature in known:
+                    row.append(feature)
+        return rows
+
+    def blocks(
+        self,
+        document: Document,
+        rule_matches: Iterable[RuleMatch] | None = None,
+        block_chars: int = BLOCK_CHARS,
+    ) -> Iterator[Columns]:
+        """The note as consecutive blocks of whole lines, each with its features: what lets a
+        note of any size be tagged in memory bounded by the block, not the note.
+
+        Every block's features are exactly those the whole note would give its tokens. What
+        reaches across lines is carried over: the document's header values (a first pass), the
+        section heading, rule matches spanning a cut, and gazetteer matches (a multi-word entry
+        may run over a line break): a block is cut only at a line start that no gazetteer match
+        crosses, found with a look-ahead of twice the longest entry.
+        """
+        text = document.text
+        fams = self._families
+        matches: list[RuleMatch] = []
+        if "rules" in fams and self.rules is not None:
+            found = self.rules.run(document).matches if rule_matches is None else rule_matches
+            matches = sorted(found, key=lambda m: m.start)
+        doc_keys = document_keys(text) if "document" in fams and len(text) > block_chars else None
+        gazetteer = self.gazetteer if "gazetteer" in fams else None
+        lookahead = 2 * gazetteer.max_tokens + 2 if gazetteer is not None else 0
+        pos, line, section = 0, 0, ""
+        carry: list[Token] = []
+        previous: Token | None = None
+        pending: list[RuleMatch] = []  # rule matches that may reach into the next block
+        next_match = 0
+        while pos < len(text) or carry:
+            end = len(text) if pos + block_chars >= len(text) else next_line_start(text, pos + block_chars)
+            tokens = carry + tokenize(text, pos, end, line)
+            line += count_breaks(text, pos, end)
+            pos = end
+            at_end = pos >= len(text)
+            gz = gazetteer.match(tokens) if gazetteer is not None else None
+            cut = len(tokens) if at_end else _safe_cut(tokens, gz, lookahead)
+            if cut == 0:
+                carry = tokens  # no clean line start yet: read more
+                continue
+            block = tokens[:cut]
+            carry = tokens[cut:]
+            block_end = block[-1].end
+            block_start = block[0].start
+            while next_match < len(matches) and matches[next_match].start < block_end:
+                pending.append(matches[next_match])
+                next_match += 1
+            in_block = [m for m in pending if m.end > block_start]
+            pending = [m for m in in_block if m.end > block_end]
+            cols = self.columns(
+                document,
+                block,
+                in_block,
+                doc_keys=doc_keys,
+                section=section,
+                gazetteer_matches=None if gz is None else [m for m in gz if m.start < cut],
+                previous=previous,
+            )
+            section, previous = cols.section, block[-1]
+            yield cols
+
+
+def _safe_cut(tokens: Sequence[Token], matches: Sequence[GazetteerMatch] | None, lookahead: int) -> int:
+    """The last line start at least ``lookahead`` tokens before the end that no gazetteer match
+    crosses (0 if there is none): the gazetteer result up to there is final."""
+    limit = len(tokens) - lookahead
+    if limit <= 0:
+        return 0
+    crossed = bytearray(limit + 1)
+    for m in matches or ():
+        if m.start < limit:
+            crossed[m.start + 1 : min(m.end, limit + 1)] = b"\x01" * (min(m.end, limit + 1) - m.start - 1)
+    for c in range(limit, 0, -1):
+        if tokens[c].line_start and not crossed[c]:
+            return c
+    return 0
 
 
 # ---------------------------------------------------------------------------------------------

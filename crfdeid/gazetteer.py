@@ -118,6 +118,8 @@ class GazetteerMatcher:
             self._automaton.add_word(key, (len(key), key.count(" ") + 1, tuple(sorted(names))))
         self._automaton.make_automaton()
         self.size = len(phrases)
+        #: Tokens in the longest entry: how far a match can reach past a point in the text.
+        self.max_tokens = max((key.count(" ") + 1 for key in phrases), default=1)
         digest = hashlib.sha256()
         for key in sorted(phrases):
             digest.update(f"{key}\t{','.join(sorted(phrases[key]))}\n".encode())
