@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -285,32 +286,33 @@ class LineInfo:
 
 def line_structure(tokens: Sequence[Token]) -> LineInfo:
     """Keys of "Key: value" fields in one line; a line may hold several ("Edad: 70 Sexo: H")."""
-    n = len(tokens)
+    return line_structure_of([t.text for t in tokens])
+
+
+def line_structure_of(texts: Sequence[str]) -> LineInfo:
+    """``line_structure`` from the token texts of the line."""
+    n = len(texts)
     keys = [""] * n
     in_key = [False] * n
     value_pos = [-1] * n
+    if ":" not in texts:
+        return LineInfo(keys, in_key, value_pos)
     current, pos = "", -1
-    colon_positions = [i for i, t in enumerate(tokens) if t.text == ":"]
+    colon_positions = [i for i, t in enumerate(texts) if t == ":"]
     key_at: dict[int, tuple[int, str]] = {}
     for c in colon_positions:
         j = c - 1
         words: list[str] = []
-        while (
-            j >= 0
-            and len(words) < _MAX_KEY_TOKENS
-            and (_KEY_WORD.match(tokens[j].text) or tokens[j].text in "/.ºª")
-        ):
-            if _KEY_WORD.match(tokens[j].text):
-                words.append(tokens[j].text)
+        while j >= 0 and len(words) < _MAX_KEY_TOKENS and (_KEY_WORD.match(texts[j]) or texts[j] in "/.ºª"):
+            if _KEY_WORD.match(texts[j]):
+                words.append(texts[j])
             j -= 1
         first = j + 1
         # the key starts at its first capitalised word, or at the line start or a punctuation mark
         # ("Edad: 70 años Sexo: H." -> the second key is "Sexo", not "años Sexo")
-        while first < c and not (
-            first == 0 or tokens[first - 1].text in ".;,)" or tokens[first].text[:1].isupper()
-        ):
+        while first < c and not (first == 0 or texts[first - 1] in ".;,)" or texts[first][:1].isupper()):
             first += 1
-        words = [t.text for t in tokens[first:c] if _KEY_WORD.match(t.text)]
+        words = [t for t in texts[first:c] if _KEY_WORD.match(t)]
         if words:
             key_at[first] = (c, "_".join(fold(w) for w in words))
     i = 0
@@ -334,12 +336,17 @@ def line_structure(tokens: Sequence[Token]) -> LineInfo:
 def section_heading(tokens: Sequence[Token]) -> str | None:
     """The normalised heading if this line is one ("Datos del paciente.", "Antecedentes:"): a
     short line of words, no digits, ending in a colon, a full stop or nothing."""
-    words = [t.text for t in tokens if t.text not in ".:"]
-    if not 1 <= len(words) <= 6 or (tokens[-1].text not in (".", ":") and len(words) > 3):
+    return section_heading_of([t.text for t in tokens])
+
+
+def section_heading_of(texts: Sequence[str]) -> str | None:
+    """``section_heading`` from the token texts of the line."""
+    words = [t for t in texts if t not in ".:"]
+    if not 1 <= len(words) <= 6 or (texts[-1] not in (".", ":") and len(words) > 3):
         return None
     if any(not _KEY_WORD.match(w) for w in words) or not words[0][:1].isupper():
         return None
-    if any(t.text == ":" for t in tokens[:-1]):
+    if ":" in texts[:-1]:
         return None
     return "_".join(fold(w) for w in words[:3])
 
@@ -412,6 +419,9 @@ class Columns:
     lines: list[tuple[int, int]]
     #: The section heading in force after the last line: the next block of lines starts in it.
     section: str = ""
+    #: The tokens whose tags are wanted, ``[first, last)``; None: all (the others are context
+    #: around a stretch of a long line).
+    keep: tuple[int, int] | None = None
 
     def context(self, shared: bool, first: int, last: int) -> list[list[str]]:
         """Per token of ``[first, last)``: its own (``shared=False``) or shared features."""
@@ -421,9 +431,13 @@ class Columns:
 
 #: Characters of text per block when a long note is streamed (whole lines; about 50k tokens).
 BLOCK_CHARS = 256_000
+#: A line longer than a block is tagged in stretches of this many tokens…
+LONG_LINE_STRETCH = 16_384
+#: …each with this many tokens of context on both sides.
+LONG_LINE_CONTEXT = 128
 
 
-def document_keys(text: str) -> dict[str, set[str]]:
+def document_keys(text: str, long_line: int = BLOCK_CHARS) -> dict[str, set[str]]:
     """Folded capitalised words that are the value of a "Key:" field somewhere in the note,
     with the keys they appear under: the "document" family, computed in a light first pass
     (only lines with a colon can hold a field) so that the rest of the note can be streamed."""
@@ -433,20 +447,68 @@ def document_keys(text: str) -> dict[str, set[str]]:
         newline = text.rfind("\n", 0, at)
         start = max(newline, text.rfind("\r", newline + 1, at)) + 1
         end = next_line_start(text, at)
-        line_tokens = tokenize(text, start, end)
-        _collect_key_values(line_tokens, line_structure(line_tokens), key_values)
+        if end - start > long_line:
+            line = _long_line(text, start, end)
+            _collect_key_values(line.texts, line.info, key_values)
+        else:
+            texts = [t.text for t in tokenize(text, start, end)]
+            _collect_key_values(texts, line_structure_of(texts), key_values)
         at = text.find(":", end)
     return key_values
 
 
-def _collect_key_values(
-    line_tokens: Sequence[Token], info: LineInfo, key_values: dict[str, set[str]]
-) -> None:
-    for k, token in enumerate(line_tokens):
+def _collect_key_values(texts: Sequence[str], info: LineInfo, key_values: dict[str, set[str]]) -> None:
+    for k, text in enumerate(texts):
         key = info.keys[k]
-        text = token.text
         if key and not info.in_key[k] and len(text) > 1 and text[:1].isupper():
             key_values.setdefault(fold(text), set()).add(key)
+
+
+@dataclass(frozen=True)
+class LineFragment:
+    """A stretch of one long line, with what its features need from the whole line."""
+
+    info: LineInfo  # keys, in_key and value positions of the stretch's tokens
+    kv_line: bool  # the line holds a "Key:" field somewhere
+    at_line_start: bool
+    at_line_end: bool
+    previous_text: str | None  # the token before the stretch in the line
+
+
+@dataclass
+class _LongLine:
+    """A line too long to hold as tokens: its token texts and offsets, and its structure."""
+
+    texts: list[str]
+    starts: array[int]
+    ends: array[int]
+    info: LineInfo
+
+    def token(self, i: int, line_index: int) -> Token:
+        return Token(self.starts[i], self.ends[i], self.texts[i], line_index, i == 0)
+
+
+def _long_line(text: str, start: int, end: int) -> _LongLine:
+    """Tokenize one line a stretch at a time (cut at whitespace, where tokens never reach
+    across), keeping only texts and offsets."""
+    texts: list[str] = []
+    starts, ends = array("q"), array("q")
+    pos = start
+    while pos < end:
+        cut = end
+        if pos + _STRETCH < end:
+            space = _SPACE.search(text, pos + _STRETCH, end)
+            cut = space.start() if space else end
+        for t in tokenize(text, pos, cut):
+            texts.append(t.text)
+            starts.append(t.start)
+            ends.append(t.end)
+        pos = cut
+    return _LongLine(texts, starts, ends, line_structure_of(texts))
+
+
+_STRETCH = 1 << 16
+_SPACE = re.compile(r"\s")
 
 
 def _line_tuple(
@@ -573,12 +635,16 @@ class FeatureExtractor:
         section: str = "",
         gazetteer_matches: Sequence[GazetteerMatch] | None = None,
         previous: Token | None = None,
+        fragment: LineFragment | None = None,
+        keep: tuple[int, int] | None = None,
     ) -> Columns:
         """The per-token features of ``tokens``: the whole document, or a block of whole lines
         of it. For a block, the caller passes what depends on the rest of the note: the
         document's header values (``doc_keys``), the section heading in force, the gazetteer
         matches (computed with look-ahead past the block), and the token before the block (a
-        rule match reaching into the block from there continues with ``I-``)."""
+        rule match reaching into the block from there continues with ``I-``). ``fragment``
+        says the tokens are a stretch of one long line, and brings what depends on all of it;
+        ``keep`` the tokens whose tags are wanted (the others are context)."""
         fams = self._families
         n = len(tokens)
         texts = [t.text for t in tokens]
@@ -603,7 +669,7 @@ class FeatureExtractor:
                 per_token = token_rule_features([previous, *tokens], matches)[1:]
             parts.append(Part("rule", "rules" in wf, self._tag_tuples("rule=", map(tuple, per_token))))
 
-        lines = split_lines(tokens)
+        lines = split_lines(tokens) if fragment is None else ([(0, n)] if n else [])
         keys = [""] * n
         need_keys = (
             "header" in fams
@@ -618,13 +684,20 @@ class FeatureExtractor:
             line_features = self._line_features
             key_feature = self._single("key=")
             for first, last in lines:
-                line_tokens = tokens[first:last]
-                info = line_structure(line_tokens)
-                heading = section_heading(line_tokens) if header else None
-                kv_line = position and bool(info.keys[0] or any(info.in_key))
+                line_texts = texts[first:last]
+                if fragment is None:
+                    info = line_structure_of(line_texts)
+                    heading = section_heading_of(line_texts) if header else None
+                    kv_line = position and bool(info.keys[0] or any(info.in_key))
+                    bol, eol, before = 0, last - first - 1, None
+                else:  # a piece of a long line: what depends on the whole line comes with it
+                    info, heading = fragment.info, None
+                    kv_line = position and fragment.kv_line
+                    bol = 0 if fragment.at_line_start else -1
+                    eol = last - first - 1 if fragment.at_line_end else -1
+                    before = fragment.previous_text
                 sec = section if header else ""
-                size = last - first
-                for k in range(size):
+                for k in range(last - first):
                     i = first + k
                     key = info.keys[k]
                     keys[i] = key
@@ -634,9 +707,9 @@ class FeatureExtractor:
                     signature = (
                         header and info.in_key[k],
                         sec,
-                        position and k == 0,
-                        position and k == size - 1,
-                        position and k > 0 and texts[i - 1] == ":",
+                        position and k == bol,
+                        position and k == eol,
+                        position and (texts[i - 1] == ":" if k > 0 else before == ":"),
                         vp if vp < 4 else 4,
                         kv_line,
                     )
@@ -645,7 +718,7 @@ class FeatureExtractor:
                         found = line_features[signature] = _line_tuple(*signature)
                     line_part[i] = found
                 if "document" in fams and doc_keys is None:
-                    _collect_key_values(line_tokens, info, key_values)
+                    _collect_key_values(line_texts, info, key_values)
                 if heading is not None:
                     section = heading
             if header:
@@ -665,7 +738,7 @@ class FeatureExtractor:
             attrs["lw"] = [w.lower for w in words]
         if "sh" in self.attrs_needed:
             attrs["sh"] = [w.shape for w in words]
-        return Columns(tokens, words, parts, attrs, lines, section)
+        return Columns(tokens, words, parts, attrs, lines, section, keep)
 
     def _single(self, prefix: str) -> Callable[[str], tuple[str, ...]]:
         """value -> ``(prefix + value,)``, one shared tuple per distinct feature."""
@@ -760,6 +833,7 @@ class FeatureExtractor:
         document: Document,
         rule_matches: Iterable[RuleMatch] | None = None,
         block_chars: int = BLOCK_CHARS,
+        stretch: int = LONG_LINE_STRETCH,
     ) -> Iterator[Columns]:
         """The note as consecutive blocks of whole lines, each with its features: what lets a
         note of any size be tagged in memory bounded by the block, not the note.
@@ -769,52 +843,135 @@ class FeatureExtractor:
         section heading, rule matches spanning a cut, and gazetteer matches (a multi-word entry
         may run over a line break): a block is cut only at a line start that no gazetteer match
         crosses, found with a look-ahead of twice the longest entry.
+
+        A line longer than ``block_chars`` comes as overlapping stretches of ``stretch``
+        tokens (``Columns.keep``) with ``LONG_LINE_CONTEXT`` tokens of context on each side;
+        its structure ("Key:" fields) is read from the whole line first. Within the context
+        the features may differ from the whole line's (a gazetteer match cut off); the tagger
+        does not keep those tokens' tags.
         """
         text = document.text
         fams = self._families
-        matches: list[RuleMatch] = []
+        found: Iterable[RuleMatch] = ()
         if "rules" in fams and self.rules is not None:
             found = self.rules.run(document).matches if rule_matches is None else rule_matches
-            matches = sorted(found, key=lambda m: m.start)
-        doc_keys = document_keys(text) if "document" in fams and len(text) > block_chars else None
+        feed = _MatchFeed(found)
+        doc_keys = None
+        if "document" in fams and len(text) > block_chars:
+            doc_keys = document_keys(text, block_chars)
         gazetteer = self.gazetteer if "gazetteer" in fams else None
         lookahead = 2 * gazetteer.max_tokens + 2 if gazetteer is not None else 0
         pos, line, section = 0, 0, ""
         carry: list[Token] = []
         previous: Token | None = None
-        pending: list[RuleMatch] = []  # rule matches that may reach into the next block
-        next_match = 0
         while pos < len(text) or carry:
-            end = len(text) if pos + block_chars >= len(text) else next_line_start(text, pos + block_chars)
-            tokens = carry + tokenize(text, pos, end, line)
+            end = len(text)
+            if pos + block_chars < len(text):
+                end = _last_line_start(text, pos, pos + block_chars)
+            long_line = end == pos  # the line at pos is longer than a block
+            tokens = carry + (tokenize(text, pos, end, line) if not long_line else [])
             line += count_breaks(text, pos, end)
             pos = end
-            at_end = pos >= len(text)
+            at_end = pos >= len(text) or long_line
             gz = gazetteer.match(tokens) if gazetteer is not None else None
             cut = len(tokens) if at_end else _safe_cut(tokens, gz, lookahead)
-            if cut == 0:
+            if cut:
+                block = tokens[:cut]
+                carry = tokens[cut:]
+                cols = self.columns(
+                    document,
+                    block,
+                    feed.take(block[0].start, block[-1].end),
+                    doc_keys=doc_keys,
+                    section=section,
+                    gazetteer_matches=None if gz is None else [m for m in gz if m.start < cut],
+                    previous=previous,
+                )
+                section, previous = cols.section, block[-1]
+                yield cols
+            elif not long_line:
                 carry = tokens  # no clean line start yet: read more
                 continue
-            block = tokens[:cut]
-            carry = tokens[cut:]
-            block_end = block[-1].end
-            block_start = block[0].start
-            while next_match < len(matches) and matches[next_match].start < block_end:
-                pending.append(matches[next_match])
-                next_match += 1
-            in_block = [m for m in pending if m.end > block_start]
-            pending = [m for m in in_block if m.end > block_end]
-            cols = self.columns(
-                document,
-                block,
-                in_block,
-                doc_keys=doc_keys,
-                section=section,
-                gazetteer_matches=None if gz is None else [m for m in gz if m.start < cut],
-                previous=previous,
+            if long_line:
+                end = next_line_start(text, pos)
+                whole = _long_line(text, pos, end)
+                stretches = self._stretches(document, whole, line, feed, doc_keys, section, previous, stretch)
+                for cols in stretches:
+                    previous = cols.tokens[-1]
+                    yield cols
+                heading = section_heading_of(whole.texts) if "header" in fams and whole.texts else None
+                section = heading or section
+                del whole
+                line += count_breaks(text, pos, end)
+                pos = end
+
+    def _stretches(
+        self,
+        document: Document,
+        line: _LongLine,
+        line_index: int,
+        feed: _MatchFeed,
+        doc_keys: Mapping[str, set[str]] | None,
+        section: str,
+        previous: Token | None,
+        stretch: int,
+    ) -> Iterator[Columns]:
+        """A long line as stretches of ``stretch`` tokens, each with context on both sides."""
+        n = len(line.texts)
+        if not n:
+            return
+        info = line.info
+        kv_line = bool(info.keys[0] or any(info.in_key))
+        context = LONG_LINE_CONTEXT
+        for keep_first in range(0, n, stretch):
+            keep_last = min(n, keep_first + stretch)
+            first, last = max(0, keep_first - context), min(n, keep_last + context)
+            tokens = [line.token(i, line_index) for i in range(first, last)]
+            before = previous if first == 0 else line.token(first - 1, line_index)
+            fragment = LineFragment(
+                LineInfo(info.keys[first:last], info.in_key[first:last], info.value_pos[first:last]),
+                kv_line,
+                first == 0,
+                last == n,
+                line.texts[first - 1] if first else None,
             )
-            section, previous = cols.section, block[-1]
-            yield cols
+            yield self.columns(
+                document,
+                tokens,
+                feed.take(tokens[0].start, tokens[-1].end),
+                doc_keys=doc_keys if doc_keys is not None else {},
+                section=section,
+                previous=before,
+                fragment=fragment,
+                keep=(keep_first - first, keep_last - first),
+            )
+
+
+class _MatchFeed:
+    """Rule matches handed out by stretch of text, in order (a match may reach over several)."""
+
+    def __init__(self, matches: Iterable[RuleMatch]) -> None:
+        self._matches = sorted(matches, key=lambda m: m.start)
+        self._next = 0
+        self._active: list[RuleMatch] = []
+
+    def take(self, start: int, end: int) -> list[RuleMatch]:
+        """The matches overlapping ``[start, end)``; ``start`` never goes back."""
+        while self._next < len(self._matches) and self._matches[self._next].start < end:
+            self._active.append(self._matches[self._next])
+            self._next += 1
+        self._active = [m for m in self._active if m.end > start]
+        return [m for m in self._active if m.start < end]
+
+
+def _last_line_start(text: str, lo: int, hi: int) -> int:
+    """The last line start in ``(lo, hi]`` (``lo`` if there is none)."""
+    newline = text.rfind("\n", lo, hi)
+    cr = text.rfind("\r", max(lo, newline), hi)
+    j = max(newline, cr)
+    if j < lo:
+        return lo
+    return j + 2 if text.startswith("\r\n", j) else j + 1
 
 
 def _safe_cut(tokens: Sequence[Token], matches: Sequence[GazetteerMatch] | None, lookahead: int) -> int:

@@ -26,7 +26,8 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from itertools import combinations, pairwise
+from dataclasses import dataclass
+from itertools import combinations, pairwise, repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -246,6 +247,12 @@ class CompiledCrf:
         return int(max(1, min(32, 600 // max(largest, smallest, 1.0))))
 
 
+#: The key of row 0 of every cache (no value is this object).
+_NOTHING = object()
+#: Widest neighbour offset of a word feature or a conjunction (features.py allows 5).
+PAD = 5
+
+
 def _sum_rows(state: np.ndarray, id_lists: Sequence[Sequence[int]], zero: int) -> np.ndarray:
     """``state[ids].sum(0)`` for each list of row ids (an empty list sums to zeros)."""
     out = np.empty((len(id_lists), state.shape[1]))
@@ -393,59 +400,91 @@ class Encoder:
         return _sum_rows(self.crf.state, [self._ids(v) for v in values], self._zero)[:, None, :], None
 
     # -- per block ---------------------------------------------------------------------------
-    def emissions(self, cols: Columns, ranges: Sequence[tuple[int, int]]) -> np.ndarray:
-        """Emission scores ``(positions, labels)`` of the token ranges ``[first, last)`` of a
-        block, each range scored as one sequence, rows back to back in range order."""
+    def prepare(self, cols: Columns) -> Prepared:
+        """Per token of a block: the cache rows of its word, of its shared and of each of its
+        context feature tuples, and the vocabulary ids of its conjunction attributes. The
+        per-token work of the encoder, done once per block (loops in C: ``map``)."""
         n_labels = len(self.crf.labels)
-        sizes = np.asarray([last - first for first, last in ranges], dtype=np.intp)
-        total = int(sizes.sum())
-        out = np.zeros((total, n_labels))
-        if total == 0:
-            return out
-        starts = np.zeros(len(sizes), dtype=np.intp)
-        np.cumsum(sizes[:-1], out=starts[1:])
-        token = np.concatenate([np.arange(first, last, dtype=np.intp) for first, last in ranges])
-        needed, local = np.unique(token, return_inverse=True)  # block tokens -> 0..k
-        lo = np.repeat(starts, sizes)  # first position of each position's range
-        hi = lo + np.repeat(sizes, sizes)
-        position = np.arange(total, dtype=np.intp)
-        state = self.crf.state
-        pick = needed.tolist()
-
         for cache in (self._words, self._shared, *self._context.values()):
             cache.make_room()
-        contiguous = pick[-1] - pick[0] + 1 == len(pick)
-
-        def picked(column: Sequence[Any]) -> Sequence[Any]:
-            return column[pick[0] : pick[-1] + 1] if contiguous else [column[i] for i in pick]
-
-        word_slots = self._words.ids([t.text for t in picked(cols.tokens)])
-        words = word_slots[local]
-        shared_parts = [picked(p.values) for p in cols.parts if p.shared]
-        shared = self._shared.ids(list(zip(*shared_parts, strict=True)) if shared_parts else [()] * len(pick))
-        shared = shared[local]
-        word_vectors, shared_vectors = self._words.array, self._shared.array
-        out += word_vectors[words, 0]
-        out += shared_vectors[shared, 0]
+        words = self._words.ids([t.text for t in cols.tokens])
+        shared_parts = [p.values for p in cols.parts if p.shared]
+        shared = self._shared.ids(
+            list(zip(*shared_parts, strict=True)) if shared_parts else [()] * len(cols.tokens)
+        )
+        context = []
         for part in cols.parts:
             if not part.shared:
                 cache = self._context.get(part.name)
                 if cache is None:
                     cache = self._context[part.name] = _Vectors(1, n_labels, self._part_vectors, self.CACHE)
-                rows = cache.ids(picked(part.values))  # may grow cache.array: first
-                out += cache.array[rows[local], 0]
+                context.append((cache, cache.ids(part.values)))
+        values: dict[str, np.ndarray] = {}
+        word_values = self._words.extra[words]
+        for attr in {a for t in self._templates for a in t.attrs}:
+            if attr in ("lw", "sh", "sk"):
+                values[attr] = word_values[:, ("lw", "sh", "sk").index(attr)]
+            else:
+                column = cols.attrs[attr]
+                values[attr] = np.fromiter(
+                    map(self._vocab[attr].get, column, repeat(-1)), dtype=np.int64, count=len(column)
+                )
+        return Prepared(words, shared, context, values)
+
+    def emissions(self, prepared: Prepared, ranges: Sequence[tuple[int, int]]) -> np.ndarray:
+        """Emission scores ``(positions, labels)`` of the token ranges ``[first, last)`` of a
+        prepared block, each range scored as one sequence, rows back to back in range order.
+
+        The ranges are laid side by side with a gap of ``2 * PAD`` cells between them: a
+        neighbour outside its range falls in a gap, where a word or shared feature row is zero
+        and a conjunction attribute is the sequence-end padding (``</S>``, then ``<S>`` for the
+        next range), so that every neighbour is a plain gather, no test.
+        """
+        n_labels = len(self.crf.labels)
+        sizes = np.asarray([last - first for first, last in ranges], dtype=np.intp)
+        total = int(sizes.sum())
+        if total == 0:
+            return np.zeros((0, n_labels))
+        pad = PAD
+        starts = np.zeros(len(sizes), dtype=np.intp)  # range starts in the output
+        np.cumsum(sizes[:-1], out=starts[1:])
+        laid = starts + 2 * pad * np.arange(1, len(sizes) + 1)  # range starts in the layout
+        width = int(laid[-1] + sizes[-1] + 2 * pad)
+        real = np.arange(total, dtype=np.intp) + np.repeat(laid - starts, sizes)  # output -> layout
+        token = np.concatenate([np.arange(first, last, dtype=np.intp) for first, last in ranges])
+        gap = np.ones(width, dtype=bool)
+        gap[real] = False
+        before = np.zeros(width, dtype=bool)  # the gap cells that are <S> (before a range)
+        before[(laid[:, None] - np.arange(1, pad + 1)[None, :]).ravel()] = True
+
+        def lay(column: np.ndarray, gap_value: int, before_value: int | None = None) -> np.ndarray:
+            out = np.full(width, gap_value, dtype=column.dtype)
+            if before_value is not None:
+                out[before] = before_value
+            out[real] = column[token]
+            return out
+
+        state = self.crf.state
+        words = lay(prepared.words, 0)
+        shared = lay(prepared.shared, 0)
+        word_vectors, shared_vectors = self._words.array, self._shared.array
+        out = word_vectors[words[real], 0]
+        out += shared_vectors[shared[real], 0]
+        for cache, ids in prepared.context:
+            out += cache.array[ids[token], 0]
         for k, o in enumerate(self.offsets, start=1):
-            valid = np.nonzero((position + o >= lo) & (position + o < hi))[0]
-            if len(valid):
-                out[valid] += word_vectors[words[valid + o], k]
-                out[valid] += shared_vectors[shared[valid + o], k]
+            out += word_vectors[words[real + o], k]
+            out += shared_vectors[shared[real + o], k]
         if self._bos is not None:
             out[starts] += state[self._bos]
         if self._eos is not None:
             out[starts + sizes - 1] += state[self._eos]
 
         # conjunctions: integer keys looked up all at once
-        values = self._token_values(cols, picked, self._words.extra[word_slots])
+        laid_values = {
+            attr: lay(column, self._eos_value[attr], self._bos_value[attr])
+            for attr, column in prepared.values.items()
+        }
         for template in self._templates:
             if not len(template.keys):
                 continue
@@ -453,13 +492,7 @@ class Encoder:
             ok = np.ones(total, dtype=bool)
             columns = zip(template.attrs, template.offsets, template.multipliers, strict=True)
             for attr, offset, mult in columns:
-                j = position + offset
-                inside = (j >= lo) & (j < hi)
-                v = np.where(
-                    inside,
-                    values[attr][local[np.clip(j, 0, total - 1)]],
-                    np.where(j < lo, self._bos_value[attr], self._eos_value[attr]),
-                )
+                v = laid_values[attr][real + offset]
                 ok &= v >= 0
                 key += v * mult
             where = np.searchsorted(template.keys, key)
@@ -478,28 +511,22 @@ class Encoder:
             ids.append(row)
         return ids
 
-    def _token_values(
-        self, cols: Columns, picked: Callable[[Sequence[Any]], Sequence[Any]], word_values: np.ndarray
-    ) -> dict[str, np.ndarray]:
-        """Per picked token, the vocabulary id of each attribute the templates combine (-1: a
-        value no weighted conjunction contains)."""
-        out: dict[str, np.ndarray] = {}
-        for attr in {a for t in self._templates for a in t.attrs}:
-            if attr in ("lw", "sh", "sk"):
-                out[attr] = word_values[:, ("lw", "sh", "sk").index(attr)]
-            else:
-                vocab = self._vocab[attr]
-                column = picked(cols.attrs[attr])
-                out[attr] = np.fromiter(
-                    (vocab.get(v, -1) for v in column), dtype=np.int64, count=len(column)
-                )
-        return out
+
+@dataclass(frozen=True)
+class Prepared:
+    """A block's tokens as cache rows and vocabulary ids (``Encoder.prepare``)."""
+
+    words: np.ndarray
+    shared: np.ndarray
+    context: list[tuple[_Vectors, np.ndarray]]
+    values: dict[str, np.ndarray]
 
 
 class _Vectors:
     """Summed weight rows per distinct value (a word, a tuple of features), computed on first
     sight and kept; beyond ``capacity`` values the cache starts afresh (between blocks only,
-    so that the ids handed out for a block stay valid while it is scored)."""
+    so that the rows handed out for a block stay valid while it is scored). Row 0 is zeros:
+    what a neighbour outside its sequence contributes."""
 
     def __init__(
         self,
@@ -509,7 +536,7 @@ class _Vectors:
         capacity: int,
         extra: int = 0,
     ) -> None:
-        self.slot: dict[Any, int] = {}
+        self.slot: dict[Any, int] = {_NOTHING: 0}
         self.array = np.zeros((256, width, n_labels))
         self.extra = np.full((256, extra), -1, dtype=np.int64)
         self._compute = compute
@@ -518,6 +545,7 @@ class _Vectors:
     def make_room(self) -> None:
         if len(self.slot) > self._capacity:
             self.slot.clear()
+            self.slot[_NOTHING] = 0
 
     def ids(self, values: Sequence[Any]) -> np.ndarray:
         """The row of each value, computing the rows of the values not seen yet."""

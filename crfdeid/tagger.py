@@ -38,7 +38,7 @@ import numpy as np
 
 from . import __version__
 from .errors import CrfdeidError
-from .features import BLOCK_CHARS, Columns, FeatureExtractor, FeatureSet
+from .features import BLOCK_CHARS, LONG_LINE_STRETCH, Columns, FeatureExtractor, FeatureSet
 from .gazetteer import GazetteerMatcher
 from .langpack import load_pack
 from .linguistic import make_annotator
@@ -62,8 +62,10 @@ WINDOW = 2000
 #: …plus this many tokens of context on each side, scored but not kept. The CRF's reach is a
 #: few tokens: on MEDDOCAN lines joined into one, 100 tokens of margin change no tag.
 MARGIN = 100
-#: Tokens decoded together (the decoder's arrays grow with it; its per-step cost shrinks).
+#: Tokens and sequences decoded together: the decoder's arrays grow with them (its Viterbi
+#: grid is sequences x labels x labels), its per-step cost shrinks.
 BATCH = 16_384
+BATCH_SEQUENCES = 512
 
 
 class ModelError(CrfdeidError):
@@ -224,7 +226,10 @@ class CrfTagger:
         if scorer not in SCORERS:
             raise ValueError(f"scorer must be one of {SCORERS}, got {scorer!r}")
         self.scorer = scorer
-        self.window, self.margin, self.block_chars = WINDOW, MARGIN, BLOCK_CHARS
+        #: Streaming: text per block, tokens per stretch of a longer line, tokens per tagging
+        #: window (with a margin of context on each side) of a line longer than that.
+        self.block_chars, self.stretch = BLOCK_CHARS, LONG_LINE_STRETCH
+        self.window, self.margin = WINDOW, MARGIN
         self.model_dir = Path(model_dir)
         self.metadata = dict(metadata)
         self.threshold = threshold
@@ -420,12 +425,13 @@ class CrfTagger:
         labels = self.compiled.labels
         outside = labels.index("O") if "O" in labels else -1
         with _collector_paused():
-            for cols in self.extractor.blocks(document, rule_matches, self.block_chars):
+            for cols in self.extractor.blocks(document, rule_matches, self.block_chars, self.stretch):
                 tag, p_tag, p_o, best, p_best = self._decode_columns(cols)
                 if self.threshold is not None and outside >= 0:
                     low = (tag == outside) & (p_o < self.threshold)
                     tag, p_tag = np.where(low, best, tag), np.where(low, p_best, p_tag)
-                spans += builder.feed_ids(cols.tokens, tag, p_tag, labels, outside)
+                a, b = cols.keep or (0, len(cols.tokens))
+                spans += builder.feed_ids(cols.tokens[a:b], tag[a:b], p_tag[a:b], labels, outside)
         return spans + builder.finish()
 
     # compiled path
@@ -434,14 +440,18 @@ class CrfTagger:
         block), long ones cut into overlapping windows whose margins are not kept."""
         n = len(cols.tokens)
         ranges = cols.lines if self.feature_set.sequence == "line" else ([(0, n)] if n else [])
+        wanted_first, wanted_last = cols.keep or (0, n)
         out = []
         size, margin = self.window, self.margin
         for first, last in ranges:
-            if last - first <= size + 2 * margin:
-                out.append((first, last, first, last))
+            lo, hi = max(first, wanted_first), min(last, wanted_last)
+            if lo >= hi:
                 continue
-            for keep in range(first, last, size):
-                keep_last = min(last, keep + size)
+            if last - first <= size + 2 * margin:
+                out.append((first, last, lo, hi))
+                continue
+            for keep in range(lo, hi, size):
+                keep_last = min(hi, keep + size)
                 out.append((max(first, keep - margin), min(last, keep_last + margin), keep, keep_last))
         return out
 
@@ -452,33 +462,39 @@ class CrfTagger:
         id and its marginal."""
         n = len(cols.tokens)
         crf = self.compiled
+        outside = crf.labels.index("O") if "O" in crf.labels else -1
         tag = np.zeros(n, dtype=np.intp)
-        marginal = np.zeros((n, len(crf.labels)))
+        best = np.zeros(n, dtype=np.intp)
+        p_tag, p_o, p_best = np.zeros(n), np.zeros(n), np.zeros(n)
         windows = sorted(self._windows(cols), key=lambda w: w[0] - w[1])  # longest first
+        prepared = self.encoder.prepare(cols)
         batch: list[tuple[int, int, int, int]] = []
         size = 0
         for k, window in enumerate(windows):
             batch.append(window)
             size += window[1] - window[0]
-            if size >= BATCH or k == len(windows) - 1:
-                emissions = self.encoder.emissions(cols, [(a, b) for a, b, _, _ in batch])
+            if size >= BATCH or len(batch) >= BATCH_SEQUENCES or k == len(windows) - 1:
+                emissions = self.encoder.emissions(prepared, [(a, b) for a, b, _, _ in batch])
                 tags, marginals = crf.decode(emissions, [b - a for a, b, _, _ in batch])
+                del emissions
+                rows = np.arange(len(tags))
+                chosen = marginals[rows, tags]
+                outside_p = marginals[:, outside].copy() if outside >= 0 else np.zeros(len(tags))
+                if outside >= 0:
+                    marginals[:, outside] = -1.0
+                entity = marginals.argmax(axis=1)  # the first best in label order, as crfsuite
+                entity_p = marginals[rows, entity]
                 at = 0
                 for first, last, keep, keep_last in batch:
                     lo, hi = at + keep - first, at + keep_last - first
                     tag[keep:keep_last] = tags[lo:hi]
-                    marginal[keep:keep_last] = marginals[lo:hi]
+                    p_tag[keep:keep_last] = chosen[lo:hi]
+                    p_o[keep:keep_last] = outside_p[lo:hi]
+                    best[keep:keep_last] = entity[lo:hi]
+                    p_best[keep:keep_last] = entity_p[lo:hi]
                     at += last - first
                 batch, size = [], 0
-        rows = np.arange(n)
-        p_tag = marginal[rows, tag]
-        outside = crf.labels.index("O") if "O" in crf.labels else -1
-        p_o = marginal[:, outside] if outside >= 0 else np.zeros(n)
-        entity = marginal.copy()
-        if outside >= 0:
-            entity[:, outside] = -1.0
-        best = entity.argmax(axis=1)  # the first best, in label order, as crfsuite's loop
-        return tag, p_tag, p_o, best, entity[rows, best]
+        return tag, p_tag, p_o, best, p_best
 
     def _token_tags(
         self, decoded: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import re
 
 from hypothesis import given, settings
@@ -111,7 +112,7 @@ def test_a_range_of_lines_tokenizes_as_in_the_whole_text(text: str, data: st.Dat
     starts = sorted({0, len(text), *(m.end() for m in _BREAK_RE.finditer(text))})
     cuts = sorted(set(data.draw(st.lists(st.sampled_from(starts), max_size=4))) | {0, len(text)})
     pieces = []
-    for a, b in zip(cuts, cuts[1:], strict=False):
+    for a, b in itertools.pairwise(cuts):
         pieces += tokenize(text, a, b, line=count_breaks(text, 0, a))
     assert pieces == tokenize(text)
     for a in starts:
