@@ -182,19 +182,25 @@ class CompiledCrf:
         n_labels = scores.shape[1]
         steps, batch = len(running) - 1, running[0]
         pointers: list[np.ndarray] = [np.empty(0, dtype=np.intp)] * steps
-        grid = np.empty((running[1] if steps > 1 else 0, n_labels, n_labels))
-        row_base = (np.arange(batch)[:, None] * n_labels + np.arange(n_labels)[None, :]) * n_labels
+        chunk = _GRID_ROWS  # rows per (rows, labels, labels) grid: it stays in the CPU cache
+        grid = np.empty((min(chunk, running[1] if steps > 1 else 0), n_labels, n_labels))
+        row_base = (np.arange(len(grid))[:, None] * n_labels + np.arange(n_labels)[None, :]) * n_labels
         score = scores[: at[1]]
         final = np.empty((batch, n_labels))
         for t in range(1, steps):
             n = running[t]
             if n < running[t - 1]:  # the sequences of length t have ended
                 final[n : running[t - 1]] = score[n:]
-            view = grid[:n]
-            np.add(score[:n, None, :], self._trans_t, out=view)  # view[k, j, i]
-            best = view.argmax(axis=2)
+            best = np.empty((n, n_labels), dtype=np.intp)
+            new = np.empty((n, n_labels))
+            for lo in range(0, n, chunk):
+                hi = min(n, lo + chunk)
+                view = grid[: hi - lo]
+                np.add(score[lo:hi, None, :], self._trans_t, out=view)  # view[k, j, i]
+                best[lo:hi] = view.argmax(axis=2)
+                new[lo:hi] = view.reshape(-1)[row_base[: hi - lo] + best[lo:hi]]
             pointers[t] = best
-            score = view.reshape(-1)[row_base[:n] + best]
+            score = new
             score += scores[at[t] : at[t] + n]
         final[: running[steps - 1]] = score[: running[steps - 1]]
         label = final.argmax(axis=1)
@@ -247,6 +253,9 @@ class CompiledCrf:
         return int(max(1, min(32, 600 // max(largest, smallest, 1.0))))
 
 
+#: Sequences per Viterbi grid of (sequences, labels, labels) scores: 64 x 44 x 44 doubles, 1 MB,
+#: stays in the CPU cache; a larger grid runs at memory speed (measured 1.8x slower at 500).
+_GRID_ROWS = 64
 #: The key of row 0 of every cache (no value is this object).
 _NOTHING = object()
 #: Widest neighbour offset of a word feature or a conjunction (features.py allows 5).

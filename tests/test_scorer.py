@@ -190,6 +190,23 @@ def test_decoding_matches_crfsuite_and_every_path(data: st.DataObject) -> None:
         at += size
 
 
+def test_many_sequences_at_once_decode_as_one_by_one() -> None:
+    """More sequences than one Viterbi grid holds (64): the chunked steps give the same paths."""
+    rng = np.random.default_rng(7)
+    labels = 5
+    transitions = np.where(rng.random((labels, labels)) < 0.5, 0.0, rng.normal(0, 2, (labels, labels)))
+    crf = CompiledCrf([f"L{k}" for k in range(labels)], {}, np.zeros((1, labels)), transitions)
+    lengths = rng.integers(1, 30, size=300).tolist()
+    emissions = np.round(rng.normal(0, 3, (sum(lengths), labels)), 1)  # rounded: ties happen
+    tags, marginals = crf.decode(emissions, lengths)
+    at = 0
+    for size in lengths:
+        assert tags[at : at + size].tolist() == _crfsuite_viterbi(crf, emissions[at : at + size])
+        alone = crf.decode(emissions[at : at + size], [size])[1]
+        np.testing.assert_allclose(marginals[at : at + size], alone, atol=1e-12)
+        at += size
+
+
 def test_extreme_emissions_do_not_overflow() -> None:
     crf = CompiledCrf(["O", "B-X"], {}, np.zeros((1, 2)), np.array([[40.0, -40.0], [-40.0, 40.0]]))
     emissions = np.array([[1e4, -1e4]] * 3000 + [[-1e4, 1e4]] * 3000)
