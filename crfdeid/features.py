@@ -697,6 +697,20 @@ class FeatureExtractor:
                     eol = last - first - 1 if fragment.at_line_end else -1
                     before = fragment.previous_text
                 sec = section if header else ""
+                if fragment is None and ":" not in line_texts:
+                    # no field in the line: its tokens differ only in being first or last
+                    size = last - first
+                    first_t, middle_t, last_t = (
+                        self._line_tuple_of((False, sec, position and k == 0, position and k == size - 1,
+                                             False, -1, False))
+                        for k in (0, min(1, size - 1), size - 1)
+                    )
+                    line_part[first:last] = [middle_t] * size
+                    line_part[last - 1] = last_t
+                    line_part[first] = first_t
+                    if heading is not None:
+                        section = heading
+                    continue
                 for k in range(last - first):
                     i = first + k
                     key = info.keys[k]
@@ -773,6 +787,12 @@ class FeatureExtractor:
         for key in set(tags).difference(cache):
             cache[key] = tuple(prefix + t for t in key)
         return list(map(cache.__getitem__, tags))
+
+    def _line_tuple_of(self, signature: tuple[Any, ...]) -> tuple[str, ...]:
+        found = self._line_features.get(signature)
+        if found is None:
+            found = self._line_features[signature] = _line_tuple(*signature)
+        return found
 
     @staticmethod
     def _dockeys(texts: Sequence[str], doc_keys: Mapping[str, set[str]]) -> list[tuple[str, ...]]:

@@ -474,16 +474,22 @@ class Encoder:
             return out
 
         state = self.crf.state
-        words = lay(prepared.words, 0)
-        shared = lay(prepared.shared, 0)
-        word_vectors, shared_vectors = self._words.array, self._shared.array
-        out = word_vectors[words[real], 0]
-        out += shared_vectors[shared[real], 0]
+        # a word and its shared features go together: one table of their summed rows per
+        # distinct pair in these ranges (row 0: nothing, for the gaps), one gather per offset
+        pairs, pair_of = np.unique(
+            prepared.words[token] * len(self._shared.array) + prepared.shared[token], return_inverse=True
+        )
+        width_shared = len(self._shared.array)
+        table = np.zeros((len(pairs) + 1, *self._words.array.shape[1:]))
+        table[1:] = self._words.array[pairs // width_shared]
+        table[1:] += self._shared.array[pairs % width_shared]
+        laid_pairs = np.zeros(width, dtype=np.intp)
+        laid_pairs[real] = pair_of.reshape(-1) + 1
+        out = table[laid_pairs[real], 0]
         for cache, ids in prepared.context:
             out += cache.array[ids[token], 0]
         for k, o in enumerate(self.offsets, start=1):
-            out += word_vectors[words[real + o], k]
-            out += shared_vectors[shared[real + o], k]
+            out += table[laid_pairs[real + o], k]
         if self._bos is not None:
             out[starts] += state[self._bos]
         if self._eos is not None:
