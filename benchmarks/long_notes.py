@@ -12,15 +12,16 @@ Two shapes of note are built in memory from the MEDDOCAN dev notes (never writte
 
 Each (shape, size, stage) runs in a fresh Python process, so that its peak memory (``VmHWM``
 from ``/proc/self/status``: resident set, high-water mark) is its own. Stages:
-``detect`` is ``load_pipeline().run(document)`` (rules, CRF tagger, merge); ``deidentify`` is
-``Deidentifier(seed=1).deidentify(text)`` (detection and pseudonymisation). Wall and CPU
+``tagger`` is the pipeline's rules and then its CRF tagger fed their matches (seconds of each
+reported); ``detect`` is ``load_pipeline().run(document)`` (rules, CRF tagger, merge);
+``deidentify`` is ``Deidentifier(seed=1).deidentify(text)`` (detection and pseudonymisation). Wall and CPU
 seconds exclude loading (reported apart). The same process also times the tokenizer over the
 same text: the ratio to it is the figure to compare across machines, as the machines these
 run on are shared and noisy.
 
-From the ``lines`` runs, seconds and megabytes per MB of text are fitted (least squares) and
-the largest note within ``--budget-seconds`` and ``--budget-mb`` is reported: the ``--max-bytes``
-default should not exceed it.
+From the ``lines`` runs of each stage, seconds and megabytes per MB of text are fitted (least
+squares) and the largest note within ``--budget-seconds`` and ``--budget-mb`` is reported: the
+``--max-bytes`` default should not exceed it.
 
 ``--joins`` (default on) also measures, in this process, what tagging notes together rather than
 one by one changes: the dev notes joined by line breaks into one note (streamed in blocks), and
@@ -79,7 +80,7 @@ def child(corpus: Path, shape: str, megabytes: float, stage: str) -> dict[str, A
     tokenizer_seconds = time.perf_counter() - started
     before = _peak_mb()
     started = time.perf_counter()
-    if stage == "detect":
+    if stage in ("detect", "tagger"):
         from crfdeid.pipeline import load_pipeline
 
         pipeline = load_pipeline()
@@ -105,6 +106,13 @@ def child(corpus: Path, shape: str, megabytes: float, stage: str) -> dict[str, A
             detection = pipeline.run(Document("long", text))
             out["spans"] = len(detection.spans)
             out["rule_timeouts"] = len(detection.timeouts)
+        elif stage == "tagger":  # the rules, then the CRF tagger fed their matches; no merge
+            document = Document("long", text)
+            rules = pipeline.rules.run(document)
+            out["rules_seconds"] = round(time.perf_counter() - wall, 2)
+            out["rule_timeouts"] = len(rules.timeouts)
+            out["spans"] = len(pipeline.tagger.detect(document, rules))
+            out["tagger_seconds"] = round(time.perf_counter() - wall - out["rules_seconds"], 2)
         else:
             result = deidentifier.deidentify(text, "long")
             out["spans"] = len(getattr(result, "spans", ()) or ())
@@ -171,7 +179,19 @@ def main() -> int:
     parser.add_argument("corpus", nargs="?", type=Path, default=meddocan_dir())
     parser.add_argument("--sizes", default="1,3,9", help="MB of the many-line notes")
     parser.add_argument("--line-sizes", default="1", help="MB of the single-line notes")
-    parser.add_argument("--no-deidentify", action="store_true", help="detection only")
+    parser.add_argument(
+        "--stages",
+        default="tagger,detect,deidentify",
+        help="tagger: rules + CRF tagger; detect: load_pipeline().run (adds the merge); "
+        "deidentify: Deidentifier(seed=1).deidentify",
+    )
+    parser.add_argument(
+        "--full-up-to",
+        type=float,
+        default=float("inf"),
+        metavar="MB",
+        help="run detect and deidentify only up to this size (tagger at every size)",
+    )
     parser.add_argument("--no-joins", action="store_true")
     parser.add_argument("--budget-seconds", type=float, default=60.0)
     parser.add_argument("--budget-mb", type=float, default=1024.0)
@@ -186,27 +206,32 @@ def main() -> int:
         print(json.dumps(child(args.corpus, shape, float(megabytes), stage)))
         return 0
 
-    stages = ["detect"] + ([] if args.no_deidentify else ["deidentify"])
+    stages = [s for s in args.stages.split(",") if s]
     cases = [("lines", float(s)) for s in args.sizes.split(",") if s] + [
         ("line", float(s)) for s in args.line_sizes.split(",") if s
     ]
     rows = []
     print(
         f"{'shape':<6} {'MB':>5} {'stage':<10} {'seconds':>8} {'cpu s':>7} {'x tok':>6} {'peak MB':>8} "
-        f"{'+MB':>6} {'spans':>7} {'timeouts':>8}  error"
+        f"{'+MB':>6} {'spans':>7} {'timeouts':>8}  error, or the parts"
     )
     for shape, megabytes in cases:
         for stage in stages:
+            if stage != "tagger" and megabytes > args.full_up_to:
+                continue
             row = run_child(args.corpus, shape, megabytes, stage)
             rows.append(row)
             if "seconds" not in row:
                 print(f"{shape:<6} {megabytes:>5.1f} {stage:<10} failed: {row.get('error')}")
                 continue
             grown = row["peak_mb"] - row["peak_mb_after_load"]
+            note = row.get("error") or ""
+            if "tagger_seconds" in row:
+                note = note or f"rules {row['rules_seconds']} s, tagger {row['tagger_seconds']} s"
             print(
                 f"{shape:<6} {row['megabytes']:>5.2f} {stage:<10} {row['seconds']:>8.1f} "
                 f"{row['cpu_seconds']:>7.1f} {row['x_tokenizer']:>6.1f} {row['peak_mb']:>8.0f} {grown:>6.0f} "
-                f"{row.get('spans', 0):>7} {row.get('rule_timeouts', ''):>8}  {row.get('error') or ''}",
+                f"{row.get('spans', 0):>7} {row.get('rule_timeouts', ''):>8}  {note}",
                 flush=True,
             )
     limits = {}
