@@ -14,20 +14,22 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from array import array
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import CrfdeidError
-from .gazetteer import GazetteerMatcher
+from .gazetteer import GazetteerMatch, GazetteerMatcher
 from .io.text import read_yaml
 from .langpack import LanguagePack, fold
 from .linguistic import LinguisticAnnotator
 from .resources import data_dir
 from .rules import RuleEngine, token_rule_features
 from .rules.model import RuleMatch
+from .tokenize import count_breaks, next_line_start, tokenize
 from .types import Document, Token
 
 FAMILIES = (
@@ -284,32 +286,33 @@ class LineInfo:
 
 def line_structure(tokens: Sequence[Token]) -> LineInfo:
     """Keys of "Key: value" fields in one line; a line may hold several ("Edad: 70 Sexo: H")."""
-    n = len(tokens)
+    return line_structure_of([t.text for t in tokens])
+
+
+def line_structure_of(texts: Sequence[str]) -> LineInfo:
+    """``line_structure`` from the token texts of the line."""
+    n = len(texts)
     keys = [""] * n
     in_key = [False] * n
     value_pos = [-1] * n
+    if ":" not in texts:
+        return LineInfo(keys, in_key, value_pos)
     current, pos = "", -1
-    colon_positions = [i for i, t in enumerate(tokens) if t.text == ":"]
+    colon_positions = [i for i, t in enumerate(texts) if t == ":"]
     key_at: dict[int, tuple[int, str]] = {}
     for c in colon_positions:
         j = c - 1
         words: list[str] = []
-        while (
-            j >= 0
-            and len(words) < _MAX_KEY_TOKENS
-            and (_KEY_WORD.match(tokens[j].text) or tokens[j].text in "/.ºª")
-        ):
-            if _KEY_WORD.match(tokens[j].text):
-                words.append(tokens[j].text)
+        while j >= 0 and len(words) < _MAX_KEY_TOKENS and (_KEY_WORD.match(texts[j]) or texts[j] in "/.ºª"):
+            if _KEY_WORD.match(texts[j]):
+                words.append(texts[j])
             j -= 1
         first = j + 1
         # the key starts at its first capitalised word, or at the line start or a punctuation mark
         # ("Edad: 70 años Sexo: H." -> the second key is "Sexo", not "años Sexo")
-        while first < c and not (
-            first == 0 or tokens[first - 1].text in ".;,)" or tokens[first].text[:1].isupper()
-        ):
+        while first < c and not (first == 0 or texts[first - 1] in ".;,)" or texts[first][:1].isupper()):
             first += 1
-        words = [t.text for t in tokens[first:c] if _KEY_WORD.match(t.text)]
+        words = [t for t in texts[first:c] if _KEY_WORD.match(t)]
         if words:
             key_at[first] = (c, "_".join(fold(w) for w in words))
     i = 0
@@ -333,12 +336,17 @@ def line_structure(tokens: Sequence[Token]) -> LineInfo:
 def section_heading(tokens: Sequence[Token]) -> str | None:
     """The normalised heading if this line is one ("Datos del paciente.", "Antecedentes:"): a
     short line of words, no digits, ending in a colon, a full stop or nothing."""
-    words = [t.text for t in tokens if t.text not in ".:"]
-    if not 1 <= len(words) <= 6 or (tokens[-1].text not in (".", ":") and len(words) > 3):
+    return section_heading_of([t.text for t in tokens])
+
+
+def section_heading_of(texts: Sequence[str]) -> str | None:
+    """``section_heading`` from the token texts of the line."""
+    words = [t for t in texts if t not in ".:"]
+    if not 1 <= len(words) <= 6 or (texts[-1] not in (".", ":") and len(words) > 3):
         return None
     if any(not _KEY_WORD.match(w) for w in words) or not words[0][:1].isupper():
         return None
-    if any(t.text == ":" for t in tokens[:-1]):
+    if ":" in texts[:-1]:
         return None
     return "_".join(fold(w) for w in words[:3])
 
@@ -383,6 +391,148 @@ class Segment:
     features: list[list[str]]
 
 
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One family's context features, per token, as a tuple of feature strings. ``shared``
+    parts are also copied to the neighbours (with the offset prefix)."""
+
+    name: str
+    shared: bool
+    values: list[tuple[str, ...]]
+
+
+@dataclass
+class Columns:
+    """The features of a run of whole lines, per token, before they are rendered as strings.
+
+    ``words`` carry what depends on the word alone; ``parts`` the context features, family by
+    family in a fixed order (a token's context features are its parts' tuples, in this order);
+    ``attrs`` the single attributes the conjunction templates combine. Rendering
+    (``FeatureExtractor.rows``) and the compiled scorer both read this one structure, so the
+    strings crfsuite sees and the arrays the scorer sums cannot drift apart.
+    """
+
+    tokens: Sequence[Token]
+    words: list[_Word]
+    parts: list[Part]
+    attrs: dict[str, list[str]]
+    lines: list[tuple[int, int]]
+    #: The section heading in force after the last line: the next block of lines starts in it.
+    section: str = ""
+    #: The tokens whose tags are wanted, ``[first, last)``; None: all (the others are context
+    #: around a stretch of a long line).
+    keep: tuple[int, int] | None = None
+
+    def context(self, shared: bool, first: int, last: int) -> list[list[str]]:
+        """Per token of ``[first, last)``: its own (``shared=False``) or shared features."""
+        parts = [p.values for p in self.parts if p.shared == shared]
+        return [[f for values in parts for f in values[i]] for i in range(first, last)]
+
+
+#: Characters of text per block when a long note is streamed (whole lines; about 50k tokens).
+BLOCK_CHARS = 256_000
+#: A line longer than a block is tagged in stretches of this many tokens…
+LONG_LINE_STRETCH = 16_384
+#: …each with this many tokens of context on both sides.
+LONG_LINE_CONTEXT = 128
+
+
+def document_keys(text: str, long_line: int = BLOCK_CHARS) -> dict[str, set[str]]:
+    """Folded capitalised words that are the value of a "Key:" field somewhere in the note,
+    with the keys they appear under: the "document" family, computed in a light first pass
+    (only lines with a colon can hold a field) so that the rest of the note can be streamed."""
+    key_values: dict[str, set[str]] = {}
+    at = text.find(":")
+    while at != -1:
+        newline = text.rfind("\n", 0, at)
+        start = max(newline, text.rfind("\r", newline + 1, at)) + 1
+        end = next_line_start(text, at)
+        if end - start > long_line:
+            line = _long_line(text, start, end)
+            _collect_key_values(line.texts, line.info, key_values)
+        else:
+            texts = [t.text for t in tokenize(text, start, end)]
+            _collect_key_values(texts, line_structure_of(texts), key_values)
+        at = text.find(":", end)
+    return key_values
+
+
+def _collect_key_values(texts: Sequence[str], info: LineInfo, key_values: dict[str, set[str]]) -> None:
+    for k, text in enumerate(texts):
+        key = info.keys[k]
+        if key and not info.in_key[k] and len(text) > 1 and text[:1].isupper():
+            key_values.setdefault(fold(text), set()).add(key)
+
+
+@dataclass(frozen=True)
+class LineFragment:
+    """A stretch of one long line, with what its features need from the whole line."""
+
+    info: LineInfo  # keys, in_key and value positions of the stretch's tokens
+    kv_line: bool  # the line holds a "Key:" field somewhere
+    at_line_start: bool
+    at_line_end: bool
+    previous_text: str | None  # the token before the stretch in the line
+
+
+@dataclass
+class _LongLine:
+    """A line too long to hold as tokens: its token texts and offsets, and its structure."""
+
+    texts: list[str]
+    starts: array[int]
+    ends: array[int]
+    info: LineInfo
+
+    def token(self, i: int, line_index: int) -> Token:
+        return Token(self.starts[i], self.ends[i], self.texts[i], line_index, i == 0)
+
+
+def _long_line(text: str, start: int, end: int) -> _LongLine:
+    """Tokenize one line a stretch at a time (cut at whitespace, where tokens never reach
+    across), keeping only texts and offsets."""
+    texts: list[str] = []
+    starts, ends = array("q"), array("q")
+    pos = start
+    while pos < end:
+        cut = end
+        if pos + _STRETCH < end:
+            space = _SPACE.search(text, pos + _STRETCH, end)
+            cut = space.start() if space else end
+        for t in tokenize(text, pos, cut):
+            texts.append(t.text)
+            starts.append(t.start)
+            ends.append(t.end)
+        pos = cut
+    return _LongLine(texts, starts, ends, line_structure_of(texts))
+
+
+_STRETCH = 1 << 16
+_SPACE = re.compile(r"\s")
+
+
+def _line_tuple(
+    in_key: bool, section: str, bol: bool, eol: bool, after_colon: bool, vpos: int, kv_line: bool
+) -> tuple[str, ...]:
+    """The header and position features of a token, in the order crfsuite has always seen them."""
+    out = []
+    if in_key:
+        out.append("in_key")
+    if section:
+        out.append(f"sec={section}")
+    if bol:
+        out.append("bol")
+    if eol:
+        out.append("eol")
+    if after_colon:
+        out.append("after_colon")
+    if vpos >= 0:
+        out.append(f"vpos={vpos if vpos < 4 else '4+'}")
+    if kv_line:
+        out.append("kv_line")
+    return tuple(out)
+
+
 class FeatureExtractor:
     """Turns a tokenized document into crfsuite sequences according to a ``FeatureSet``."""
 
@@ -406,28 +556,33 @@ class FeatureExtractor:
         self.skeleton_vocabulary = frozenset(skeleton_vocabulary)
         self._families = dict(fs.families)
         self._wfams = {f: fs.families[f] for f in fs.window_families}
-        self._offsets = [o for o in range(-fs.window_size, fs.window_size + 1) if o != 0]
-        self._word_cache: dict[str, tuple[list[str], dict[int, list[str]]]] = {}
+        #: Neighbour offsets whose features are copied (-3 … 3 without 0).
+        self.offsets = [o for o in range(-fs.window_size, fs.window_size + 1) if o != 0]
+        self._word_cache: dict[str, _Word] = {}
         skeleton = fs.families.get("skeleton") or {}
         templates = [
             (f"sk[{a},{b}]=", tuple(("sk", o) for o in range(a, b + 1)))
             for a, b in (skeleton.get("ngrams", []) if skeleton else [])
         ]
         templates += [("|".join(f"{a}{o}" for a, o in conj) + "=", conj) for conj in fs.conjunctions]
-        self._templates = templates
-        self._attrs_needed = {a for _, conj in templates for a, _ in conj}
+        #: Conjunction templates: (feature name prefix, ((attribute, offset), …)).
+        self.templates: list[tuple[str, tuple[tuple[str, int], ...]]] = templates
+        self.attrs_needed = {a for _, conj in templates for a, _ in conj}
         self._prefix_cache: dict[int, dict[str, str]] = {}
+        self._tuples: dict[str, dict[Any, tuple[str, ...]]] = {}
+        self._line_features: dict[tuple[Any, ...], tuple[str, ...]] = {}
         #: At inference, the attributes the model knows (set by the tagger): every other feature
         #: has no weight, and handing it to crfsuite costs a string copy and a lookup for nothing.
         self.known: frozenset[str] | None = None
 
     # -- per word -------------------------------------------------------------------------
-    def _word(self, text: str) -> _Word:
+    def word(self, text: str) -> _Word:
+        """The features of a word that depend on its text alone (cached)."""
         cached = self._word_cache.get(text)
         if cached is None:
             own = _word_features(text, self._families, window=False)
             base = _word_features(text, self._wfams, window=True)
-            windowed = {o: [f"{o}:{f}" for f in base] for o in self._offsets}
+            windowed = {o: [f"{o}:{f}" for f in base] for o in self.offsets}
             if self.known is not None:
                 own = [f for f in own if f in self.known]
                 windowed = {o: [f for f in fs if f in self.known] for o, fs in windowed.items()}
@@ -466,131 +621,393 @@ class FeatureExtractor:
         """Feature sequences of a document: one per line (or one for the whole document)."""
         if not tokens:
             return []
+        cols = self.columns(document, tokens, rule_matches)
+        ranges = cols.lines if self.feature_set.sequence == "line" else [(0, len(tokens))]
+        return [Segment(first, last, self.rows(cols, first, last)) for first, last in ranges]
+
+    def columns(
+        self,
+        document: Document,
+        tokens: Sequence[Token],
+        rule_matches: Iterable[RuleMatch] | None = None,
+        *,
+        doc_keys: Mapping[str, set[str]] | None = None,
+        section: str = "",
+        gazetteer_matches: Sequence[GazetteerMatch] | None = None,
+        previous: Token | None = None,
+        fragment: LineFragment | None = None,
+        keep: tuple[int, int] | None = None,
+    ) -> Columns:
+        """The per-token features of ``tokens``: the whole document, or a block of whole lines
+        of it. For a block, the caller passes what depends on the rest of the note: the
+        document's header values (``doc_keys``), the section heading in force, the gazetteer
+        matches (computed with look-ahead past the block), and the token before the block (a
+        rule match reaching into the block from there continues with ``I-``). ``fragment``
+        says the tokens are a stretch of one long line, and brings what depends on all of it;
+        ``keep`` the tokens whose tags are wanted (the others are context)."""
         fams = self._families
         n = len(tokens)
         texts = [t.text for t in tokens]
-        ctx: list[list[str]] = [[] for _ in range(n)]  # context features of the token itself
-        shared: list[list[str]] = [[] for _ in range(n)]  # context features copied to neighbours
         wf = self.feature_set.window_families
         attrs: dict[str, list[str]] = {}
+        parts: list[Part] = []
 
         if "lemma_pos" in fams or any(a == "pos" for c in self.feature_set.conjunctions for a, _ in c):
             analysis = self.annotator.analyse(tokens)
             attrs["pos"] = list(analysis.pos)
             if "lemma_pos" in fams:
-                target = shared if "lemma_pos" in wf else ctx
-                for i in range(n):
-                    ctx[i].append(f"lem={analysis.lemmas[i]}")
-                    target[i].append(f"pos={analysis.pos[i]}")
+                parts.append(Part("lem", False, self._singles("lem=", analysis.lemmas)))
+                parts.append(Part("pos", "lemma_pos" in wf, self._singles("pos=", analysis.pos)))
         if "gazetteer" in fams and self.gazetteer is not None:
-            target = shared if "gazetteer" in wf else ctx
-            for i, tags in enumerate(self.gazetteer.membership(tokens)):
-                target[i].extend(f"gz={tag}" for tag in tags)
+            members = self.gazetteer.membership(tokens, gazetteer_matches)
+            parts.append(Part("gz", "gazetteer" in wf, self._tag_tuples("gz=", members)))
         if "rules" in fams and self.rules is not None:
             matches = self.rules.run(document).matches if rule_matches is None else rule_matches
-            target = shared if "rules" in wf else ctx
-            for i, tags in enumerate(token_rule_features(tokens, matches)):
-                target[i].extend(f"rule={tag}" for tag in tags)
+            if previous is None:
+                per_token = token_rule_features(tokens, matches)
+            else:  # the token before the block takes the B- of a match that started there
+                per_token = token_rule_features([previous, *tokens], matches)[1:]
+            parts.append(Part("rule", "rules" in wf, self._tag_tuples("rule=", map(tuple, per_token))))
 
-        lines = split_lines(tokens)
+        lines = split_lines(tokens) if fragment is None else ([(0, n)] if n else [])
         keys = [""] * n
         need_keys = (
             "header" in fams
             or "document" in fams
             or any(a == "key" for c in self.feature_set.conjunctions for a, _ in c)
         )
-        if need_keys or "position" in fams:
-            section = ""
+        header, position = "header" in fams, "position" in fams
+        if need_keys or position:
             key_values: dict[str, set[str]] = {}
+            key_part: list[tuple[str, ...]] = [()] * n
+            line_part: list[tuple[str, ...]] = [()] * n
+            line_features = self._line_features
+            key_feature = self._single("key=")
             for first, last in lines:
-                line_tokens = tokens[first:last]
-                info = line_structure(line_tokens)
-                heading = section_heading(line_tokens) if "header" in fams else None
+                line_texts = texts[first:last]
+                if fragment is None:
+                    info = line_structure_of(line_texts)
+                    heading = section_heading_of(line_texts) if header else None
+                    kv_line = position and bool(info.keys[0] or any(info.in_key))
+                    bol, eol, before = 0, last - first - 1, None
+                else:  # a piece of a long line: what depends on the whole line comes with it
+                    info, heading = fragment.info, None
+                    kv_line = position and fragment.kv_line
+                    bol = 0 if fragment.at_line_start else -1
+                    eol = last - first - 1 if fragment.at_line_end else -1
+                    before = fragment.previous_text
+                sec = section if header else ""
+                if fragment is None and ":" not in line_texts:
+                    # no field in the line: its tokens differ only in being first or last
+                    size = last - first
+                    first_t, middle_t, last_t = (
+                        self._line_tuple_of((False, sec, position and k == 0, position and k == size - 1,
+                                             False, -1, False))
+                        for k in (0, min(1, size - 1), size - 1)
+                    )
+                    line_part[first:last] = [middle_t] * size
+                    line_part[last - 1] = last_t
+                    line_part[first] = first_t
+                    if heading is not None:
+                        section = heading
+                    continue
                 for k in range(last - first):
                     i = first + k
                     key = info.keys[k]
                     keys[i] = key
-                    if "header" in fams:
-                        if key:
-                            (shared if "header" in wf else ctx)[i].append(f"key={key}")
-                        if info.in_key[k]:
-                            ctx[i].append("in_key")
-                        if section:
-                            ctx[i].append(f"sec={section}")
-                    if "position" in fams:
-                        row = ctx[i]
-                        if k == 0:
-                            row.append("bol")
-                        if k == last - first - 1:
-                            row.append("eol")
-                        if k > 0 and texts[i - 1] == ":":
-                            row.append("after_colon")
-                        vp = info.value_pos[k]
-                        if vp >= 0:
-                            row.append(f"vpos={vp if vp < 4 else '4+'}")
-                        if info.keys[0] or any(info.in_key):
-                            row.append("kv_line")
-                    if (
-                        "document" in fams
-                        and key
-                        and not info.in_key[k]
-                        and len(texts[i]) > 1
-                        and texts[i][:1].isupper()
-                    ):
-                        key_values.setdefault(fold(texts[i]), set()).add(key)
+                    if header and key:
+                        key_part[i] = key_feature(key)
+                    vp = info.value_pos[k] if position else -1
+                    signature = (
+                        header and info.in_key[k],
+                        sec,
+                        position and k == bol,
+                        position and k == eol,
+                        position and (texts[i - 1] == ":" if k > 0 else before == ":"),
+                        vp if vp < 4 else 4,
+                        kv_line,
+                    )
+                    found = line_features.get(signature)
+                    if found is None:
+                        found = line_features[signature] = _line_tuple(*signature)
+                    line_part[i] = found
+                if "document" in fams and doc_keys is None:
+                    _collect_key_values(line_texts, info, key_values)
                 if heading is not None:
                     section = heading
-            if "document" in fams and key_values:
-                for i in range(n):
-                    t = texts[i]
-                    if len(t) > 1 and t[:1].isupper():
-                        for key in sorted(key_values.get(fold(t), ())):
-                            ctx[i].append(f"dockey={key}")
+            if header:
+                parts.append(Part("key", "header" in wf, key_part))
+            parts.append(Part("line", False, line_part))
+            if doc_keys is None:
+                doc_keys = key_values
+            if "document" in fams and doc_keys:
+                parts.append(Part("dockey", False, self._dockeys(texts, doc_keys)))
         attrs["key"] = keys
 
-        words = [self._word(t) for t in texts]
-        if "sk" in self._attrs_needed:
+        distinct = {t: self.word(t) for t in dict.fromkeys(texts)}
+        words = list(map(distinct.__getitem__, texts))
+        if "sk" in self.attrs_needed:
             attrs["sk"] = [w.skeleton for w in words]
-        if "lw" in self._attrs_needed:
+        if "lw" in self.attrs_needed:
             attrs["lw"] = [w.lower for w in words]
-        if "sh" in self._attrs_needed:
+        if "sh" in self.attrs_needed:
             attrs["sh"] = [w.shape for w in words]
+        return Columns(tokens, words, parts, attrs, lines, section, keep)
 
-        ranges = lines if self.feature_set.sequence == "line" else [(0, n)]
-        out: list[Segment] = []
-        pad = 5
-        for first, last in ranges:
-            size = last - first
-            known = self.known
-            if known is None:
-                rows = [words[i].own + ctx[i] + shared[i] for i in range(first, last)]
-            else:  # word features are filtered once per word in the cache; the rest here
-                rows = [words[i].own + [f for f in ctx[i] + shared[i] if f in known]
-                        for i in range(first, last)]
-            for o in self._offsets:
-                lo, hi = max(first, first - o), min(last, last - o)  # tokens whose neighbour exists
-                for i in range(lo, hi):
-                    row = rows[i - first]
-                    j = i + o
-                    row.extend(words[j].windowed[o])
-                    if shared[j]:
-                        row.extend(self._prefixed(o, shared[j]))
-                if o in (-1, 1) and (self.known is None or ("BOS" if o < 0 else "EOS") in self.known):
-                    edge = rows[0] if o < 0 else rows[-1]
-                    edge.append("BOS" if o < 0 else "EOS")
-            padded = {
-                a: [BOS] * pad + v[first:last] + [EOS] * pad
-                for a, v in attrs.items()
-                if a in self._attrs_needed
-            }
-            for name, conj in self._templates:
-                columns = [padded[a][pad + o : pad + o + size] for a, o in conj]
-                for row, values in zip(rows, zip(*columns, strict=False), strict=False):
-                    feature = name + "|".join(values)
-                    if known is None or feature in known:
-                        row.append(feature)
-            out.append(Segment(first, last, rows))
+    def _single(self, prefix: str) -> Callable[[str], tuple[str, ...]]:
+        """value -> ``(prefix + value,)``, one shared tuple per distinct feature."""
+        cache = self._tuples.setdefault(prefix, {})
+        if len(cache) > 200_000:
+            cache.clear()
+
+        def feature(value: str) -> tuple[str, ...]:
+            found = cache.get(value)
+            if found is None:
+                found = cache[value] = (prefix + value,)
+            return found
+
+        return feature
+
+    def _singles(self, prefix: str, values: Sequence[str]) -> list[tuple[str, ...]]:
+        """``(prefix + value,)`` per value (the per-token loop stays in C)."""
+        cache = self._tuples.setdefault(prefix, {})
+        if len(cache) > 200_000:
+            cache.clear()
+        for value in set(values).difference(cache):
+            cache[value] = (prefix + value,)
+        return list(map(cache.__getitem__, values))
+
+    def _tag_tuples(self, prefix: str, tags: Iterable[tuple[str, ...]]) -> list[tuple[str, ...]]:
+        """``(prefix + tag, …)`` per tuple of tags (gazetteer lists, rule families)."""
+        cache = self._tuples.setdefault(prefix, {(): ()})
+        if len(cache) > 200_000:
+            cache.clear()
+            cache[()] = ()
+        tags = list(tags)
+        for key in set(tags).difference(cache):
+            cache[key] = tuple(prefix + t for t in key)
+        return list(map(cache.__getitem__, tags))
+
+    def _line_tuple_of(self, signature: tuple[Any, ...]) -> tuple[str, ...]:
+        found = self._line_features.get(signature)
+        if found is None:
+            found = self._line_features[signature] = _line_tuple(*signature)
+        return found
+
+    @staticmethod
+    def _dockeys(texts: Sequence[str], doc_keys: Mapping[str, set[str]]) -> list[tuple[str, ...]]:
+        """Per token, ``dockey=<key>`` for each header field whose value holds the same word."""
+        out: list[tuple[str, ...]] = []
+        seen: dict[str, tuple[str, ...]] = {}
+        for t in texts:
+            if len(t) > 1 and t[:1].isupper():
+                found = seen.get(t)
+                if found is None:
+                    found = seen[t] = tuple(f"dockey={key}" for key in sorted(doc_keys.get(fold(t), ())))
+                out.append(found)
+            else:
+                out.append(())
         return out
+
+    def rows(self, cols: Columns, first: int, last: int) -> list[list[str]]:
+        """The crfsuite feature strings of tokens ``[first, last)`` taken as one sequence."""
+        words = cols.words
+        size = last - first
+        known = self.known
+        ctx = cols.context(False, first, last)
+        shared = cols.context(True, first, last)
+        if known is None:
+            rows = [words[i].own + ctx[i - first] + shared[i - first] for i in range(first, last)]
+        else:  # word features are filtered once per word in the cache; the rest here
+            rows = [
+                words[i].own + [f for f in ctx[i - first] + shared[i - first] if f in known]
+                for i in range(first, last)
+            ]
+        for o in self.offsets:
+            lo, hi = max(first, first - o), min(last, last - o)  # tokens whose neighbour exists
+            for i in range(lo, hi):
+                row = rows[i - first]
+                j = i + o
+                row.extend(words[j].windowed[o])
+                if shared[j - first]:
+                    row.extend(self._prefixed(o, shared[j - first]))
+            if o in (-1, 1) and (known is None or ("BOS" if o < 0 else "EOS") in known):
+                edge = rows[0] if o < 0 else rows[-1]
+                edge.append("BOS" if o < 0 else "EOS")
+        pad = 5
+        padded = {
+            a: [BOS] * pad + v[first:last] + [EOS] * pad
+            for a, v in cols.attrs.items()
+            if a in self.attrs_needed
+        }
+        for name, conj in self.templates:
+            columns = [padded[a][pad + o : pad + o + size] for a, o in conj]
+            for row, values in zip(rows, zip(*columns, strict=False), strict=False):
+                feature = name + "|".join(values)
+                if known is None or feature in known:
+                    row.append(feature)
+        return rows
+
+    def blocks(
+        self,
+        document: Document,
+        rule_matches: Iterable[RuleMatch] | None = None,
+        block_chars: int = BLOCK_CHARS,
+        stretch: int = LONG_LINE_STRETCH,
+    ) -> Iterator[Columns]:
+        """The note as consecutive blocks of whole lines, each with its features: what lets a
+        note of any size be tagged in memory bounded by the block, not the note.
+
+        Every block's features are exactly those the whole note would give its tokens. What
+        reaches across lines is carried over: the document's header values (a first pass), the
+        section heading, rule matches spanning a cut, and gazetteer matches (a multi-word entry
+        may run over a line break): a block is cut only at a line start that no gazetteer match
+        crosses, found with a look-ahead of twice the longest entry.
+
+        A line longer than ``block_chars`` comes as overlapping stretches of ``stretch``
+        tokens (``Columns.keep``) with ``LONG_LINE_CONTEXT`` tokens of context on each side;
+        its structure ("Key:" fields) is read from the whole line first. Within the context
+        the features may differ from the whole line's (a gazetteer match cut off); the tagger
+        does not keep those tokens' tags.
+        """
+        text = document.text
+        fams = self._families
+        found: Iterable[RuleMatch] = ()
+        if "rules" in fams and self.rules is not None:
+            found = self.rules.run(document).matches if rule_matches is None else rule_matches
+        feed = _MatchFeed(found)
+        doc_keys = None
+        if "document" in fams and len(text) > block_chars:
+            doc_keys = document_keys(text, block_chars)
+        gazetteer = self.gazetteer if "gazetteer" in fams else None
+        lookahead = 2 * gazetteer.max_tokens + 2 if gazetteer is not None else 0
+        pos, line, section = 0, 0, ""
+        carry: list[Token] = []
+        previous: Token | None = None
+        while pos < len(text) or carry:
+            end = len(text)
+            if pos + block_chars < len(text):
+                end = _last_line_start(text, pos, pos + block_chars)
+            long_line = end == pos  # the line at pos is longer than a block
+            tokens = carry + (tokenize(text, pos, end, line) if not long_line else [])
+            line += count_breaks(text, pos, end)
+            pos = end
+            at_end = pos >= len(text) or long_line
+            gz = gazetteer.match(tokens) if gazetteer is not None else None
+            cut = len(tokens) if at_end else _safe_cut(tokens, gz, lookahead)
+            if cut:
+                block = tokens[:cut]
+                carry = tokens[cut:]
+                cols = self.columns(
+                    document,
+                    block,
+                    feed.take(block[0].start, block[-1].end),
+                    doc_keys=doc_keys,
+                    section=section,
+                    gazetteer_matches=None if gz is None else [m for m in gz if m.start < cut],
+                    previous=previous,
+                )
+                section, previous = cols.section, block[-1]
+                yield cols
+            elif not long_line:
+                carry = tokens  # no clean line start yet: read more
+                continue
+            if long_line:
+                end = next_line_start(text, pos)
+                whole = _long_line(text, pos, end)
+                stretches = self._stretches(document, whole, line, feed, doc_keys, section, previous, stretch)
+                for cols in stretches:
+                    previous = cols.tokens[-1]
+                    yield cols
+                heading = section_heading_of(whole.texts) if "header" in fams and whole.texts else None
+                section = heading or section
+                del whole
+                line += count_breaks(text, pos, end)
+                pos = end
+
+    def _stretches(
+        self,
+        document: Document,
+        line: _LongLine,
+        line_index: int,
+        feed: _MatchFeed,
+        doc_keys: Mapping[str, set[str]] | None,
+        section: str,
+        previous: Token | None,
+        stretch: int,
+    ) -> Iterator[Columns]:
+        """A long line as stretches of ``stretch`` tokens, each with context on both sides."""
+        n = len(line.texts)
+        if not n:
+            return
+        info = line.info
+        kv_line = bool(info.keys[0] or any(info.in_key))
+        context = LONG_LINE_CONTEXT
+        for keep_first in range(0, n, stretch):
+            keep_last = min(n, keep_first + stretch)
+            first, last = max(0, keep_first - context), min(n, keep_last + context)
+            tokens = [line.token(i, line_index) for i in range(first, last)]
+            before = previous if first == 0 else line.token(first - 1, line_index)
+            fragment = LineFragment(
+                LineInfo(info.keys[first:last], info.in_key[first:last], info.value_pos[first:last]),
+                kv_line,
+                first == 0,
+                last == n,
+                line.texts[first - 1] if first else None,
+            )
+            yield self.columns(
+                document,
+                tokens,
+                feed.take(tokens[0].start, tokens[-1].end),
+                doc_keys=doc_keys if doc_keys is not None else {},
+                section=section,
+                previous=before,
+                fragment=fragment,
+                keep=(keep_first - first, keep_last - first),
+            )
+
+
+class _MatchFeed:
+    """Rule matches handed out by stretch of text, in order (a match may reach over several)."""
+
+    def __init__(self, matches: Iterable[RuleMatch]) -> None:
+        self._matches = sorted(matches, key=lambda m: m.start)
+        self._next = 0
+        self._active: list[RuleMatch] = []
+
+    def take(self, start: int, end: int) -> list[RuleMatch]:
+        """The matches overlapping ``[start, end)``; ``start`` never goes back."""
+        while self._next < len(self._matches) and self._matches[self._next].start < end:
+            self._active.append(self._matches[self._next])
+            self._next += 1
+        self._active = [m for m in self._active if m.end > start]
+        return [m for m in self._active if m.start < end]
+
+
+def _last_line_start(text: str, lo: int, hi: int) -> int:
+    """The last line start in ``(lo, hi]`` (``lo`` if there is none)."""
+    newline = text.rfind("\n", lo, hi)
+    cr = text.rfind("\r", max(lo, newline), hi)
+    j = max(newline, cr)
+    if j < lo:
+        return lo
+    return j + 2 if text.startswith("\r\n", j) else j + 1
+
+
+def _safe_cut(tokens: Sequence[Token], matches: Sequence[GazetteerMatch] | None, lookahead: int) -> int:
+    """The last line start at least ``lookahead`` tokens before the end that no gazetteer match
+    crosses (0 if there is none): the gazetteer result up to there is final."""
+    limit = len(tokens) - lookahead
+    if limit <= 0:
+        return 0
+    crossed = bytearray(limit + 1)
+    for m in matches or ():
+        if m.start < limit:
+            crossed[m.start + 1 : min(m.end, limit + 1)] = b"\x01" * (min(m.end, limit + 1) - m.start - 1)
+    for c in range(limit, 0, -1):
+        if tokens[c].line_start and not crossed[c]:
+            return c
+    return 0
 
 
 # ---------------------------------------------------------------------------------------------

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 import ahocorasick
 
@@ -107,6 +109,7 @@ class GazetteerMatcher:
             if prefix not in entries:
                 raise ValueError(f"gazetteer {name!r} must follow {prefix!r}, which is not a matched list")
         self._fold_cache: dict[str, str] = {}
+        self._member_names: dict[str, tuple[str, str, str]] = {}
         phrases: dict[str, set[str]] = {}
         for name, items in entries.items():
             for item in items:
@@ -115,9 +118,11 @@ class GazetteerMatcher:
                     phrases.setdefault(key, set()).add(name)
         self._automaton = ahocorasick.Automaton()
         for key, names in phrases.items():
-            self._automaton.add_word(key, (len(key), key.count(" ") + 1, tuple(sorted(names))))
+            self._automaton.add_word(f" {key} ", (len(key) + 2, key.count(" ") + 1, tuple(sorted(names))))
         self._automaton.make_automaton()
         self.size = len(phrases)
+        #: Tokens in the longest entry: how far a match can reach past a point in the text.
+        self.max_tokens = max((key.count(" ") + 1 for key in phrases), default=1)
         digest = hashlib.sha256()
         for key in sorted(phrases):
             digest.update(f"{key}\t{','.join(sorted(phrases[key]))}\n".encode())
@@ -143,23 +148,20 @@ class GazetteerMatcher:
         """All leftmost-longest matches of every list, ordered by (start, list)."""
         if not tokens:
             return []
-        folded = [self._fold(t.text) for t in tokens]
-        # char offset of each token start in the joined string -> token index
-        starts: dict[int, int] = {}
-        pos = 0
-        for i, f in enumerate(folded):
-            starts[pos] = i
-            pos += len(f) + 1
-        joined = " ".join(folded)
-        n = len(joined)
+        texts = [t.text for t in tokens]
+        cache = self._fold_cache
+        if len(cache) > 500_000:
+            cache.clear()
+        for text in set(texts).difference(cache):
+            cache[text] = fold(text).replace(" ", "")
+        folded = list(map(cache.__getitem__, texts))
+        # Entries are stored with a space on each side and the tokens joined with spaces, one
+        # more at each end: every hit starts and ends on token boundaries.
+        joined = " " + " ".join(folded) + " "
+        starts = list(accumulate(map(len, folded), lambda a, b: a + b + 1, initial=0))
         candidates: dict[str, list[tuple[int, int]]] = {}
         for end_char, (length, n_tokens, names) in self._automaton.iter(joined):
-            begin = end_char - length + 1
-            if end_char + 1 < n and joined[end_char + 1] != " ":
-                continue
-            first = starts.get(begin)
-            if first is None:
-                continue
+            first = bisect_left(starts, end_char - length + 1)  # the entry's first token
             for name in names:
                 candidates.setdefault(name, []).append((first, first + n_tokens))
         out: list[GazetteerMatch] = []
@@ -206,9 +208,16 @@ class GazetteerMatcher:
         if matches is None:
             matches = self.match(tokens)
         per_token: list[list[str]] = [[] for _ in tokens]
+        names = self._member_names
         for m in matches:
-            for k in range(m.start, m.end):
-                per_token[k].append(f"{m.list}:{'B' if k == m.start else 'I'}")
+            begin, inside, ambiguous = names.get(m.list) or names.setdefault(
+                m.list, (f"{m.list}:B", f"{m.list}:I", f"{m.list}:ambiguous")
+            )
+            per_token[m.start].append(begin)
+            if m.ambiguous:
+                per_token[m.start].append(ambiguous)
+            for k in range(m.start + 1, m.end):
+                per_token[k].append(inside)
                 if m.ambiguous:
-                    per_token[k].append(f"{m.list}:ambiguous")
+                    per_token[k].append(ambiguous)
         return [tuple(tags) for tags in per_token]

@@ -9,32 +9,43 @@ A model folder holds exactly two files, neither of them a pickle:
   policy chosen for it. A model refuses to load if its packs changed since training: the features
   it would see are no longer the ones it learned from.
 
-Inference uses python-crfsuite's ``Tagger`` directly (the same object sklearn-crfsuite wraps),
-which exposes Viterbi tags and per-token marginals. Each output span carries a score: the mean
-marginal probability of its tags. With an operating ``threshold`` a token the Viterbi path calls
-``O`` is still reported as PHI when P(O) falls below the threshold: lower precision, higher recall.
+Inference runs the model compiled into arrays (``crfdeid.scorer``: the same Viterbi tags and
+marginals as crfsuite, several times faster); ``scorer="crfsuite"`` runs python-crfsuite's
+``Tagger`` instead, the reference path. Each output span carries a score: the mean marginal
+probability of its tags. With an operating ``threshold`` a token the Viterbi path calls ``O`` is
+still reported as PHI when P(O) falls below the threshold: lower precision, higher recall.
+
+A note of any size is tagged in bounded memory: ``detect`` streams it in blocks of whole lines
+(``FeatureExtractor.blocks``: the features are exactly those of the whole note), and a line
+longer than ``window`` tokens is tagged in overlapping windows whose outer ``margin`` tokens on
+each side are scored but not kept.
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from . import __version__
 from .errors import CrfdeidError
-from .features import FeatureExtractor, FeatureSet
+from .features import BLOCK_CHARS, LONG_LINE_STRETCH, Columns, FeatureExtractor, FeatureSet
 from .gazetteer import GazetteerMatcher
 from .langpack import load_pack
 from .linguistic import make_annotator
 from .rules import RuleEngine
 from .rules.engine import RuleResult
 from .rules.model import RuleMatch
+from .scorer import CompiledCrf, Encoder
 from .tokenize import tokenize
 from .types import Document, Span, Token
 
@@ -45,6 +56,16 @@ FORMAT_VERSION = 1
 _PACKAGE_DIR = Path(__file__).resolve().parent
 #: The embedded default model (trained on MEDDOCAN train+dev by benchmarks/build_model.py).
 DEFAULT_MODEL_DIR = _PACKAGE_DIR / "models" / "es"
+SCORERS = ("compiled", "crfsuite")
+#: Longest run of tokens tagged as one sequence; a longer line is cut into windows this long…
+WINDOW = 2000
+#: …plus this many tokens of context on each side, scored but not kept. The CRF's reach is a
+#: few tokens: on MEDDOCAN lines joined into one, 100 tokens of margin change no tag.
+MARGIN = 100
+#: Tokens and sequences decoded together: the decoder's arrays grow with them (its Viterbi
+#: grid is sequences x labels x labels), its per-step cost shrinks.
+BATCH = 16_384
+BATCH_SEQUENCES = 512
 
 
 class ModelError(CrfdeidError):
@@ -86,38 +107,107 @@ class TokenTag:
     p_outside: float
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Tagging builds hundreds of thousands of small lists and tuples, none in a reference
+    cycle; the cyclic garbage collector would walk them all again and again (a third of the
+    time on a long note). Reference counting frees them; the collector resumes afterwards."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+class SpanBuilder:
+    """B/I/E/S tags to spans, fed a block of tokens at a time (a span may run across blocks).
+
+    Tolerant: an I- or E- without a matching start opens a span, a change of label closes one.
+    Span score = mean of its tokens' scores.
+    """
+
+    def __init__(self, source: str = "crf") -> None:
+        self.source = source
+        self._open: list[tuple[Token, float | None]] = []
+        self._label = ""
+
+    def _close(self, out: list[Span]) -> None:
+        if not self._open:
+            return
+        score = None
+        if self._open[0][1] is not None:
+            window = [s for _, s in self._open]
+            score = min(1.0, max(0.0, sum(window) / len(window)))  # type: ignore[arg-type]
+        out.append(Span(self._open[0][0].start, self._open[-1][0].end, self._label, self.source, score))
+        self._open = []
+
+    def feed(
+        self, tokens: Sequence[Token], tags: Sequence[str], scores: Sequence[float] | None = None
+    ) -> list[Span]:
+        """The spans completed by these tokens."""
+        out: list[Span] = []
+        for i, tag in enumerate(tags):
+            score = None if scores is None else scores[i]
+            if tag == "O" or len(tag) < 3:
+                self._close(out)
+                continue
+            prefix, lab = tag[0], tag[2:]
+            if prefix in "BS" or not self._open or lab != self._label:
+                self._close(out)
+                self._label = lab
+            self._open.append((tokens[i], score))
+            if prefix in "ES":
+                self._close(out)
+        return out
+
+    def feed_ids(
+        self,
+        tokens: Sequence[Token],
+        tags: np.ndarray,
+        scores: np.ndarray,
+        labels: Sequence[str],
+        outside: int,
+    ) -> list[Span]:
+        """``feed`` for label ids, visiting only the tokens not tagged ``outside`` (most are)."""
+        out: list[Span] = []
+        previous = -1
+        scores_list = scores.tolist()
+        for i in np.flatnonzero(tags != outside).tolist():
+            if i != previous + 1 and (i > 0 or previous >= 0):
+                self._close(out)  # an O token came between
+            previous = i
+            tag = labels[tags[i]]
+            if len(tag) < 3:
+                self._close(out)
+                continue
+            prefix, lab = tag[0], tag[2:]
+            if prefix in "BS" or not self._open or lab != self._label:
+                self._close(out)
+                self._label = lab
+            self._open.append((tokens[i], scores_list[i]))
+            if prefix in "ES":
+                self._close(out)
+        if previous != len(tokens) - 1:
+            self._close(out)  # the block ends on an O token
+        return out
+
+    def finish(self) -> list[Span]:
+        """The span still open at the end of the document."""
+        out: list[Span] = []
+        self._close(out)
+        return out
+
+
 def tags_to_spans(
     tokens: Sequence[Token], tags: Sequence[str], scores: Sequence[float] | None = None, source: str = "crf"
 ) -> list[Span]:
     """Turn B/I/E/S tags into spans, tolerantly: an I- or E- without a matching start opens a
     span, a change of label closes one. Span score = mean of its tokens' scores."""
-    spans: list[Span] = []
-    begin = -1
-    label = ""
-
-    def close(end_index: int) -> None:
-        if begin < 0:
-            return
-        score = None
-        if scores is not None:
-            window = scores[begin : end_index + 1]
-            score = min(1.0, max(0.0, sum(window) / len(window)))
-        spans.append(Span(tokens[begin].start, tokens[end_index].end, label, source, score))
-
-    for i, tag in enumerate(tags):
-        if tag == "O" or len(tag) < 3:
-            close(i - 1)
-            begin = -1
-            continue
-        prefix, lab = tag[0], tag[2:]
-        if prefix in "BS" or begin < 0 or lab != label:
-            close(i - 1)
-            begin, label = i, lab
-        if prefix in "ES":
-            close(i)
-            begin = -1
-    close(len(tags) - 1)
-    return spans
+    builder = SpanBuilder(source)
+    return builder.feed(tokens, tags, scores) + builder.finish()
 
 
 class CrfTagger:
@@ -131,7 +221,15 @@ class CrfTagger:
         metadata: Mapping[str, Any],
         threshold: float | None = None,
         check_packs: bool = True,
+        scorer: str = "compiled",
     ) -> None:
+        if scorer not in SCORERS:
+            raise ValueError(f"scorer must be one of {SCORERS}, got {scorer!r}")
+        self.scorer = scorer
+        #: Streaming: text per block, tokens per stretch of a longer line, tokens per tagging
+        #: window (with a margin of context on each side) of a line longer than that.
+        self.block_chars, self.stretch = BLOCK_CHARS, LONG_LINE_STRETCH
+        self.window, self.margin = WINDOW, MARGIN
         self.model_dir = Path(model_dir)
         self.metadata = dict(metadata)
         self.threshold = threshold
@@ -158,7 +256,9 @@ class CrfTagger:
 
     # -- loading ----------------------------------------------------------------------------
     @classmethod
-    def load(cls, model_dir: str | Path, threshold: float | None = None) -> CrfTagger:
+    def load(
+        cls, model_dir: str | Path, threshold: float | None = None, scorer: str = "compiled"
+    ) -> CrfTagger:
         """Open a model folder written by ``crfdeid train``; every failure is a clear error."""
         folder = Path(model_dir)
         if not folder.is_dir():
@@ -195,10 +295,10 @@ class CrfTagger:
                 folder / MODEL_FILE,
                 hint="the file was changed or truncated; copy the model folder again",
             )
-        return cls(folder, metadata, threshold)
+        return cls(folder, metadata, threshold, scorer=scorer)
 
     @classmethod
-    def load_default(cls, threshold: float | None = None) -> CrfTagger:
+    def load_default(cls, threshold: float | None = None, scorer: str = "compiled") -> CrfTagger:
         """The embedded Spanish model shipped inside the package."""
         if not (DEFAULT_MODEL_DIR / MODEL_FILE).is_file():
             raise ModelError(
@@ -206,7 +306,7 @@ class CrfTagger:
                 DEFAULT_MODEL_DIR,
                 hint="reinstall crfdeid, or pass --model MODEL_DIR",
             )
-        return cls.load(DEFAULT_MODEL_DIR, threshold)
+        return cls.load(DEFAULT_MODEL_DIR, threshold, scorer)
 
     @cached_property
     def extractor(self) -> FeatureExtractor:
@@ -239,8 +339,21 @@ class CrfTagger:
         extractor = FeatureExtractor(
             self.feature_set, pack, annotator, gazetteer, rules, meta.get("skeleton_vocabulary", ())
         )
-        extractor.known = frozenset(self._tagger.info().attributes)
+        extractor.known = frozenset(self._dump.attributes)
         return extractor
+
+    @cached_property
+    def _dump(self) -> Any:
+        return self._tagger.info()
+
+    @cached_property
+    def compiled(self) -> CompiledCrf:
+        """The model as arrays (built on first use, from the model file and crfsuite's dump)."""
+        return CompiledCrf.from_model(self.model_dir / MODEL_FILE, self._dump)
+
+    @cached_property
+    def encoder(self) -> Encoder:
+        return Encoder(self.extractor, self.compiled)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -263,6 +376,145 @@ class CrfTagger:
     ) -> list[TokenTag]:
         """Viterbi tag, its marginal and P(O) for every token of the document; with a threshold,
         an ``O`` token whose P(O) is below it takes its most probable non-O tag instead."""
+        with _collector_paused():
+            if self.scorer == "crfsuite":
+                return self._crfsuite_tags(document, tokens, rule_matches)
+            if not tokens:
+                return []
+            cols = self.extractor.columns(document, tokens, rule_matches)
+            return self._token_tags(self._decode_columns(cols))
+
+    def candidates(
+        self, document: Document, tokens: Sequence[Token], rule_matches: Iterable[RuleMatch] | None = None
+    ) -> list[tuple[str, float, str, float]]:
+        """Per token: (Viterbi tag, P(O), best non-O tag, its marginal). What an operating-point
+        curve needs: the spans at any threshold follow from these without re-tagging."""
+        with _collector_paused():
+            if self.scorer == "crfsuite":
+                return self._crfsuite_candidates(document, tokens, rule_matches)
+            if not tokens:
+                return []
+            cols = self.extractor.columns(document, tokens, rule_matches)
+            tag, _, p_o, best, p_best = self._decode_columns(cols)
+        labels = self.compiled.labels
+        return [
+            (labels[t], po, labels[b], pb)
+            for t, po, b, pb in zip(tag.tolist(), p_o.tolist(), best.tolist(), p_best.tolist(), strict=True)
+        ]
+
+    def detect(
+        self,
+        document: Document,
+        rule_matches: RuleResult | Iterable[RuleMatch] | None = None,
+        tokens: Sequence[Token] | None = None,
+    ) -> list[Span]:
+        """CRF spans of a document, each with ``source="crf"`` and its mean marginal as score.
+
+        Without ``tokens``, the note is streamed a block of lines at a time (memory bounded by
+        the block); the spans are those of tagging the whole note at once.
+        """
+        if isinstance(rule_matches, RuleResult):
+            rule_matches = rule_matches.matches
+        if tokens is not None or self.scorer == "crfsuite":
+            if tokens is None:
+                tokens = tokenize(document.text)
+            tagged = self.tag_tokens(document, tokens, rule_matches)
+            return tags_to_spans(tokens, [t.tag for t in tagged], [t.probability for t in tagged])
+        builder = SpanBuilder()
+        spans: list[Span] = []
+        labels = self.compiled.labels
+        outside = labels.index("O") if "O" in labels else -1
+        with _collector_paused():
+            for cols in self.extractor.blocks(document, rule_matches, self.block_chars, self.stretch):
+                tag, p_tag, p_o, best, p_best = self._decode_columns(cols)
+                if self.threshold is not None and outside >= 0:
+                    low = (tag == outside) & (p_o < self.threshold)
+                    tag, p_tag = np.where(low, best, tag), np.where(low, p_best, p_tag)
+                a, b = cols.keep or (0, len(cols.tokens))
+                spans += builder.feed_ids(cols.tokens[a:b], tag[a:b], p_tag[a:b], labels, outside)
+        return spans + builder.finish()
+
+    # compiled path
+    def _windows(self, cols: Columns) -> list[tuple[int, int, int, int]]:
+        """(first, last, keep_first, keep_last) per sequence to score: each line (or the
+        block), long ones cut into overlapping windows whose margins are not kept."""
+        n = len(cols.tokens)
+        ranges = cols.lines if self.feature_set.sequence == "line" else ([(0, n)] if n else [])
+        wanted_first, wanted_last = cols.keep or (0, n)
+        out = []
+        size, margin = self.window, self.margin
+        for first, last in ranges:
+            lo, hi = max(first, wanted_first), min(last, wanted_last)
+            if lo >= hi:
+                continue
+            if last - first <= size + 2 * margin:
+                out.append((first, last, lo, hi))
+                continue
+            for keep in range(lo, hi, size):
+                keep_last = min(hi, keep + size)
+                out.append((max(first, keep - margin), min(last, keep_last + margin), keep, keep_last))
+        return out
+
+    def _decode_columns(
+        self, cols: Columns
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Per token of the block: Viterbi label id, its marginal, P(O), the best non-O label
+        id and its marginal."""
+        n = len(cols.tokens)
+        crf = self.compiled
+        outside = crf.labels.index("O") if "O" in crf.labels else -1
+        tag = np.zeros(n, dtype=np.intp)
+        best = np.zeros(n, dtype=np.intp)
+        p_tag, p_o, p_best = np.zeros(n), np.zeros(n), np.zeros(n)
+        windows = sorted(self._windows(cols), key=lambda w: w[0] - w[1])  # longest first
+        prepared = self.encoder.prepare(cols)
+        batch: list[tuple[int, int, int, int]] = []
+        size = 0
+        for k, window in enumerate(windows):
+            batch.append(window)
+            size += window[1] - window[0]
+            if size >= BATCH or len(batch) >= BATCH_SEQUENCES or k == len(windows) - 1:
+                emissions = self.encoder.emissions(prepared, [(a, b) for a, b, _, _ in batch])
+                tags, marginals = crf.decode(emissions, [b - a for a, b, _, _ in batch])
+                del emissions
+                rows = np.arange(len(tags))
+                chosen = marginals[rows, tags]
+                outside_p = marginals[:, outside].copy() if outside >= 0 else np.zeros(len(tags))
+                if outside >= 0:
+                    marginals[:, outside] = -1.0
+                entity = marginals.argmax(axis=1)  # the first best in label order, as crfsuite
+                entity_p = marginals[rows, entity]
+                at = 0
+                for first, last, keep, keep_last in batch:
+                    lo, hi = at + keep - first, at + keep_last - first
+                    tag[keep:keep_last] = tags[lo:hi]
+                    p_tag[keep:keep_last] = chosen[lo:hi]
+                    p_o[keep:keep_last] = outside_p[lo:hi]
+                    best[keep:keep_last] = entity[lo:hi]
+                    p_best[keep:keep_last] = entity_p[lo:hi]
+                    at += last - first
+                batch, size = [], 0
+        return tag, p_tag, p_o, best, p_best
+
+    def _token_tags(
+        self, decoded: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+    ) -> list[TokenTag]:
+        tag, p_tag, p_o, best, p_best = decoded
+        labels = self.compiled.labels
+        threshold = self.threshold
+        out = []
+        for t, p, po, b, pb in zip(tag.tolist(), p_tag.tolist(), p_o.tolist(), best.tolist(), p_best.tolist(),
+                                   strict=True):
+            label = labels[t]
+            if threshold is not None and label == "O" and po < threshold:
+                label, p = labels[b], pb
+            out.append(TokenTag(label, p, po))
+        return out
+
+    # reference path: python-crfsuite
+    def _crfsuite_tags(
+        self, document: Document, tokens: Sequence[Token], rule_matches: Iterable[RuleMatch] | None
+    ) -> list[TokenTag]:
         import pycrfsuite
 
         out: list[TokenTag] = [TokenTag("O", 1.0, 1.0)] * len(tokens)
@@ -289,11 +541,9 @@ class CrfTagger:
                     best, best_p = candidate, q
         return best, best_p
 
-    def candidates(
-        self, document: Document, tokens: Sequence[Token], rule_matches: Iterable[RuleMatch] | None = None
+    def _crfsuite_candidates(
+        self, document: Document, tokens: Sequence[Token], rule_matches: Iterable[RuleMatch] | None
     ) -> list[tuple[str, float, str, float]]:
-        """Per token: (Viterbi tag, P(O), best non-O tag, its marginal). What an operating-point
-        curve needs: the spans at any threshold follow from these without re-tagging."""
         import pycrfsuite
 
         out: list[tuple[str, float, str, float]] = [("O", 1.0, "O", 0.0)] * len(tokens)
@@ -305,24 +555,10 @@ class CrfTagger:
                 out[seg.first + k] = (tag, tagger.marginal("O", k), best, p_best)
         return out
 
-    def detect(
-        self,
-        document: Document,
-        rule_matches: RuleResult | Iterable[RuleMatch] | None = None,
-        tokens: Sequence[Token] | None = None,
-    ) -> list[Span]:
-        """CRF spans of a document, each with ``source="crf"`` and its mean marginal as score."""
-        if tokens is None:
-            tokens = tokenize(document.text)
-        if isinstance(rule_matches, RuleResult):
-            rule_matches = rule_matches.matches
-        tagged = self.tag_tokens(document, tokens, rule_matches)
-        return tags_to_spans(tokens, [t.tag for t in tagged], [t.probability for t in tagged])
-
     # -- introspection ----------------------------------------------------------------------
     def info(self) -> Any:
         """crfsuite's parsed model dump: attributes, state features and transitions with weights."""
-        return self._tagger.info()
+        return self._dump
 
 
 def check_model_target(model_dir: Path) -> None:

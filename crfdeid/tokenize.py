@@ -40,6 +40,8 @@ _EMAIL_RE = re.compile(
 )
 _URL_RE = re.compile(r"(?:(?:https?|ftp)://|www\.)[^\s<>\"'«»]+", re.IGNORECASE)
 _URL_TRAILING = ".,;:!?)]}'\"»"
+#: Cheap gate before the URL regex: every URL it can match contains one of these.
+_URL_HINT_RE = re.compile(r"://|www\.", re.IGNORECASE)
 _MAX_CHUNK = 256
 
 # Splits inside a mixed-case letter run (needs Unicode case classes, hence the `regex` module).
@@ -51,38 +53,40 @@ _GLUE_SPLIT_RE = regex.compile(
 _LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
 
 
-def _protected_spans(text: str) -> list[tuple[int, int]]:
-    """E-mail and URL spans that must stay single tokens, sorted and non-overlapping."""
+def _protected_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """E-mail and URL spans in ``text[start:end]`` that must stay single tokens, sorted and
+    non-overlapping. Neither can contain whitespace, so a range cut at line breaks finds the
+    same spans as the whole text."""
     found: list[tuple[int, int]] = []
-    at = text.find("@")
+    at = text.find("@", start, end)
     while at != -1:
         # Scan only the whitespace-delimited chunk around each '@': a whole-text regex scan
         # would cost more than the rest of tokenization together.
         lo = at
-        while lo > 0 and not text[lo - 1].isspace() and at - lo < _MAX_CHUNK:
+        while lo > start and not text[lo - 1].isspace() and at - lo < _MAX_CHUNK:
             lo -= 1
         hi = at + 1
-        while hi < len(text) and not text[hi].isspace() and hi - at < _MAX_CHUNK:
+        while hi < end and not text[hi].isspace() and hi - at < _MAX_CHUNK:
             hi += 1
         found.extend(m.span("addr") for m in _EMAIL_RE.finditer(text, lo, hi))
-        at = text.find("@", hi)
-    if "://" in text or "www." in text.lower():
-        for m in _URL_RE.finditer(text):
-            start, end = m.span()
-            while end > start and text[end - 1] in _URL_TRAILING:
-                end -= 1
-            if end - start > 4:
-                found.append((start, end))
+        at = text.find("@", hi, end)
+    if _URL_HINT_RE.search(text, start, end):
+        for m in _URL_RE.finditer(text, start, end):
+            m_start, m_end = m.span()
+            while m_end > m_start and text[m_end - 1] in _URL_TRAILING:
+                m_end -= 1
+            if m_end - m_start > 4:
+                found.append((m_start, m_end))
     if len(found) < 2:
         return found
     found.sort()
     merged = [found[0]]
-    for start, end in found[1:]:
+    for m_start, m_end in found[1:]:
         last_start, last_end = merged[-1]
-        if start < last_end:  # an e-mail inside a URL, e.g. mailto-like query strings
-            merged[-1] = (last_start, max(last_end, end))
+        if m_start < last_end:  # an e-mail inside a URL, e.g. mailto-like query strings
+            merged[-1] = (last_start, max(last_end, m_end))
         else:
-            merged.append((start, end))
+            merged.append((m_start, m_end))
     return merged
 
 
@@ -99,45 +103,64 @@ def count_lines(text: str) -> int:
     return len(starts) - (1 if starts[-1] == len(text) else 0)
 
 
-def tokenize(text: str) -> list[Token]:
+def next_line_start(text: str, pos: int) -> int:
+    """The start of the first line beginning after ``pos`` (``len(text)`` if there is none)."""
+    m = _LINE_BREAK_RE.search(text, pos)
+    return m.end() if m else len(text)
+
+
+def count_breaks(text: str, start: int, end: int) -> int:
+    """Line breaks in ``text[start:end]`` (both at line starts): the line index moves by this."""
+    return sum(1 for _ in _LINE_BREAK_RE.finditer(text, start, end))
+
+
+def tokenize(text: str, start: int = 0, end: int | None = None, line: int = 0) -> list[Token]:
     """Split ``text`` into :class:`Token` objects with exact offsets, line index and line-start flag.
+
+    With ``start``/``end``, only ``text[start:end]`` is tokenized (offsets still index ``text``,
+    nothing is copied): ``start`` must be 0 or the start of a line, ``end`` the start of a line
+    or the end of the text, and ``line`` the index of the line at ``start``. The tokens are then
+    exactly those the whole text would give in that range, which is how a long note is
+    tokenized a block of lines at a time.
 
     One regex pass over the text; the loop is written flat because it runs once per token.
     """
+    if end is None:
+        end = len(text)
     tokens: list[Token] = []
     append = tokens.append
     make = tuple.__new__  # Token(...) without the NamedTuple __new__ wrapper: ~30 % faster
     finditer = _TOKEN_RE.finditer
     glue_split = _GLUE_SPLIT_RE.split
-    breaks = line_starts(text)
-    breaks.append(len(text) + 1)  # sentinel: no token starts there
+    breaks = [start, *(m.end() for m in _LINE_BREAK_RE.finditer(text, start, end))]
+    breaks.append(end + 1)  # sentinel: no token starts there
     next_break = breaks[1]
-    line = 0
+    index = 0  # line index relative to ``line``
     first = True
-    pos = 0
-    protected = _protected_spans(text)
-    protected.append((len(text), len(text)))
+    pos = start
+    protected = _protected_spans(text, start, end)
+    protected.append((end, end))
     for p_start, p_end in protected:
         for m in finditer(text, pos, p_start):
-            start, end = m.span()
-            if start >= next_break:  # first token of a new line: find which (once per line)
-                line = bisect_right(breaks, start) - 1
-                next_break, first = breaks[line + 1], True
+            t_start, t_end = m.span()
+            if t_start >= next_break:  # first token of a new line: find which (once per line)
+                index = bisect_right(breaks, t_start) - 1
+                next_break, first = breaks[index + 1], True
             word = m.group()
-            if (end - start > 3 and not (word.islower() or word.istitle() or word.isupper())
+            if (t_end - t_start > 3 and not (word.islower() or word.istitle() or word.isupper())
                     and word[0].isalpha()):
                 for piece in glue_split(word):
-                    append(make(Token, (start, start + len(piece), piece, line, first)))
-                    start += len(piece)
+                    append(make(Token, (t_start, t_start + len(piece), piece, line + index, first)))
+                    t_start += len(piece)
                     first = False
             else:
-                append(make(Token, (start, end, word, line, first)))
+                append(make(Token, (t_start, t_end, word, line + index, first)))
                 first = False
         if p_end > p_start:  # an e-mail or URL
             if p_start >= next_break:
-                line = bisect_right(breaks, p_start) - 1
-                next_break, first = breaks[line + 1], True
-            append(make(Token, (p_start, p_end, text[p_start:p_end], line, first)))
+                index = bisect_right(breaks, p_start) - 1
+                next_break, first = breaks[index + 1], True
+            append(make(Token, (p_start, p_end, text[p_start:p_end], line + index, first)))
             first = False
         pos = p_end
     return tokens

@@ -200,3 +200,28 @@ def test_skeleton_vocabulary_keeps_frequent_words_only() -> None:
 
 def test_empty_document_has_no_sequences(extractor: FeatureExtractor) -> None:
     assert extractor.sequences(Document("d", ""), []) == []
+
+
+def test_feature_strings_are_the_ones_models_were_trained_with() -> None:
+    """The extractor was reorganised (per-family columns, streaming blocks); the strings it
+    hands crfsuite must not have moved by one byte, or every trained model would silently see
+    other features. Digest of every feature of the example notes (default feature set without
+    the pack-dependent gazetteer and rules families, a fixed skeleton vocabulary, simplemma
+    2.0.0 lemmas), computed with the extractor as it was before. A deliberate change of
+    features updates this digest and retrains the shipped model."""
+    import hashlib
+
+    from crfdeid.io.corpus import load_corpus
+
+    from .conftest import EXAMPLES
+
+    pack = load_pack("es")
+    fs = FeatureSet.load("default").without("gazetteer").without("rules")
+    vocabulary = ["de", "el", "la", ":", ".", "paciente"]
+    ex = FeatureExtractor(fs, pack, DefaultAnnotator(pack), None, None, vocabulary)
+    digest = hashlib.sha256()
+    for doc in sorted(load_corpus([EXAMPLES]).values(), key=lambda d: d.id):
+        for seg in ex.sequences(doc, tokenize(doc.text)):
+            for row in seg.features:
+                digest.update(("\x1f".join(row) + "\x1e").encode())
+    assert digest.hexdigest() == "637af46addce2c32774fc67137bd1f10a50ed1f7787fda608a80a6c345d2df16"

@@ -13,7 +13,7 @@ from crfdeid.features import FeatureExtractor, FeatureSet
 from crfdeid.langpack import load_pack
 from crfdeid.linguistic import DefaultAnnotator
 from crfdeid.merge import STRATEGIES, MergePolicy
-from crfdeid.tagger import tags_to_spans
+from crfdeid.tagger import CrfTagger, tags_to_spans
 from crfdeid.tokenize import tokenize
 from crfdeid.types import Document, Span
 
@@ -78,3 +78,37 @@ def test_merge_output_is_disjoint_and_covers_the_winner(crf_raw: list, rule_raw:
             assert set(range(span.start, span.end)) <= covered
     if strategy == "union":
         assert {c for s in crf + rules for c in range(s.start, s.end)} <= covered
+
+
+# Streaming: any text, cut into blocks of a few lines and long lines into stretches, gets the
+# spans of tagging it whole (the tiny model: what matters here is that the features and the
+# decoding of each piece are those of the whole, not how good the model is).
+ANY_TEXT = st.text(
+    alphabet=st.one_of(
+        st.sampled_from(list("abcXYZ áÑ0123456789.:,/-@ºª|\n\n\r\t\u00a0\u0301")),
+        st.characters(codec="utf-8"),
+    ),
+    max_size=400,
+)
+
+
+@lru_cache(maxsize=1)
+def _tagger(model: str) -> CrfTagger:
+    """Loaded once, not per example."""
+    return CrfTagger.load(model)
+
+
+@settings(max_examples=40, deadline=None, database=None)
+@given(ANY_TEXT, st.sampled_from([8, 40, 150]))
+def test_streaming_any_text_gives_the_whole_text_spans(tiny_model, text: str, block_chars: int) -> None:
+    tagger = _tagger(str(tiny_model))
+    whole = tagger.detect(Document("d", text), tokens=tokenize(text))
+    tagger.block_chars, tagger.stretch = block_chars, 1_000_000  # long lines: one stretch each
+    try:
+        streamed = tagger.detect(Document("d", text))
+    finally:
+        tagger.block_chars, tagger.stretch = 256_000, 16_384
+    assert [(s.start, s.end, s.label) for s in streamed] == [(s.start, s.end, s.label) for s in whole]
+    for a, b in zip(streamed, whole, strict=True):
+        assert abs(a.score - b.score) < 1e-9
+        assert text[a.start : a.end].strip() == text[a.start : a.end]

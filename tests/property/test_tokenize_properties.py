@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import io
+import itertools
 import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crfdeid.tokenize import count_lines, tokenize
+from crfdeid.tokenize import count_breaks, count_lines, next_line_start, tokenize
 
 # database=None: no .hypothesis/ folder is written into the repository.
 FAST = settings(max_examples=200, database=None, deadline=None)
@@ -101,3 +102,18 @@ def test_count_lines_matches_universal_newline_reader(text: str) -> None:
 @given(clinical_text)
 def test_count_lines_on_clinical_like_text(text: str) -> None:
     assert count_lines(text) == len(io.StringIO(text, newline=None).readlines())
+
+
+@FAST
+@given(clinical_text, st.data())
+def test_a_range_of_lines_tokenizes_as_in_the_whole_text(text: str, data: st.DataObject) -> None:
+    """Long notes are tokenized a block of lines at a time: each block must give exactly the
+    tokens (offsets, line index, line-start flag) the whole text gives in that range."""
+    starts = sorted({0, len(text), *(m.end() for m in _BREAK_RE.finditer(text))})
+    cuts = sorted(set(data.draw(st.lists(st.sampled_from(starts), max_size=4))) | {0, len(text)})
+    pieces = []
+    for a, b in itertools.pairwise(cuts):
+        pieces += tokenize(text, a, b, line=count_breaks(text, 0, a))
+    assert pieces == tokenize(text)
+    for a in starts:
+        assert next_line_start(text, a) in starts
