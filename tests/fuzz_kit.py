@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 import traceback
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -765,16 +766,31 @@ def failure_of(case: Case, other: str = "", repeat: bool = True) -> BaseExceptio
     return None
 
 
-def shrink(case: Case, sig: str, budget: int = 400, other: str = "") -> Case:
+def shrink(
+    case: Case,
+    sig: str,
+    budget: int = 400,
+    other: str = "",
+    classify: Callable[[Case], str | None] | None = None,
+    seconds: float = 120.0,
+) -> Case:
     """A smaller case failing the same way, in at most ``budget`` runs: spans dropped one by
     one, discontinuous spans made whole, then chunks of text removed (halving the chunk size).
-    Spans move with the text; a chunk inside a span shortens it, one across its edge is kept."""
+    Spans move with the text; a chunk inside a span shortens it, one across its edge is kept.
+    ``classify`` gives a case's failure signature or None (default: run ``check``); ``seconds``
+    bounds the time (a giant input runs for seconds each time)."""
+    deadline = time.monotonic() + seconds
+
+    def by_checking(candidate: Case) -> str | None:
+        exc = failure_of(candidate, other)
+        return None if exc is None else signature(exc)
+
+    classify = classify or by_checking
 
     def same(candidate: Case) -> bool:
         nonlocal budget
-        budget -= 1
-        exc = failure_of(candidate, other)
-        return exc is not None and signature(exc) == sig
+        budget = budget - 1 if time.monotonic() < deadline else 0
+        return classify(candidate) == sig
 
     best = _with(case, recipe=None)
     i = 0
