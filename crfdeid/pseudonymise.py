@@ -331,6 +331,8 @@ class Pseudonymiser:
         replaces, so every character outside the spans stays exactly as it was."""
         text = document.text
         view = TextView(text, nfc_only=True)
+        if not view.exact:
+            document = document.with_spans(view.snap_span(s) for s in document.spans)
         planning = document if view.exact else view.document(document)
         spans, dropped = resolve_overlaps(planning.spans)
         state = DocumentState(document.id, planning.text, self._secret, self.data)
@@ -369,7 +371,7 @@ class Pseudonymiser:
             parts = [p for p in parts_of[i] if p[1] > p[0]]
             plan = planned[i]
             original = originals[i]
-            surrogate = " ".join(plan.parts)
+            surrogate = " ".join(p for p in plan.parts if p)
             if parts:
                 new_spans.append(
                     Span(
@@ -381,7 +383,9 @@ class Pseudonymiser:
                         tuple(parts) if len(parts) > 1 else None,
                     )
                 )
-            first, last = (parts[0][0], parts[-1][1]) if parts else (parts_of[i][0][0], parts_of[i][0][0])
+            # the audit range runs from the first part to the last, emptied or not: the text
+            # kept between the parts of a discontinuous span lies inside it, as in the original
+            first, last = parts_of[i][0][0], parts_of[i][-1][1]
             audit.append(
                 AuditRecord(
                     document.id,

@@ -431,6 +431,24 @@ class TextView:
         fragments = tuple(parts) if len(parts) > 1 else None
         return replace(span, start=parts[0][0], end=parts[-1][1], fragments=fragments)
 
+    def snap_span(self, span: Span) -> Span:
+        """An original span widened so that no part of it cuts a CRLF or a letter from its
+        combining marks: what will be replaced, decided before overlaps are resolved (two
+        spans on the two halves of one CRLF become one range, and one of them gives way)."""
+        if self._exact:
+            return span
+        parts = []
+        for s, e in span.parts:
+            s, e = self._snap(s, e)
+            if parts and s <= parts[-1][1]:
+                parts[-1] = (parts[-1][0], max(parts[-1][1], e))
+            else:
+                parts.append((s, e))
+        fragments = tuple(parts) if len(parts) > 1 else None
+        if parts[0][0] == span.start and parts[-1][1] == span.end and fragments == span.fragments:
+            return span
+        return replace(span, start=parts[0][0], end=parts[-1][1], fragments=fragments)
+
     def span_to_original(self, span: Span) -> Span:
         """A span found on the view, at the original's offsets."""
         mapped = self._map_span(span, to_view=False)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from crfdeid.merge import MergePolicy, MergePolicyError
+from crfdeid.merge import MergePolicy, MergePolicyError, _drop_overlaps
 from crfdeid.types import Span
 
 
@@ -88,3 +90,42 @@ def test_invalid_policies_name_the_file_and_line(
     assert info.value.path is not None and "merge.yaml" in str(info.value)
     if line is not None:
         assert info.value.line == line
+
+
+def _merge_by_scanning(policy: MergePolicy, crf_spans: list[Span], rule_spans: list[Span]) -> list[Span]:
+    """The merge written the obvious quadratic way, as a reference."""
+    crfs = sorted(crf_spans, key=lambda s: (s.start, s.end, s.label))
+    alive, kept = [True] * len(crfs), []
+    for r in sorted(rule_spans, key=lambda s: (s.start, s.end, s.label)):
+        hits = [i for i, c in enumerate(crfs) if alive[i] and c.start < r.end and r.start < c.end]
+        strategy = policy.strategy(r.label)
+        if hits and strategy == "longest":
+            strategy = "crf" if max(crfs[i].end - crfs[i].start for i in hits) > r.end - r.start else "rule"
+        if not hits or strategy == "rule":
+            for i in hits:
+                alive[i] = False
+            kept.append(r)
+        elif strategy == "union":
+            for i in hits:
+                alive[i] = False
+            start = min(r.start, *(crfs[i].start for i in hits))
+            end = max(r.end, *(crfs[i].end for i in hits))
+            kept.append(Span(start, end, r.label, f"{r.source}+crf", r.score))
+    kept.extend(c for c, ok in zip(crfs, alive, strict=True) if ok)
+    return _drop_overlaps(sorted(kept, key=lambda s: (s.start, s.end, s.label)))
+
+
+_spans = st.lists(
+    st.tuples(st.integers(0, 60), st.integers(1, 15), st.sampled_from(["CALLE", "FECHAS"])), max_size=12
+)
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(_spans, _spans, st.sampled_from(["rule", "crf", "longest", "union"]))
+def test_bisected_merge_equals_scanning_every_crf_span(crfs, rules, strategy) -> None:
+    """Overlapping CRF spans too (a long one reaching past shorter ones), so the bisection on
+    the running maximum of the ends is exercised, not only disjoint BIO output."""
+    crf_spans = [crf(s, s + n, label) for s, n, label in crfs]
+    rule_spans = [rule(s, s + n, label) for s, n, label in rules]
+    policy = MergePolicy(strategy, {"FECHAS": "union"} if strategy != "union" else {})
+    assert policy.merge(crf_spans, rule_spans) == _merge_by_scanning(policy, crf_spans, rule_spans)

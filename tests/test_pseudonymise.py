@@ -268,6 +268,19 @@ def test_the_issue_note_ceuta_melilla_and_a_circled_digit():
     assert "①" not in result.text and not result.generator_errors and not result.leftovers
 
 
+def test_two_spans_on_the_halves_of_one_crlf_become_one_replacement():
+    # found by the fuzzer: each half was widened to the whole CRLF after overlaps were resolved
+    from crfdeid.pseudonymise import Pseudonymiser
+
+    text = "Vive en\r\nMadrid."
+    spans = (Span(7, 8, "CENTRO_SALUD"), Span(8, 15, "TERRITORIO"))
+    result = Pseudonymiser(seed=2).pseudonymise(Document("n", text, spans))
+    kept, dropped = result.audit  # "\nMadrid" takes its "\r": the longer range wins
+    assert (kept.start, kept.end, kept.label) == (7, 15, "TERRITORIO")
+    assert (dropped.start, dropped.end, dropped.strategy) == (7, 9, "overlap")
+    assert result.text.startswith("Vive en") and result.text.endswith(".")
+
+
 def test_a_decomposed_note_gets_the_same_surrogates_in_its_own_form():
     import unicodedata
 

@@ -130,6 +130,11 @@ def test_streets_of_a_type_the_pack_lacks_and_of_a_type_exhausted_fall_back_to_a
     [
         ("c/ Mayor s/n", r"c/ .+ s/n"),  # "s/n" is kept whole, not "d/n"
         ("Avda. Carlos Haya, S/N", r"Avda\. .+, S/N"),
+        ("Prolongación Dr. Fleming, s / n", r"[^,]+, s / n"),  # dev: was "f / n"
+        ("114 y 31", r"\d{3} y \d{2}"),  # a Cuban corner address; "y" is "and", not a letter
+        ("Calle Mayor 12 bis", r"Calle .+ \d{2} bis"),
+        # dev: was "Castiñeiro6, Aliaj 702" (the number mark went with the name, "Suite" scrambled)
+        ("Ofiplaza El Retiro Edificio No.7, Suite 737", r".+ No\.\d, Suite \d{3}"),
         ("Carrera 3 # 49-00", r".+ \d # \d\d-\d\d"),  # two numbers, not a range
         ("Calle Mayor " + "7" * 200, r"Calle .+ [1-9]\d{199}"),  # a junk number, digit by digit
     ],

@@ -130,6 +130,17 @@ def test_a_span_never_cuts_a_crlf() -> None:
     assert view.to_original(2, 4) == (1, 4)
 
 
+def test_snapping_an_original_span_widens_it_to_whole_crlfs_and_sequences() -> None:
+    view = TextView("a\r\nb Ax\u0301y", nfc_only=True)
+    assert view.snap_span(Span(1, 2, "X")) == Span(1, 3, "X")
+    assert view.snap_span(Span(2, 3, "X")) == Span(1, 3, "X")
+    assert view.snap_span(Span(5, 7, "X")) == Span(5, 8, "X")  # "Ax" takes its mark
+    two_parts = view.snap_span(Span(0, 8, "X", fragments=((0, 2), (2, 8))))
+    assert (two_parts.start, two_parts.end, two_parts.fragments) == (0, 8, None)  # now touching
+    plain = Span(0, 1, "X")
+    assert view.snap_span(plain) is plain
+
+
 def test_nfc_only_changes_nothing_but_composition() -> None:
     text = "Ana\xa0Mari\u0301a\tLo\u0301pez\r\n\u200e\U0001f600"
     view = TextView(text, nfc_only=True)

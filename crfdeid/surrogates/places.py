@@ -20,7 +20,7 @@ from .data import SurrogateData, display
 
 _POSTAL = re.compile(r"(?P<lead>E-?)?(?P<code>\d{5})")
 #: "s/n" (sin número) is one token, kept: cut in three, its "s" became another letter ("d/n").
-_TAIL_TOKEN = re.compile(r"\d+\s*-\s*\d+|\d+|(?i:s/n)\b|[^\W\d_]+|.", re.DOTALL)
+_TAIL_TOKEN = re.compile(r"\d+\s*-\s*\d+|\d+|(?i:s\s?/\s?n)\b|[^\W\d_]+|.", re.DOTALL)
 _RANGE = re.compile(r"(\d+)(\s*-\s*)(\d+)")
 #: Numbers up to this many digits are drawn as numbers; longer ones (junk) digit by digit.
 _SHORT = 18
@@ -212,7 +212,7 @@ class StreetGenerator:
                 type_text, kind = text[: len(form)], name
                 break
         rest = text[len(type_text) :]
-        cut = re.search(r"\d|,|\bs/n\b|\bn[º°.]|\bnúm", rest, re.IGNORECASE)
+        cut = re.search(r"\d|,|\bs\s?/\s?n\b|\bn(?:o\.|[º°.])|\bnúm", rest, re.IGNORECASE)
         name_end = cut.start() if cut else len(rest)
         return type_text, kind, rest[:name_end], rest[name_end:]
 
