@@ -135,6 +135,9 @@ def test_streets_of_a_type_the_pack_lacks_and_of_a_type_exhausted_fall_back_to_a
         ("Calle Mayor 12 bis", r"Calle .+ \d{2} bis"),
         # dev: was "Castiñeiro6, Aliaj 702" (the number mark went with the name, "Suite" scrambled)
         ("Ofiplaza El Retiro Edificio No.7, Suite 737", r".+ No\.\d, Suite \d{3}"),
+        # dev: a Mexican neighbourhood after the number was scrambled to "Dxbwfz"
+        ("Paseo de la Reforma 476, Juárez", r"Paseo .+ \d{3}, [A-ZÁÉÍÓÚÑ][a-záéíóúñü]+(?:[ -]\w+)*"),
+        ("Calle Mayor 3, Bloque II", r"Calle .+ \d, Bloque (?:I|II|III|IV|V|VI)"),
         ("Carrera 3 # 49-00", r".+ \d # \d\d-\d\d"),  # two numbers, not a range
         ("Calle Mayor " + "7" * 200, r"Calle .+ [1-9]\d{199}"),  # a junk number, digit by digit
     ],

@@ -17,8 +17,10 @@ from ..errors import CrfdeidError, InputError, OutputError
 from ..types import Document
 
 DEFAULT_ENCODING = "utf-8"
-#: Clinical notes are kilobytes; a 50 MB "note" is almost certainly the wrong file.
-DEFAULT_MAX_BYTES = 50 * 1024 * 1024
+#: Clinical notes are kilobytes. 10 MB is the largest note measured to be de-identified within
+#: 60 s and 1 GB on a 2-core machine (benchmarks/long_notes.py: 9 MB in 54.8 s, 638 MB); a larger
+#: "note" is most likely the wrong file, and --max-bytes says otherwise.
+DEFAULT_MAX_BYTES = 10_000_000
 
 _ENCODING_HINT = ("the file is not {enc}; if you know its encoding, pass it with --encoding "
                   "(e.g. --encoding latin-1)")

@@ -257,8 +257,17 @@ class StreetGenerator:
                     out.append(token)
                 elif len(token) == 1:
                     out.append(match_case(token, rng.choice("abcdefgh")))
+                elif re.fullmatch(r"[IVXLC]+", token):  # "Bloque II": another numeral
+                    out.append(rng.choice(("I", "II", "III", "IV", "V", "VI")))
                 elif token[0].isupper():
-                    out.append(scramble(token, rng))
+                    # a neighbourhood or building ("476, Juárez"): a surname reads like one,
+                    # where scrambled letters ("Dxbwfz") showed the reader what was replaced
+                    new = token
+                    for _ in range(5):
+                        new = self.data.surname_pool.choose(rng)
+                        if fold(new) != fold(token):
+                            break
+                    out.append(new.upper() if token.isupper() else new)
                 else:
                     out.append(token)
             else:
