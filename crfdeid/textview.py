@@ -227,7 +227,13 @@ class TextView:
         self._then: TextView | None = None  # a second, NFC-only pass (see below)
         self._exact = False  # True: nothing to change, and nothing a span could cut in two
         if nfc_only:
-            self.text = text if unicodedata.is_normalized("NFC", text) else self._build(text, True)
+            if unicodedata.is_normalized("NFC", text):
+                self.text = text
+                # no mark, CRLF or astral character a span could cut in two: the common case,
+                # where the pseudonymiser maps nothing
+                self._exact = "\r" not in text and _tables().nfc_starts.search(text) is None
+            else:
+                self.text = self._build(text, True)
             return
         tables = _tables()
         if tables.needs.search(text) is None:
@@ -363,7 +369,15 @@ class TextView:
         return self._v_end[k - 1] + (o - self._o_end[k - 1])
 
     def _snap(self, start: int, end: int) -> tuple[int, int]:
-        """Widen an original span so it never cuts a combining sequence or a CRLF in two."""
+        """Widen an original span so it never cuts a combining sequence or a CRLF in two; the
+        same span snapped again stays as it is (a CRLF taken in may bring marks after it)."""
+        while True:
+            snapped = self._snap_once(start, end)
+            if snapped == (start, end):
+                return snapped
+            start, end = snapped
+
+    def _snap_once(self, start: int, end: int) -> tuple[int, int]:
         text = self.original
         tables = _tables()
         marks = tables.marks

@@ -139,6 +139,21 @@ def test_snapping_an_original_span_widens_it_to_whole_crlfs_and_sequences() -> N
     assert (two_parts.start, two_parts.end, two_parts.fragments) == (0, 8, None)  # now touching
     plain = Span(0, 1, "X")
     assert view.snap_span(plain) is plain
+    # found by the fuzzer: the CRLF taken in brings the mark after it; snapping is idempotent
+    marked = TextView("\u0110\r\n\u06e2", nfc_only=True)
+    once = marked.snap_span(Span(0, 2, "X"))
+    assert (once.start, once.end) == (0, 4) and marked.snap_span(once) == once
+
+
+@pytest.mark.parametrize("text, exact", [
+    ("Nombre: Ana López.\nNHC: 123.\n", True),  # an ordinary note: nothing to map
+    ("Nombre: Ana\r\nLópez.", False),
+    ("Nombre: Ana Lo\u0301pez.", False),  # NFD: the view composes it
+    ("Dr. Ax\u0301y", False),  # NFC with a mark a span could cut from its base
+    ("Nota 😀", False),
+])
+def test_the_nfc_only_view_of_an_ordinary_note_is_exact(text: str, exact: bool) -> None:
+    assert TextView(text, nfc_only=True).exact is exact
 
 
 def test_nfc_only_changes_nothing_but_composition() -> None:
