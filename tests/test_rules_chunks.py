@@ -245,6 +245,38 @@ def test_a_regex_timeout_charged_to_other_threads_is_retried_from_the_last_match
     assert [m.text for m in result.matches] == ["1", "22", "333", "4444"]
 
 
+def _burn(seconds: float) -> None:
+    """Spend CPU time in this thread, as a garbage collection of a large heap does."""
+    until = time.thread_time() + seconds
+    while time.thread_time() < until:
+        pass
+
+
+def test_a_pause_of_this_thread_on_one_chunk_is_retried_not_recorded_as_a_timeout():
+    # the first check of the first run burns more than the budget (a gc pause billed to the rule)
+    paused = rule("p", r"\d+", context=Context(forbid=("no",), window=2))
+    calls = []
+
+    def pauses_once(value: object) -> bool:
+        calls.append(value)
+        if len(calls) == 1:
+            _burn(0.08)
+        return True
+
+    object.__setattr__(paused, "_check", pauses_once)
+    result = RuleEngine([paused], timeout=0.05).run(Document("d", "1 2 3"))
+    assert result.timeouts == ()
+    assert [m.text for m in result.matches] == ["1", "2", "3"]
+
+
+def test_a_rule_that_is_slow_every_time_is_recorded_after_its_second_try():
+    slow = rule("s", r"\d+", context=Context(forbid=("no",), window=2))
+    object.__setattr__(slow, "_check", lambda value: _burn(0.08) or True)
+    result = RuleEngine([slow], timeout=0.05).run(Document("d", "1 2 3"))
+    [timeout] = result.timeouts
+    assert timeout.rule_id == "s" and timeout.seconds >= 0.05
+
+
 # --- hostile inputs -----------------------------------------------------------------------------
 
 SLOW_PACK = """\
