@@ -304,6 +304,18 @@ class Pseudonymiser:
         )
         self._people = next((g for g in self.registry.values() if isinstance(g, PeopleGenerator)), None)
 
+    def note_secret(self, document_id: str) -> Secret:
+        """The secret surrogates of one note are drawn from.
+
+        With a key, the run's secret: one original gets one surrogate in every note, the
+        consistency a linked research release needs. Without one, the seed mixed with the note
+        id: surrogates are drawn per note, so a repeated original ("Martínez", "Madrid") gets
+        independent surrogates in different notes and the release cannot be linked across notes
+        or attacked by counting surrogates. The same seed and note still give the same output."""
+        if self.keyed:
+            return self._secret
+        return Secret(self._secret.digest("crfdeid-note", document_id))
+
     def original_hash(self, text: str) -> str:
         """A keyed hash of the normalised original (salted from the seed without a key)."""
         return self._hash_of(normalise(text))
@@ -335,7 +347,7 @@ class Pseudonymiser:
             document = document.with_spans(view.snap_span(s) for s in document.spans)
         planning = document if view.exact else view.document(document)
         spans, dropped = resolve_overlaps(planning.spans)
-        state = DocumentState(document.id, planning.text, self._secret, self.data)
+        state = DocumentState(document.id, planning.text, self.note_secret(document.id), self.data)
         originals = [planning.span_text(span) for span in spans]
         keys = [normalise(original) for original in originals]  # once: folding is not free
         hashes = [self._hash_of(key) for key in keys]

@@ -108,6 +108,31 @@ def test_a_key_gives_one_surrogate_per_person_across_documents():
     assert first.audit[0].original_hash == second.audit[0].original_hash
 
 
+NAMES = ["Ana López Gil", "Jesús Martínez", "Carmen Ruiz Pardo", "Pedro Sanz", "Lucía Gómez Vidal",
+         "Javier Ortega", "Rosa Blanco Núñez", "Manuel Herrero", "Elena Vidal Soto", "Luis Prieto",
+         "Marta Iglesias", "Andrés Cano Mora", "Pilar Medina", "Sergio Lozano Gil", "Nuria Ramos",
+         "Diego Garrido", "Alba Serrano Cruz", "Raúl Molina", "Irene Castro Rey", "Óscar Santos"]
+
+
+def _surrogates_in(doc_id: str, key: bytes | None) -> list[str]:
+    """The surrogate of each name of NAMES, in a note of its own with id ``doc_id``."""
+    out = []
+    for i, name in enumerate(NAMES):
+        result = run(f"Paciente: {name}. Acude a consulta.", ("NOMBRE_SUJETO_ASISTENCIA", name),
+                     key=key, doc_id=f"{doc_id}-{i}", seed=7)
+        out.append(new_texts(result)[0])
+    return out
+
+
+def test_without_a_key_one_original_in_two_notes_gets_independent_surrogates():
+    first, second = _surrogates_in("a", None), _surrogates_in("b", None)
+    same = sum(a == b for a, b in zip(first, second, strict=True))
+    assert same <= 2  # not linkable: a coincidence, not the rule
+    assert _surrogates_in("a", None) == first  # same seed, same note: same output
+    keyed = b"k" * 32
+    assert _surrogates_in("a", keyed) == _surrogates_in("b", keyed)  # the key links on purpose
+
+
 def test_audit_never_holds_an_original_in_clear():
     result = run(NOTE, *ITEMS)
     dump = repr([r.to_json() for r in result.audit])
