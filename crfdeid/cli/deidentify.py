@@ -30,8 +30,10 @@ Strategies (per label, from the policy; --strategy sets one for every label not 
 
 Secrets: with a key (--key-file F, or $CRFDEID_KEY; never on the command line), surrogates
 are a keyed HMAC of the original, so one person gets one surrogate across every note and run.
-Without a key and without --seed the seed is random and not recorded (and the run cannot be
-resumed). Same key and seed, same output; another --seed, another output.
+Without a key, surrogates are drawn per note (the seed mixed with the note's id): one original in
+two notes gets two surrogates, so the release cannot be linked across notes. Without a key and
+without --seed the seed is random and not recorded (and the run cannot be resumed). Same key and
+seed, same output; another --seed, another output.
 
 Detection: the embedded default model (CRF + rules); --rules-only uses the YAML rules alone;
 --from-annotations pseudonymises the spans of the .ann beside each note (releasing a gold
