@@ -347,7 +347,8 @@ def _load_wordlists(path: Path, key: str) -> dict[str, str]:
 def _load_surrogate(path: Path) -> dict[str, Any]:
     """The pseudonymiser's data: lists of strings, mappings to strings or lists of strings."""
     data = _yaml_file(path)
-    _check_keys(data, ("language", "age_generalised", *_SURROGATE_LISTS, *_SURROGATE_MAPS), path,
+    _check_keys(data, ("language", "age_generalised", *_SURROGATE_LISTS, *_SURROGATE_MAPS,
+                       *_SURROGATE_OPTIONAL_MAPS), path,
                 "surrogate", required=(*_SURROGATE_LISTS, *_SURROGATE_MAPS, "age_generalised"))
 
     def strings(value: Any) -> bool:
@@ -356,7 +357,7 @@ def _load_surrogate(path: Path) -> dict[str, Any]:
     for key in _SURROGATE_LISTS:
         if not strings(data[key]):
             raise PackError(f"{key!r}: expected a list of strings (quote yes/no/numbers)", path)
-    for key in _SURROGATE_MAPS:
+    for key in (*_SURROGATE_MAPS, *(k for k in _SURROGATE_OPTIONAL_MAPS if k in data)):
         value = data[key]
         if not isinstance(value, dict) or not all(
                 isinstance(k, str) and (isinstance(v, str) or strings(v)) for k, v in value.items()):
@@ -371,6 +372,9 @@ _OPTIONAL_CLOSED = ("surrogate",)
 #: Keys of the surrogate data file and the shape each must have.
 _SURROGATE_LISTS = ("email_providers", "domain_words", "countries", "name_particles", "address_words")
 _SURROGATE_MAPS = ("capitals", "institutions", "sex_words", "age_units", "neutral", "age_number_words")
+#: Optional: a pack without them replaces every country by a frequent one, with no home country.
+_SURROGATE_OPTIONAL_MAPS = ("home_country", "country_aliases", "country_display", "world_regions",
+                            "nationalities")
 _MANIFEST_KEYS = ("language", "name", "version", "rules", "gazetteers", "closed_lists")
 
 

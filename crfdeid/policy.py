@@ -25,11 +25,13 @@ from .surrogates import NO_SURROGATE, GeneratorOptions
 
 STRATEGIES = ("pseudonymise", "mask", "tag", "redact", "keep")
 DEFAULT_POLICY = "deidentify.yaml"
-_TOP_KEYS = ("version", "description", "strategies", "tags", "redact_text", "dates", "ages", "kinship")
+_TOP_KEYS = ("version", "description", "strategies", "tags", "redact_text", "dates", "ages", "kinship",
+             "countries")
 _SECTION_KEYS = {
     "dates": ("shift_weeks_min", "shift_weeks_max"),
     "ages": ("generalise_from", "perturb_years", "perturb_from"),
     "kinship": ("replace_terms",),
+    "countries": ("keep_home_country",),
 }
 
 
@@ -189,6 +191,7 @@ def load_policy(path: str | Path) -> Policy:
         sections[section] = {k: v for k, v in raw.items()}
     options = GeneratorOptions()
     dates, ages, kinship = sections["dates"], sections["ages"], sections["kinship"]
+    countries = sections["countries"]
     values: dict[str, Any] = {}
     for key, target in (
         ("shift_weeks_min", "date_shift_min_weeks"),
@@ -208,6 +211,11 @@ def load_policy(path: str | Path) -> Policy:
         if not isinstance(value, bool):
             raise PolicyError(f"kinship.replace_terms must be true or false, got {value!r}", path, line)
         values["replace_kinship_terms"] = value
+    if "keep_home_country" in countries:
+        value, line = countries["keep_home_country"]
+        if not isinstance(value, bool):
+            raise PolicyError(f"countries.keep_home_country must be true or false, got {value!r}", path, line)
+        values["keep_home_country"] = value
     options = replace(options, **values)
     if options.date_shift_min_weeks > options.date_shift_max_weeks:
         raise PolicyError(

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from crfdeid.surrogates import build_registry, fold, normalise, surrogate_data, too_close
+from crfdeid.surrogates.data import country_key
 
 from .surrogate_kit import new_texts, run, state
 
@@ -68,8 +69,8 @@ def test_facilities_keep_their_type():
 
 
 def test_countries_and_institutions():
-    country = REG["PAIS"].generate("España", "PAIS", 0, state()).text
-    assert fold(country) in DATA.country_lookup and country != "España"
+    country = REG["PAIS"].generate("Francia", "PAIS", 0, state()).text
+    assert fold(country) in DATA.country_lookup and country != "Francia"
     inst = REG["INSTITUCION"].generate("Universidad de Valencia", "INSTITUCION", 0, state()).text
     assert inst.startswith("Universidad de ") and "Valencia" not in inst
     assert re.fullmatch(r"[A-Z]{3}", REG["INSTITUCION"].generate("MSD", "INSTITUCION", 0, state()).text)
@@ -155,8 +156,93 @@ def test_facility_type_words_that_are_themselves_an_original_give_a_whole_catalo
     assert surrogate.text in {name for name, _ in REG["HOSPITAL"]._every_hospital}
 
 
-def test_countries_fall_back_to_any_country():
+def test_countries_fall_back_to_the_continent_then_anywhere():
+    africa = [DATA.country_name[c] for c, r in DATA.region_of.items() if r.endswith("africa")]
     st_ = state()
-    st_.forbidden.update(normalise(c) for c in DATA.country_pool.items)
+    st_.forbidden.update(normalise(DATA.country_name[c]) for c, r in DATA.region_of.items()
+                         if r == "northern_africa")
+    surrogate = REG["PAIS"].generate("Marruecos", "PAIS", 0, st_)
+    assert surrogate.fallback == "same continent" and surrogate.text in africa
+    st_ = state()
+    st_.forbidden.update(normalise(name) for name in africa)
     surrogate = REG["PAIS"].generate("Marruecos", "PAIS", 0, st_)
     assert surrogate.fallback == "anywhere" and fold(surrogate.text) in DATA.country_lookup
+
+
+# --- countries: home country, world regions, nationality adjectives ------------------------------
+
+COUNTRY_NOTE = ("Paciente natural de Senegal, de nacionalidad senegalesa, residente en España desde "
+                "2010. Viajó a EE. UU. en 2015 (Estados Unidos). Madre argentina, nacida en Argentina.")
+COUNTRY_SPANS = (("PAIS", "Senegal"), ("PAIS", "senegalesa"), ("PAIS", "España"), ("PAIS", "EE. UU."),
+                 ("PAIS", "Estados Unidos"), ("PAIS", "argentina"), ("PAIS", "Argentina"))
+
+
+def test_the_home_country_and_its_nationality_are_kept_by_default():
+    for text in ("España", "ESPAÑA", "Spain", "España ", "española", "Españoles"):
+        surrogate = REG["PAIS"].generate(text, "PAIS", 0, state(text))
+        assert surrogate.kept and surrogate.text == text and surrogate.note == "home country kept"
+    result = run(COUNTRY_NOTE, *COUNTRY_SPANS)
+    assert "residente en España desde" in result.text
+    assert [r.note for r in result.audit if r.surrogate is None] == ["home country kept"]
+
+
+def test_a_policy_can_replace_the_home_country(tmp_path):
+    from crfdeid.policy import load_policy
+    path = tmp_path / "p.yaml"
+    path.write_text("version: 1\nstrategies: {PAIS: pseudonymise}\ncountries: {keep_home_country: false}\n")
+    result = run("Vive en España.", ("PAIS", "España"), policy=load_policy(path))
+    [new] = new_texts(result)
+    assert new != "España" and DATA.region_of[DATA.country_code[country_key(new)]] == "southern_europe"
+
+
+def test_a_policy_with_a_home_country_setting_that_is_not_a_boolean_is_an_error(tmp_path):
+    from crfdeid.policy import PolicyError, load_policy
+    path = tmp_path / "p.yaml"
+    path.write_text("version: 1\nstrategies: {PAIS: pseudonymise}\ncountries: {keep_home_country: 'no'}\n")
+    with pytest.raises(PolicyError, match="keep_home_country"):
+        load_policy(path)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_foreign_country_becomes_one_of_its_region_and_its_adjective_follows(seed):
+    result = run(COUNTRY_NOTE, *COUNTRY_SPANS, seed=seed)
+    senegal, adjective, _, usa, usa_long, argentine, argentina = new_texts(result)
+    code = DATA.country_code[country_key(senegal)]
+    assert DATA.region_of[code] == "western_africa" and code != "SN"
+    assert adjective == DATA.nationality[code][1]  # feminine singular, as "senegalesa"
+    assert usa == usa_long and DATA.region_of[DATA.country_code[country_key(usa)]] == "northern_america"
+    assert argentine == DATA.nationality[DATA.country_code[country_key(argentina)]][1]
+    assert DATA.region_of[DATA.country_code[country_key(argentina)]] == "south_america"
+
+
+def test_every_country_of_the_table_gets_a_surrogate_of_its_region_when_it_has_one():
+    gen = REG["PAIS"]
+    for code, name in DATA.country_name.items():
+        if code == DATA.home_code:
+            continue
+        surrogate = gen.generate(name, "PAIS", 0, state(name))
+        new_code = DATA.country_code[country_key(surrogate.text)]
+        assert new_code != code and not too_close(surrogate.text, name)
+        if [c for c in gen.by_region.get(DATA.region_of[code], []) if c != code]:
+            assert DATA.region_of[new_code] == DATA.region_of[code] or surrogate.fallback, name
+
+
+def test_every_nationality_adjective_gets_one_in_the_same_form():
+    gen = REG["PAIS"]
+    for code, forms in DATA.nationality.items():
+        if code == DATA.home_code:
+            continue
+        for form in forms:
+            surrogate = gen.generate(form, "PAIS", 0, state(form))
+            # "belga" is masculine and feminine: the surrogate takes the first form it has
+            same_form = {j for j, f in enumerate(forms) if f == form}
+            new_codes = {c for c, f in DATA.nationality.items()
+                         if any(f[j] == surrogate.text for j in same_form)}
+            assert new_codes and code not in new_codes, form
+            assert surrogate.note == "nationality" or surrogate.fallback == "same continent", form
+
+
+def test_a_misspelt_country_keeps_its_region():
+    for text, region in (("Argentia", "south_america"), ("Marrruecos", "northern_africa")):
+        new = REG["PAIS"].generate(text, "PAIS", 0, state(text)).text
+        assert DATA.region_of[DATA.country_code[country_key(new)]] == region, (text, new)

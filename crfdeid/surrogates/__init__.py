@@ -65,6 +65,7 @@ class GeneratorOptions:
     age_perturb_years: int = 0
     age_perturb_from: int = 14
     replace_kinship_terms: bool = False
+    keep_home_country: bool = True
 
 
 def build_registry(data: SurrogateData, options: GeneratorOptions | None = None) -> Mapping[str, Generator]:
@@ -88,7 +89,7 @@ def build_registry(data: SurrogateData, options: GeneratorOptions | None = None)
         "INSTITUCION": InstitutionGenerator(data),
         "CALLE": StreetGenerator(data),
         "TERRITORIO": TerritoryGenerator(data),
-        "PAIS": CountryGenerator(data),
+        "PAIS": CountryGenerator(data, options.keep_home_country),
         "NUMERO_TELEFONO": phones,
         "NUMERO_FAX": phones,
         "CORREO_ELECTRONICO": EmailGenerator(data),

@@ -11,6 +11,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from ..langpack import LanguagePack, PackError, fold, load_pack
@@ -50,6 +51,12 @@ class Pool:
     def choose(self, rng: random.Random) -> str:
         """One item, drawn by weight."""
         return weighted_choice(rng, self.items, self.cum)
+
+
+def country_key(name: str) -> str:
+    """How a country name is looked up: folded, without dots, spaces or hyphens ("EE. UU." ->
+    "eeuu")."""
+    return re.sub(r"[.\s\-]+", "", fold(name))
 
 
 def display(name: str) -> str:
@@ -195,17 +202,7 @@ class SurrogateData:
             self.town_province.setdefault(shown, province)
         capitals = {p: display(c) for p, c in self.extra["capitals"].items()}
         self.capitals = {p: capitals.get(p, p) for p in self.province_code}
-        country_rows = {fold(r["name"]): r["name"] for r in pack.table("country").rows}
-        unknown = [c for c in self.extra["countries"] if fold(c) not in country_rows]
-        if unknown:
-            raise PackError(
-                f"surrogate countries not in the country table: {', '.join(unknown)}",
-                pack.path / "surrogates.yaml",
-            )
-        self.country_lookup = country_rows
-        self.countries_all = sorted(country_rows.values())
-        ranked = list(self.extra["countries"])
-        self.country_pool = Pool.of([(c, 1.0 / (i + 3)) for i, c in enumerate(ranked)])
+        self._countries(pack)
         self.street_types = sorted(
             ((fold(form), kind) for kind, forms in pack.street_types.items() for form in forms),
             key=lambda p: -len(p[0]),
@@ -220,6 +217,62 @@ class SurrogateData:
             streets[row["type"]].append(name)
             streets["*"].append(name)
         self.streets = dict(streets)
+
+    def _countries(self, pack: LanguagePack) -> None:
+        """Countries by name and ISO code, their world region, the pack's home country and the
+        nationality adjectives: what a country surrogate of the same region is drawn from."""
+        where = pack.path / "surrogates.yaml"
+        rows = pack.table("country").rows
+        country_rows = {fold(r["name"]): r["name"] for r in rows}
+        unknown = [c for c in self.extra["countries"] if fold(c) not in country_rows]
+        if unknown:
+            raise PackError(f"surrogate countries not in the country table: {', '.join(unknown)}", where)
+        self.country_lookup = country_rows
+        self.countries_all = sorted(country_rows.values())
+        ranked = list(self.extra["countries"])
+        self.country_pool = Pool.of([(c, 1.0 / (i + 3)) for i, c in enumerate(ranked)])
+        self.country_name = {r["code"]: r["name"] for r in rows}
+        self.country_code: dict[str, str] = {country_key(r["name"]): r["code"] for r in rows}
+        for code, shown in (self.extra.get("country_display") or {}).items():
+            self._check_code(code, where, "country_display")
+            self.country_name[code] = str(shown)
+            self.country_code[country_key(str(shown))] = code
+        for code, aliases in (self.extra.get("country_aliases") or {}).items():
+            self._check_code(code, where, "country_aliases")
+            for alias in aliases:
+                self.country_code[country_key(alias)] = code
+        self.region_of: dict[str, str] = {}
+        for region, codes in (self.extra.get("world_regions") or {}).items():
+            for code in codes:
+                self.region_of[code] = region
+        home = self.extra.get("home_country") or {}
+        self.home_code: str | None = home.get("code")
+        if self.home_code is not None:
+            self._check_code(self.home_code, where, "home_country")
+            for alias in home.get("aliases", []):
+                self.country_code[country_key(alias)] = self.home_code
+        self.home_words = {fold(w) for w in home.get("nationality", [])}
+        self.nationality: dict[str, list[str]] = {}
+        self.nationality_forms: dict[str, tuple[str, int]] = {}
+        for code, forms in (self.extra.get("nationalities") or {}).items():
+            self._check_code(code, where, "nationalities")
+            if not isinstance(forms, list) or len(forms) != 4:
+                raise PackError(f"'nationalities': {code} needs 4 forms (m, f, m pl, f pl)", where)
+            self.nationality[code] = [str(f) for f in forms]
+            for i, form in enumerate(forms):
+                self.nationality_forms.setdefault(fold(str(form)), (code, i))
+        rank = {fold(c): i for i, c in enumerate(ranked)}
+        # the frequent countries of Spanish notes first, then those common enough to have an
+        # adjective in the pack, then the rest (Greenland stands in for the USA only if forced)
+        self.country_weight = {
+            code: 1.0 / (rank[fold(name)] + 3) if fold(name) in rank
+            else 0.05 if code in self.nationality else 0.005
+            for code, name in self.country_name.items()
+        }
+
+    def _check_code(self, code: str, where: Path, section: str) -> None:
+        if code not in self.country_name:
+            raise PackError(f"'{section}': {code!r} is not a code of the country table", where)
 
     def find_town(self, text: str) -> tuple[str, str] | None:
         """(municipality, province) of a town name, the most populous reading when ambiguous."""

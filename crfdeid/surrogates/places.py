@@ -15,8 +15,20 @@ import random
 import re
 from collections.abc import Callable
 
-from .base import DocumentState, Level, Surrogate, chosen, fold, match_case, scramble, weighted_choice
-from .data import SurrogateData, display
+from rapidfuzz.distance import Levenshtein
+
+from .base import (
+    DocumentState,
+    Level,
+    Surrogate,
+    SurrogateFailure,
+    chosen,
+    fold,
+    match_case,
+    scramble,
+    weighted_choice,
+)
+from .data import SurrogateData, country_key, display
 
 _POSTAL = re.compile(r"(?P<lead>E-?)?(?P<code>\d{5})")
 #: "s/n" (sin número) is one token, kept: cut in three, its "s" became another letter ("d/n").
@@ -425,33 +437,121 @@ class FacilityGenerator:
         return chosen(new, level, f"type {kind}" if kind else "")
 
 
+#: Continents, for a region whose own countries run out (world regions are named *_africa…).
+_CONTINENTS = {
+    "africa": ("africa",), "america": ("america", "caribbean"), "asia": ("asia",),
+    "europe": ("europe",), "oceania": ("australia", "melanesia", "micronesia", "polynesia"),
+}
+
+
+def continent_of(region: str) -> str:
+    return next((c for c, keys in _CONTINENTS.items() if any(k in region for k in keys)), region)
+
+
 class CountryGenerator:
-    """PAIS: another country, the frequent ones in Spanish notes more likely."""
+    """PAIS: another country of the same world region (Senegal -> Malí, never Japón), frequent
+    ones in Spanish notes more likely; a nationality adjective becomes the surrogate country's,
+    in the same gender and number. The pack's home country ("España", "española") is kept by
+    default: it identifies no one, and a foreign country in every address gives the text away."""
 
     name = "countries"
     phase = 2
 
-    def __init__(self, data: SurrogateData) -> None:
+    def __init__(self, data: SurrogateData, keep_home_country: bool = True) -> None:
         self.data = data
+        self.keep_home_country = keep_home_country
+        by_region: dict[str, list[str]] = {}
+        for code, region in data.region_of.items():
+            if code in data.country_name and code != data.home_code:
+                by_region.setdefault(region, []).append(code)
+        self.by_region = {r: sorted(codes) for r, codes in by_region.items()}
 
     def neutral_category(self, text: str, label: str) -> str:
         return "country"
 
+    def home(self, text: str) -> bool:
+        """Is this the home country, by name, alias or nationality adjective?"""
+        data = self.data
+        return data.home_code is not None and (
+            data.country_code.get(country_key(text)) == data.home_code or fold(text) in data.home_words
+        )
+
+    def misspelt(self, text: str) -> str | None:
+        """The country a name of five letters or more is one typing slip away from ("Chie" is
+        too short to tell; "Argentia" is Argentina): its region still applies."""
+        key = country_key(text)
+        if len(key) < 5:
+            return None
+        near = {code for name, code in self.data.country_code.items()
+                if abs(len(name) - len(key)) <= 1 and Levenshtein.distance(name, key, score_cutoff=1) <= 1}
+        return near.pop() if len(near) == 1 else None
+
+    def _pool(self, codes: list[str], adjective: bool) -> Callable[[random.Random], str] | None:
+        """A weighted draw among ``codes`` (only those with adjectives when one is needed)."""
+        if adjective:
+            codes = [c for c in codes if c in self.data.nationality]
+        if not codes:
+            return None
+        weights = [self.data.country_weight[c] for c in codes]
+        return lambda rng: rng.choices(codes, weights=weights, k=1)[0]
+
+    def levels(self, code: str | None, adjective: bool) -> list[Level]:
+        """Same region -> same continent -> any country. Countries with a nationality adjective
+        come first at each step (the common ones, and a later "senegalesa" can follow its
+        country); a name may then fall back on the others, an adjective may not."""
+        region = self.data.region_of.get(code or "")
+        steps: list[tuple[list[str], str, str | None, str]] = []
+        if region is not None:
+            own = [c for c in self.by_region.get(region, []) if c != code]
+            continent = continent_of(region)
+            near = [c for r, codes in self.by_region.items() if continent_of(r) == continent
+                    for c in codes if c != code and r != region]
+            steps.append((own, "country", None, ""))
+            steps.append((near, "country:continent", "same continent",
+                          "no safe country in the same world region: one of the same continent"))
+        every = [c for codes in self.by_region.values() for c in codes if c != code]
+        if region is None:
+            steps.append((every, "country", None, ""))
+        else:
+            steps.append((every, "country:any", "anywhere",
+                          "no safe country on the same continent: any country"))
+        levels = []
+        for codes, category, fallback, reason in steps:
+            levels.append(Level(self._pool(codes, True), category, fallback, reason))
+            if not adjective:
+                levels.append(Level(self._pool(codes, False), category + ":all", fallback, reason))
+        return levels
+
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
-        """Fallback chain: a frequent country -> any country of the pack's table."""
         stripped = text.strip()
-        every = self.data.countries_all
+        if self.keep_home_country and self.home(stripped):
+            return Surrogate(text, kept=True, note="home country kept")
+        data = self.data
+        code = data.country_code.get(country_key(stripped)) or self.misspelt(stripped)
+        form = data.nationality_forms.get(fold(stripped))
+        adjective = form is not None and (code is None or stripped[:1].islower())
+        if adjective:
+            assert form is not None
+            code, index = form
+        # the canonical name keys the draw: "EE. UU." and "Estados Unidos" get one surrogate,
+        # and "senegalés" the adjective of the country "Senegal" became
+        canonical = data.country_name.get(code or "", stripped)
+        names = {c: data.country_name[c] for c in data.country_name}
         levels = [
-            Level(self.data.country_pool.choose, "country"),
-            Level(
-                lambda rng: rng.choice(every),
-                "country:any",
-                "anywhere",
-                "no safe country among the frequent ones: any country",
-            ),
+            Level(None if level.make is None else (lambda rng, make=level.make: names[make(rng)]),
+                  level.category, level.fallback, level.reason)
+            for level in self.levels(code, adjective)
         ]
-        new, level = state.draw_chain(stripped, levels, "country")
-        return chosen(text.replace(stripped, _cased(stripped, new)), level)
+        new, level = state.draw_chain(canonical, levels, "country")
+        if adjective:
+            new_code = data.country_code[country_key(new)]
+            forms = data.nationality.get(new_code)
+            if forms is None:
+                raise SurrogateFailure("the surrogate country has no nationality adjective")
+            return chosen(text.replace(stripped, match_case(stripped, forms[index])), level, "nationality")
+        # "EE. UU." and "USA" are abbreviations, not upper case: "Canadá", not "CANADÁ"
+        abbreviated = "." in stripped or sum(c.isalpha() for c in stripped) <= 4
+        return chosen(text.replace(stripped, new if abbreviated else _cased(stripped, new)), level)
 
 
 class InstitutionGenerator:

@@ -128,7 +128,13 @@ def test_every_hospital_and_health_centre():
 
 
 def test_every_country():
-    assert_clean(check("PAIS", "Natural de {}.", [row["name"] for row in PACK.table("country").rows])[0])
+    """Every country but the home one, which is kept (its own test)."""
+    data = PSEUDONYMISER.data
+    foreign = [row["name"] for row in PACK.table("country").rows if row["code"] != data.home_code]
+    adjectives = [form for code, forms in data.nationality.items() if code != data.home_code
+                  for form in forms]
+    assert_clean(check("PAIS", "Natural de {}.", foreign)[0])
+    assert_clean(check("PAIS", "De nacionalidad {}.", adjectives)[0])
 
 
 def test_every_profession_in_both_forms():
