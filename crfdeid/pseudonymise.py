@@ -32,17 +32,17 @@ import bisect
 import contextlib
 import hashlib
 import hmac
-import re
 import secrets
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import ahocorasick
 import regex
 
+from .occurrences import find_whole_words
 from .policy import Policy
+from .propagate import propagate
 from .surrogates import (
     DocumentState,
     Generator,
@@ -64,10 +64,6 @@ from .types import Document, Span
 MIN_LEFTOVER_LENGTH = 3
 #: Name words of three letters or more (combining marks included: NFD text).
 _NAME_WORDS = regex.compile(r"[^\W\d_]{3,}")
-#: Whitespace other than a single space: collapsed before the leftover scan, as ``\s+`` did.
-_SPACE_RUNS = re.compile(r"\s{2,}|[^\S ]")
-#: How much of an original the leftover automaton holds (the rest is compared where it matched).
-_PREFIX = 32
 #: The note's prefix of a generator error: tests and the batch tell a bug from a planned fallback.
 GENERATOR_ERROR = "generator error"
 #: Every fallback level a record may name (``None``: the first choice worked).
@@ -284,8 +280,11 @@ class Pseudonymiser:
         seed: int | None = None,
         key: bytes | None = None,
         data: SurrogateData | None = None,
+        propagate_mentions: bool = True,
     ) -> None:
         self.policy = policy or Policy.default()
+        #: replace second mentions the detector did not mark (crfdeid.propagate)
+        self.propagate_mentions = propagate_mentions
         self.data = data or surrogate_data(language)
         self.registry = build_registry(self.data, self.policy.options)
         self.seed_was_random = seed is None and key is None
@@ -346,6 +345,11 @@ class Pseudonymiser:
         if not view.exact:
             document = document.with_spans(view.snap_span(s) for s in document.spans)
         planning = document if view.exact else view.document(document)
+        if self.propagate_mentions:
+            extra = propagate(planning, lambda label: self.policy.strategy(label) != "keep",
+                              self.data.pack, self.data.name_particles)
+            if extra:
+                planning = planning.with_spans((*planning.spans, *extra))
         spans, dropped = resolve_overlaps(planning.spans)
         state = DocumentState(document.id, planning.text, self.note_secret(document.id), self.data)
         originals = [planning.span_text(span) for span in spans]
@@ -579,44 +583,11 @@ class Pseudonymiser:
                         wanted.setdefault(fold(word), (span.label, self.original_hash(word), True))
         if not wanted:
             return []
-        folded = _fold_in_place(new_text)
-        collapsed, runs = _collapse_spaces(folded)
-        # The automaton holds at most the first PREFIX characters of a key (a long key's tail
-        # is checked where its head matched): pyahocorasick slows down with key length on
-        # repetitive text. Word boundaries are checked on the collapsed text, where every
-        # whitespace run is one space (a non-word character, as it was).
-        by_prefix: dict[str, list[str]] = {}
-        for key in sorted(wanted, key=len, reverse=True):
-            by_prefix.setdefault(key[:_PREFIX], []).append(key)
-        automaton = ahocorasick.Automaton()
-        for prefix in by_prefix:
-            automaton.add_word(prefix, prefix)
-        automaton.make_automaton()
-        longest: dict[int, str] = {}  # start in the collapsed text -> longest key found there
-        for last, prefix in automaton.iter(collapsed):
-            start = last - len(prefix) + 1
-            if start > 0 and _is_word(collapsed[start - 1]):
-                continue
-            for key in by_prefix[prefix]:  # longest first
-                end = start + len(key)
-                if (len(key) > len(prefix) and not collapsed.startswith(key, start)) or (
-                    end < len(collapsed) and _is_word(collapsed[end])
-                ):
-                    continue
-                if len(key) > len(longest.get(start, "")):
-                    longest[start] = key
-                break
+        longest = find_whole_words(new_text, wanted)
         dates = sorted((s.start, s.end) for s in new_spans if s.label == "FECHAS")
         date_starts = [d[0] for d in dates]
         found = []
-        free_from = 0
-        for collapsed_start in sorted(longest):
-            if collapsed_start < free_from:
-                continue  # inside the previous match
-            key = longest[collapsed_start]
-            free_from = collapsed_start + len(key)
-            start = _uncollapse(collapsed_start, runs)
-            end = _uncollapse(collapsed_start + len(key) - 1, runs) + 1
+        for start, end, key in longest:
             label, digest, capitalised = wanted[key]
             if capitalised and not new_text[start].isupper():
                 continue  # a name token as a common word ("Blanco" / "blanco")
@@ -625,45 +596,6 @@ class Pseudonymiser:
                 continue
             found.append(Leftover(document_id, label, digest, start, end))
         return found
-
-
-def _is_word(char: str) -> bool:
-    """``\\w`` of ``re``: what the leftover scan's word boundaries are made of."""
-    return char.isalnum() or char == "_"
-
-
-def _fold_in_place(text: str) -> str:
-    """``text`` folded character by character (accents and case), same length, so offsets in
-    the folded text are offsets in ``text``; each distinct character is folded once."""
-    table = {}
-    for char in set(text):
-        if not char.isascii() or char.isupper():
-            folded = fold(char)[:1] or char
-            if folded != char:
-                table[ord(char)] = folded
-    return text.translate(table)
-
-
-def _collapse_spaces(text: str) -> tuple[str, list[tuple[int, int]]]:
-    """``text`` with every run of whitespace written as one space, and the runs that were
-    changed as (position in the collapsed text after the run, characters removed so far)."""
-    pieces: list[str] = []
-    runs: list[tuple[int, int]] = []
-    cursor = removed = 0
-    for match in _SPACE_RUNS.finditer(text):
-        pieces.append(text[cursor : match.start()])
-        pieces.append(" ")
-        removed += match.end() - match.start() - 1
-        runs.append((match.end() - removed, removed))
-        cursor = match.end()
-    pieces.append(text[cursor:])
-    return "".join(pieces), runs
-
-
-def _uncollapse(position: int, runs: list[tuple[int, int]]) -> int:
-    """A position of the collapsed text in the original text."""
-    at = bisect.bisect_right(runs, (position, float("inf"))) - 1
-    return position + (runs[at][1] if at >= 0 else 0)
 
 
 def _source(span: Span) -> str:

@@ -667,7 +667,15 @@ def check_result(document: Document, detected: Sequence[Span], result: Pseudonym
             view.span_to_original(m) for m in (view.span_to_view(s) for s in detected) if m is not None
         ]
     detected_keys = sorted((s.start, s.end, s.label) for s in detected)
-    audited = sorted((r.start, r.end, r.label) for r in result.audit)
+    # second mentions the pseudonymiser found itself (crfdeid.propagate) are audited too: they
+    # must lie outside every detected span, each on a range of its own
+    propagated = sorted((r.start, r.end) for r in result.audit if r.source == "propagated")
+    for i, (start, end) in enumerate(propagated):
+        if not 0 <= start < end <= len(text) or (i + 1 < len(propagated) and propagated[i + 1][0] < end):
+            raise FuzzFailure("propagated span out of place", f"[{start}, {end})")
+        if any(s.start < end and start < s.end for s in detected):
+            raise FuzzFailure("propagated span overlaps a detected one", f"[{start}, {end})")
+    audited = sorted((r.start, r.end, r.label) for r in result.audit if r.source != "propagated")
     if detected_keys != audited:
         raise FuzzFailure("audit does not match the detected spans", f"{detected_keys} vs {audited}")
     discontinuous = {(s.start, s.end, s.label) for s in detected if s.fragments}

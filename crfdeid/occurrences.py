@@ -1,0 +1,110 @@
+"""Whole-word occurrences of many strings in one text, in one Aho-Corasick pass.
+
+Shared by the leftover scan (originals still in the output) and by propagation (second
+mentions of a replaced string the detector did not mark): both must find the same things in
+the same way, or a propagated note would still be held back for a leftover.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable
+
+import ahocorasick
+
+from .surrogates import fold
+
+#: Whitespace other than a single space: collapsed before the scan, as ``\s+`` did.
+_SPACE_RUNS = re.compile(r"\s{2,}|[^\S ]")
+#: How much of a key the automaton holds (the rest is compared where it matched).
+_PREFIX = 32
+
+
+def find_whole_words(text: str, keys: Iterable[str]) -> list[tuple[int, int, str]]:
+    """(start, end, key) of every whole-word occurrence of the (folded) ``keys`` in ``text``.
+
+    Matching is on folded text (case and accents ignored), whole words, any whitespace between
+    words; the leftmost, then longest, match wins and matches do not overlap. Offsets are in
+    ``text``.
+    """
+    keys = [k for k in keys if k]
+    if not keys:
+        return []
+    folded = _fold_in_place(text)
+    collapsed, runs = _collapse_spaces(folded)
+    # The automaton holds at most the first PREFIX characters of a key (a long key's tail
+    # is checked where its head matched): pyahocorasick slows down with key length on
+    # repetitive text. Word boundaries are checked on the collapsed text, where every
+    # whitespace run is one space (a non-word character, as it was).
+    by_prefix: dict[str, list[str]] = {}
+    for key in sorted(keys, key=len, reverse=True):
+        by_prefix.setdefault(key[:_PREFIX], []).append(key)
+    automaton = ahocorasick.Automaton()
+    for prefix in by_prefix:
+        automaton.add_word(prefix, prefix)
+    automaton.make_automaton()
+    longest: dict[int, str] = {}  # start in the collapsed text -> longest key found there
+    for last, prefix in automaton.iter(collapsed):
+        start = last - len(prefix) + 1
+        if start > 0 and _is_word(collapsed[start - 1]):
+            continue
+        for key in by_prefix[prefix]:  # longest first
+            end = start + len(key)
+            if (len(key) > len(prefix) and not collapsed.startswith(key, start)) or (
+                end < len(collapsed) and _is_word(collapsed[end])
+            ):
+                continue
+            if len(key) > len(longest.get(start, "")):
+                longest[start] = key
+            break
+    found = []
+    free_from = 0
+    for collapsed_start in sorted(longest):
+        if collapsed_start < free_from:
+            continue  # inside the previous match
+        key = longest[collapsed_start]
+        free_from = collapsed_start + len(key)
+        start = _uncollapse(collapsed_start, runs)
+        end = _uncollapse(collapsed_start + len(key) - 1, runs) + 1
+        found.append((start, end, key))
+    return found
+
+
+def _is_word(char: str) -> bool:
+    """``\\w`` of ``re``: what the leftover scan's word boundaries are made of."""
+    return char.isalnum() or char == "_"
+
+
+def _fold_in_place(text: str) -> str:
+    """``text`` folded character by character (accents and case), same length, so offsets in
+    the folded text are offsets in ``text``; each distinct character is folded once."""
+    table = {}
+    for char in set(text):
+        if not char.isascii() or char.isupper():
+            folded = fold(char)[:1] or char
+            if folded != char:
+                table[ord(char)] = folded
+    return text.translate(table)
+
+
+def _collapse_spaces(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """``text`` with every run of whitespace written as one space, and the runs that were
+    changed as (position in the collapsed text after the run, characters removed so far)."""
+    pieces: list[str] = []
+    runs: list[tuple[int, int]] = []
+    cursor = removed = 0
+    for match in _SPACE_RUNS.finditer(text):
+        pieces.append(text[cursor : match.start()])
+        pieces.append(" ")
+        removed += match.end() - match.start() - 1
+        runs.append((match.end() - removed, removed))
+        cursor = match.end()
+    pieces.append(text[cursor:])
+    return "".join(pieces), runs
+
+
+def _uncollapse(position: int, runs: list[tuple[int, int]]) -> int:
+    """A position of the collapsed text in the original text."""
+    at = bisect.bisect_right(runs, (position, float("inf"))) - 1
+    return position + (runs[at][1] if at >= 0 else 0)

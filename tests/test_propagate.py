@@ -1,0 +1,89 @@
+"""Second mentions: other occurrences of a replaced string, or of a name word of a replaced name,
+are replaced the same way and audited as ``propagated``; ordinary words are left alone."""
+
+from __future__ import annotations
+
+from crfdeid.langpack import load_pack
+from crfdeid.propagate import propagate
+from crfdeid.pseudonymise import Pseudonymiser
+from crfdeid.types import Document, Span
+
+from .surrogate_kit import spans_of
+
+PACK = load_pack("es")
+NOTE = ("Nombre: Jesús Martínez Blanco. NHC: 2347865.\n"
+        "Jesús se encontraba bien. La analítica fue normal. Acude con su esposa.\n"
+        "El Dr. Martínez revisa el caso: placa blanca en el blanco del ojo. JESÚS refiere dolor.\n"
+        "NHC 2347865. Contacto: jmb@gmail.com; 2347865-B no es un NHC.")
+
+
+def doc(*items: tuple[str, str], text: str = NOTE) -> Document:
+    return Document("d", text, tuple(spans_of(text, *items)))
+
+
+def found(document: Document) -> list[tuple[str, str]]:
+    return [(s.label, document.text[s.start:s.end]) for s in propagate(document, lambda _: True, PACK)]
+
+
+def test_name_words_and_identifiers_are_found_again_outside_their_spans():
+    document = doc(("NOMBRE_SUJETO_ASISTENCIA", "Jesús Martínez Blanco"), ("ID_SUJETO_ASISTENCIA", "2347865"))
+    assert found(document) == [
+        ("NOMBRE_SUJETO_ASISTENCIA", "Jesús"),
+        ("NOMBRE_SUJETO_ASISTENCIA", "Martínez"),
+        ("NOMBRE_SUJETO_ASISTENCIA", "JESÚS"),
+        ("ID_SUJETO_ASISTENCIA", "2347865"),
+        ("ID_SUJETO_ASISTENCIA", "2347865"),  # "2347865-B": the number is a whole word there
+    ]
+    # "Blanco" is a stop word of the pack (a colour, a sign): never propagated on its own
+
+
+def test_lower_case_words_kept_labels_and_short_strings_are_not_propagated():
+    text = "Paciente Rosa Lozano, 45 años. Sexo: M. Fiebre; la piel rosa. Lozano acude. M. 45 años."
+    document = doc(("NOMBRE_SUJETO_ASISTENCIA", "Rosa Lozano"), ("EDAD_SUJETO_ASISTENCIA", "45 años"),
+                   ("SEXO_SUJETO_ASISTENCIA", "M"), text=text)
+    assert found(document) == [("NOMBRE_SUJETO_ASISTENCIA", "Lozano")]
+    only_names = propagate(document, lambda label: label != "NOMBRE_SUJETO_ASISTENCIA", PACK)
+    assert only_names == ()  # a label the policy keeps is not propagated
+
+
+def test_a_propagated_mention_gets_the_surrogate_of_its_source_and_is_audited():
+    document = doc(("NOMBRE_SUJETO_ASISTENCIA", "Jesús Martínez Blanco"), ("ID_SUJETO_ASISTENCIA", "2347865"),
+                   ("CORREO_ELECTRONICO", "jmb@gmail.com"))
+    result = Pseudonymiser(seed=3).pseudonymise(document)
+    by_source = {}
+    for record in result.audit:
+        by_source.setdefault(record.source, []).append(record)
+    assert len(by_source["propagated"]) == 5
+    name = next(r.surrogate for r in by_source["annotation"] if r.label == "NOMBRE_SUJETO_ASISTENCIA")
+    given, surname, _ = name.split()
+    new = [result.text[r.new_start:r.new_end] for r in by_source["propagated"]]
+    assert new[:3] == [given, surname, given.upper()]
+    assert "Jesús" not in result.text and "JESÚS" not in result.text and "2347865" not in result.text
+    assert result.leftovers == ()
+    assert "placa blanca en el blanco del ojo" in result.text  # ordinary words untouched
+    unpropagated = Pseudonymiser(seed=3, propagate_mentions=False).pseudonymise(document)
+    assert "Jesús se encontraba" in unpropagated.text and unpropagated.leftovers
+
+
+def test_propagation_is_deterministic_and_keeps_the_text_outside_spans():
+    document = doc(("NOMBRE_SUJETO_ASISTENCIA", "Jesús Martínez Blanco"))
+    a = Pseudonymiser(seed=5).pseudonymise(document)
+    b = Pseudonymiser(seed=5).pseudonymise(document)
+    assert a.text == b.text
+    assert a.text.endswith("no es un NHC.") and "\nNHC 2347865. Contacto: jmb@gmail.com;" in a.text
+
+
+def test_a_decomposed_note_propagates_at_the_original_offsets():
+    import unicodedata
+    text = unicodedata.normalize("NFD", "Nombre: Julián Pérez.\nJulián mejora.")
+    document = Document("d", text, (Span(8, 8 + len(unicodedata.normalize("NFD", "Julián Pérez")),
+                                         "NOMBRE_SUJETO_ASISTENCIA"),))
+    result = Pseudonymiser(seed=2).pseudonymise(document)
+    assert result.text.endswith(" mejora.") and "Julia" not in result.text.replace("\n", " ")[-20:]
+    assert [r.source for r in result.audit] == ["annotation", "propagated"]
+
+
+def test_a_name_of_several_words_is_propagated_whatever_its_case():
+    text = "Nombre: Lucía Ferrer.\nVista por lucía ferrer; ferrer de nuevo."
+    document = doc(("NOMBRE_SUJETO_ASISTENCIA", "Lucía Ferrer"), text=text)
+    assert found(document) == [("NOMBRE_SUJETO_ASISTENCIA", "lucía ferrer")]  # not one lower-case word
