@@ -374,7 +374,7 @@ _SURROGATE_LISTS = ("email_providers", "domain_words", "countries", "name_partic
 _SURROGATE_MAPS = ("capitals", "institutions", "sex_words", "age_units", "neutral", "age_number_words")
 #: Optional: a pack without them replaces every country by a frequent one, with no home country.
 _SURROGATE_OPTIONAL_MAPS = ("home_country", "country_aliases", "country_display", "world_regions",
-                            "nationalities")
+                            "nationalities", "descriptions_kept")
 _MANIFEST_KEYS = ("language", "name", "version", "rules", "gazetteers", "closed_lists")
 
 

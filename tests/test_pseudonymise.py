@@ -188,7 +188,7 @@ def write(tmp_path: Path, text: str) -> Path:
         ("strategies:\n  FECHAS: hide\n", "unknown strategy 'hide'", 2),
         ("strategies:\n  FECHAS: mask\nshift: 3\n", "unknown key 'shift'", 3),
         ("strategies:\n  FECHAS: mask\n  FECHAS: keep\n", "given twice", 3),
-        ("strategies:\n  OTROS_SUJETO_ASISTENCIA: pseudonymise\n", "no surrogate generator", 2),
+        ("strategies:\n  IDENTIF_BIOMETRICOS: pseudonymise\n", "no surrogate generator", 2),
         ("strategies: {}\ndates:\n  shift_weeks_min: 0\n", "dates.shift_weeks_min", 3),
         ("strategies: {}\nages:\n  perturb: 2\n", "unknown key 'perturb'", 3),
     ],

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from crfdeid.surrogates import build_registry, fold, normalise, surrogate_data, too_close
-from crfdeid.surrogates.data import country_key
+from crfdeid.surrogates.data import country_key, size_class
 
 from .surrogate_kit import new_texts, run, state
 
@@ -23,11 +23,13 @@ def test_towns_stay_in_their_province_and_postal_codes_agree():
         town, other, code, code2 = None, None, None, None
         result = run(text, (T, "50017"), (T, "Zaragoza"), (T, "Calatayud"), (T, "28029"), seed=seed)
         code, town, other, code2 = new_texts(result)
-        assert DATA.find_town(town)[1] == "Zaragoza" and DATA.find_town(other)[1] == "Zaragoza"
-        assert town != "Zaragoza" and other != "Calatayud"
-        assert code.startswith("50") and code2.startswith("28") and code != "50017"
-        capital = town == DATA.capitals["Zaragoza"]
-        assert (code[2] == "0") == capital  # 500xx is the capital's, 50[1-9]xx another town's
+        # Zaragoza is a capital: another capital of Aragón, and its postal code follows it
+        province = DATA.find_town(town)[1]
+        assert province in ("Huesca", "Teruel") and town == DATA.capitals[province]
+        assert code.startswith(DATA.province_code[province]) and code[2] == "0"  # a capital's code
+        # Calatayud (20,000 people) is the only town of its size in Aragón: one of its size elsewhere
+        assert size_class(DATA.town_population[DATA.find_town(other)]) == "town" and other != "Calatayud"
+        assert code2.startswith("28") and code != "50017"
 
 
 def test_the_same_town_is_the_same_surrogate_and_case_is_kept():
@@ -246,3 +248,26 @@ def test_a_misspelt_country_keeps_its_region():
     for text, region in (("Argentia", "south_america"), ("Marrruecos", "northern_africa")):
         new = REG["PAIS"].generate(text, "PAIS", 0, state(text)).text
         assert DATA.region_of[DATA.country_code[country_key(new)]] == region, (text, new)
+
+
+def test_cities_stay_cities_and_villages_villages_within_their_province():
+    cases = {"Alcalá de Henares": "city", "Utrera": "town", "Daganzo de Arriba": "village"}
+    for seed in range(6):
+        for town, size in cases.items():
+            new = REG[T].generate(town, T, 0, state(town, seed=seed)).text
+            shown, province = DATA.find_town(new)
+            assert province == DATA.find_town(town)[1] and shown not in DATA.capital_of, (town, new)
+            assert size_class(DATA.town_population[(shown, province)]) == size, (town, new)
+        # the only town of its size in a one-province community: one of its size elsewhere
+        alone = REG[T].generate("Calahorra", T, 0, state("Calahorra", seed=seed))
+        shown, province = DATA.find_town(alone.text)
+        assert size_class(DATA.town_population[(shown, province)]) == "town" and alone.fallback == "anywhere"
+
+
+def test_a_capital_stays_a_capital_of_its_community_first():
+    for seed in range(6):
+        new = REG[T].generate("Sevilla", T, 0, state("Sevilla", seed=seed)).text
+        province = DATA.capital_of[new]
+        assert province != "Sevilla" and DATA.province_community[province] == "Andalucía"
+        madrid = REG[T].generate("Madrid", T, 0, state("Madrid", seed=seed))
+        assert madrid.text in DATA.capital_of and madrid.fallback == "anywhere"  # a one-province community

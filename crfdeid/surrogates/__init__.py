@@ -26,6 +26,7 @@ from .base import (
 from .contact import EmailGenerator, IpGenerator, PhoneGenerator, UrlGenerator
 from .data import SurrogateData, surrogate_data
 from .dates import DateGenerator
+from .descriptions import DescriptionGenerator
 from .identifiers import IdentifierGenerator
 from .kinship import KinshipGenerator
 from .people import PeopleGenerator
@@ -52,7 +53,7 @@ IDENTIFIER_LABELS = (
 )
 #: Labels with no realistic surrogate: free-form details (a tattoo, a rare condition),
 #: biometrics, and the patient's sex (changing it would contradict the rest of the note).
-NO_SURROGATE = ("OTROS_SUJETO_ASISTENCIA", "IDENTIF_BIOMETRICOS", "SEXO_SUJETO_ASISTENCIA")
+NO_SURROGATE = ("IDENTIF_BIOMETRICOS", "SEXO_SUJETO_ASISTENCIA")
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,9 @@ def build_registry(data: SurrogateData, options: GeneratorOptions | None = None)
     """One generator instance per category, shared by the labels it serves."""
     options = options or GeneratorOptions()
     people = PeopleGenerator(data)
-    identifiers = IdentifierGenerator(data)
+    countries = CountryGenerator(data, options.keep_home_country)
+    descriptions = DescriptionGenerator(data, countries, ProfessionGenerator(data))
+    identifiers = IdentifierGenerator(data, descriptions)
     phones = PhoneGenerator(data)
     facilities = FacilityGenerator(data)
     registry: dict[str, Generator] = {
@@ -89,7 +92,8 @@ def build_registry(data: SurrogateData, options: GeneratorOptions | None = None)
         "INSTITUCION": InstitutionGenerator(data),
         "CALLE": StreetGenerator(data),
         "TERRITORIO": TerritoryGenerator(data),
-        "PAIS": CountryGenerator(data, options.keep_home_country),
+        "PAIS": countries,
+        "OTROS_SUJETO_ASISTENCIA": descriptions,
         "NUMERO_TELEFONO": phones,
         "NUMERO_FAX": phones,
         "CORREO_ELECTRONICO": EmailGenerator(data),

@@ -30,7 +30,7 @@ UNISEX_POOL = 10  # the most frequent ones only: further down the list they turn
 NEUTRAL_CATEGORIES = (
     "person", "relative", "date", "age", "profession", "hospital", "health_centre", "institution",
     "street", "town", "province", "community", "postal_code", "country", "phone", "fax", "email",
-    "url", "ip", "identifier",
+    "url", "ip", "identifier", "description",
 )
 
 
@@ -51,6 +51,15 @@ class Pool:
     def choose(self, rng: random.Random) -> str:
         """One item, drawn by weight."""
         return weighted_choice(rng, self.items, self.cum)
+
+
+#: Town size classes by population: a city (100,000 people or more), a town (20,000 or more),
+#: a village. A surrogate keeps its original's class where the province has towns of it.
+SIZE_CLASSES = ("city", "town", "village")
+
+
+def size_class(population: float) -> str:
+    return "city" if population >= 100_000 else "town" if population >= 20_000 else "village"
 
 
 def country_key(name: str) -> str:
@@ -101,6 +110,9 @@ class SurrogateData:
         self.institution_default = templates.pop("default", ["{surname}"])
         self.institutions = sorted(templates.items(), key=lambda kv: -len(kv[0]))
         self.neutral = self._neutral(pack, extra["neutral"])
+        self.descriptions_kept = {
+            fold(w) for words in (extra.get("descriptions_kept") or {}).values() for w in words
+        }
 
     @staticmethod
     def _neutral(pack: LanguagePack, raw: dict[str, Any]) -> dict[str, str]:
@@ -191,17 +203,33 @@ class SurrogateData:
                 lookup[fold(part.strip())].append((-pop, shown, row["province"]))
         self.municipality_lookup = {k: [(s, p) for _, s, p in sorted(v)] for k, v in lookup.items()}
         self.town_pool = {p: Pool.of(items) for p, items in by_province.items()}
+        # size classes: a city of 100,000 people stays a city, a village a village
+        self.town_population = {(shown, p): pop for p, items in by_province.items() for shown, pop in items}
+        self.town_pool_class = {
+            (p, c): Pool.of(members) for p, items in by_province.items() for c in SIZE_CLASSES
+            if (members := [t for t in items if size_class(t[1]) == c])
+        }
+        self.town_pool_all_class = {
+            c: Pool.of(members) for c in SIZE_CLASSES
+            if (members := [t for t in everywhere if size_class(t[1]) == c])
+        }
         self.town_pool_all = Pool.of(everywhere)
         # towns of every province of a community, for a province whose own towns run out
         self.community_town_pool = {
             community: Pool.of([town for p in provinces for town in by_province.get(p, [])])
             for community, provinces in self.provinces_of.items()
         }
+        self.community_town_pool_class = {
+            (community, c): Pool.of(members) for community, provinces in self.provinces_of.items()
+            for c in SIZE_CLASSES
+            if (members := [t for p in provinces for t in by_province.get(p, []) if size_class(t[1]) == c])
+        }
         self.town_province: dict[str, str] = {}
         for shown, province in ((s, p) for rows in self.municipality_lookup.values() for s, p in rows):
             self.town_province.setdefault(shown, province)
         capitals = {p: display(c) for p, c in self.extra["capitals"].items()}
         self.capitals = {p: capitals.get(p, p) for p in self.province_code}
+        self.capital_of = {town: p for p, town in self.capitals.items()}
         self._countries(pack)
         self.street_types = sorted(
             ((fold(form), kind) for kind, forms in pack.street_types.items() for form in forms),

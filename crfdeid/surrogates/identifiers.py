@@ -10,6 +10,7 @@ failing checksum. The NIE's leading X/Y/Z is kept (it is format, not identity).
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from stdnum import iban, luhn
 from stdnum.es import ccc, dni, nie
@@ -17,6 +18,9 @@ from stdnum.es import ccc, dni, nie
 from ..validators import VALIDATORS, es_nss
 from .base import DocumentState, Level, Surrogate, chosen, scramble
 from .data import SurrogateData
+
+if TYPE_CHECKING:
+    from .descriptions import DescriptionGenerator
 
 #: No checksummed format is longer (an IBAN has at most 34 characters).
 LONGEST_CHECKED = 34
@@ -76,8 +80,9 @@ class IdentifierGenerator:
     name = "identifiers"
     phase = 2
 
-    def __init__(self, data: SurrogateData) -> None:
+    def __init__(self, data: SurrogateData, descriptions: DescriptionGenerator | None = None) -> None:
         self.data = data
+        self.descriptions = descriptions
 
     def neutral_category(self, text: str, label: str) -> str:
         return "identifier"
@@ -90,8 +95,10 @@ class IdentifierGenerator:
             return Surrogate(text, kept=True, note="no identifier characters")
         if not any(c.isdigit() for c in text):
             # Words filed as an identifier ("casada", "raza negra" under
-            # ID_SUJETO_ASISTENCIA): scrambled letters would turn prose into gibberish, so the
-            # span is masked with its label instead.
+            # ID_SUJETO_ASISTENCIA): scrambled letters would turn prose into gibberish and a
+            # mask gives the release away; the span is a description and gets what it is
+            if self.descriptions is not None:
+                return self.descriptions.generate(text, label, start, state)
             return Surrogate(f"[{label}]", note="words, masked")
         check = len(compact) > 1
         levels = [Level(lambda rng: with_check(text, kind, rng), f"id:{label}", check_close=check)]

@@ -28,7 +28,7 @@ from .base import (
     scramble,
     weighted_choice,
 )
-from .data import SurrogateData, country_key, display
+from .data import Pool, SurrogateData, country_key, display, size_class
 
 _POSTAL = re.compile(r"(?P<lead>E-?)?(?P<code>\d{5})")
 #: "s/n" (sin número) is one token, kept: cut in three, its "s" became another letter ("d/n").
@@ -45,6 +45,11 @@ def _digits(number: str, rng: random.Random) -> str:
     """A number of the same length, digit by digit, with a leading zero only where it had one."""
     first = "0123456789" if number[:1] == "0" else "123456789"
     return rng.choice(first) + "".join(rng.choice("0123456789") for _ in number[1:])
+
+
+def _weights(cum: list[float]) -> list[float]:
+    """The weights behind cumulative weights."""
+    return [b - a for a, b in zip([0.0, *cum[:-1]], cum, strict=True)]
 
 
 def _cased(model: str, word: str) -> str:
@@ -68,6 +73,7 @@ class TerritoryGenerator:
 
     def __init__(self, data: SurrogateData) -> None:
         self.data = data
+        self._filtered: dict[int, Pool | None] = {}
 
     def prepare(self, state: DocumentState, spans: list[tuple[int, int, str]]) -> None:
         """Replace the towns first, so that postal codes can agree with them. A town that fails
@@ -90,15 +96,38 @@ class TerritoryGenerator:
                 return "community"
         return "town"
 
-    def town_levels(self, province: str) -> list[Level]:
-        """Where a town of ``province`` may be replaced from, most faithful first."""
-        community = self.data.province_community.get(province, "")
-        own = self.data.town_pool.get(province) or self.data.town_pool_all
-        wider = self.data.community_town_pool.get(community)
-        if wider is not None and len(self.data.provinces_of.get(community, ())) < 2:
+    def town_levels(self, province: str, town: str | None = None) -> list[Level]:
+        """Where a town of ``province`` may be replaced from, most faithful first.
+
+        A province capital becomes another capital (of the same community first); any other
+        town a town of its size class (city, town, village) in its province, then its community,
+        then anywhere, before the size is given up. Capitals are not drawn for other towns."""
+        data = self.data
+        community = data.province_community.get(province, "")
+        capital = town is not None and data.capital_of.get(town) == province
+        levels = self.capital_levels(province, community) if capital else []
+        if town is not None and not capital:
+            size = size_class(data.town_population.get((town, province), 0.0))
+            own_size = data.town_pool_class.get((province, size))
+            community_size = data.community_town_pool_class.get((community, size))
+            levels += [
+                Level(self._non_capital(own_size), f"town:{province}:{size}"),
+                Level(self._non_capital(community_size), f"town-community:{community}:{size}", "community",
+                      "no safe town of the same size in the original's province: one of its community"),
+                Level(self._non_capital(data.town_pool_all_class.get(size)), f"town:*:{size}", "anywhere",
+                      "no safe town of the same size in the original's community: one from anywhere"),
+                Level(self._non_capital(data.town_pool.get(province)), f"town:{province}:any-size",
+                      "any-size", "no safe town of the same size anywhere: another town of its province"),
+            ]
+        own = data.town_pool.get(province) or data.town_pool_all
+        wider = data.community_town_pool.get(community)
+        if wider is not None and len(data.provinces_of.get(community, ())) < 2:
             wider = None  # a single-province community has no other towns
-        return [
-            Level(own.choose if len(own.items) > 1 else None, f"town:{province}"),
+        sized = town is not None
+        levels += [
+            Level(own.choose if len(own.items) > 1 else None, f"town:{province}",
+                  "any-size" if sized else None,
+                  "no safe town other than a capital in the province: any town of it" if sized else ""),
             Level(
                 wider.choose if wider else None,
                 f"town-community:{community}",
@@ -106,15 +135,41 @@ class TerritoryGenerator:
                 "no safe town in the original's province: a town of the same community",
             ),
             Level(
-                self.data.town_pool_all.choose,
+                data.town_pool_all.choose,
                 "town:*",
                 "anywhere",
                 "no safe town in the original's province or community: a town from anywhere",
             ),
         ]
+        return levels
 
-    def town(self, text: str, province: str, state: DocumentState) -> tuple[str, Level]:
-        return state.draw_chain(text, self.town_levels(province), "town")
+    def capital_levels(self, province: str, community: str) -> list[Level]:
+        """Another province's capital: of the same community, else of any province."""
+        data = self.data
+        near = sorted(data.capitals[p] for p in data.provinces_of.get(community, ()) if p != province)
+        every = sorted(c for p, c in data.capitals.items() if p != province)
+        return [
+            Level((lambda rng: rng.choice(near)) if near else None, f"capital:{community}"),
+            Level(lambda rng: rng.choice(every), "capital:*", "anywhere",
+                  "no other safe capital in the original's community: a capital from anywhere"),
+        ]
+
+    def _non_capital(self, pool: Pool | None) -> Callable[[random.Random], str] | None:
+        """A draw from ``pool`` without the province capitals (``None`` if nothing is left)."""
+        if pool is None:
+            return None
+        key = id(pool)
+        if key not in self._filtered:
+            capitals = self.data.capital_of
+            pairs = [(item, weight) for item, weight in zip(pool.items, _weights(pool.cum), strict=True)
+                     if item not in capitals and weight > 0]
+            self._filtered[key] = Pool.of(pairs) if pairs else None
+        filtered = self._filtered[key]
+        return filtered.choose if filtered is not None else None
+
+    def town(self, text: str, province: str, state: DocumentState,
+             town: str | None = None) -> tuple[str, Level]:
+        return state.draw_chain(text, self.town_levels(province, town), "town")
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         stripped = text.strip()
@@ -131,8 +186,8 @@ class TerritoryGenerator:
             return known
         found = self.data.find_town(stripped)
         if found is not None:
-            _, province = found
-            new, level = self.town(stripped, province, state)
+            shown, province = found
+            new, level = self.town(stripped, province, state, shown)
             state.town_provinces[memo_key[1]] = province
             state.towns.add(start, start + len(text), province, new)
             result = chosen(text.replace(stripped, _cased(stripped, new)), level, "town of the same province")
@@ -174,6 +229,11 @@ class TerritoryGenerator:
         province = self.data.code_province.get(code[:2])
         near = state.towns.near(state.text, start, TOWN_WINDOW)
         town = (near.province, near.surrogate) if near is not None else None
+        prefix = code[:2]
+        if near is not None and near.province == province:
+            # the code follows its town: a capital may have become another province's capital
+            province = self.data.town_province.get(near.surrogate, province)
+            prefix = self.data.province_code.get(province, prefix)
 
         def make(rng: random.Random) -> str:
             if province is None:
@@ -184,7 +244,7 @@ class TerritoryGenerator:
             rest = "".join(rng.choice("0123456789") for _ in range(2))
             if rest == "00" and third == "0":
                 rest = f"{rng.randint(1, 99):02d}"
-            return lead + code[:2] + third + rest
+            return lead + prefix + third + rest
 
         prefixes = sorted(self.data.code_province)
 

@@ -87,7 +87,8 @@ def test_ceuta_and_melilla_fall_back_to_a_town_elsewhere():
         doc = Document("d", f"Natural de {town}.", (Span(11, 11 + len(town), "TERRITORIO"),))
         result = PSEUDONYMISER.pseudonymise(doc)
         record = result.audit[0]
-        assert record.fallback == "anywhere" and "province" in record.note and town not in record.note
+        assert record.fallback == "anywhere" and "capital" in record.note and town not in record.note
+        assert result.text[record.new_start:record.new_end] in PSEUDONYMISER.data.capital_of
         assert DATA.find_town(record.surrogate) is not None and record.surrogate != town
 
 

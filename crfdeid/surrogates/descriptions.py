@@ -1,0 +1,100 @@
+"""Descriptions filed under an identifier label: words, not a number or a name.
+
+MEDDOCAN annotates what sets a patient apart — "lactante", "raza negra", "casada", "maestra
+jubilada", "boliviano", "tatuaje en la región pectoral izquierda" — as ID_SUJETO_ASISTENCIA or
+OTROS_SUJETO_ASISTENCIA. A mask ("Varón [ID_SUJETO_ASISTENCIA]") in running text gives the
+release away and breaks the sentence; scrambled letters are gibberish. So a description gets
+what it is: a nationality becomes another of its region (the country generator), a profession
+another profession of the same gender (the profession generator), a description that identifies
+no one on its own (marital status, an age group, ethnicity words, a place among siblings — the
+pack's ``descriptions_kept`` words) is kept, and anything else (a tattoo, a weapon) is
+generalised to the pack's neutral phrase. The audit note says which.
+"""
+
+from __future__ import annotations
+
+from .base import LETTERS, DocumentState, Surrogate, fold
+from .data import SurrogateData
+from .places import CountryGenerator
+from .professions import ProfessionGenerator
+
+#: The longest profession looked for at the start of a description, in words.
+PROFESSION_WORDS = 8
+
+
+class DescriptionGenerator:
+    """OTROS_SUJETO_ASISTENCIA, and identifier labels whose span holds no digit."""
+
+    name = "descriptions"
+    phase = 2
+
+    def __init__(self, data: SurrogateData, countries: CountryGenerator,
+                 professions: ProfessionGenerator) -> None:
+        self.data = data
+        self.countries = countries
+        self.professions = professions
+        self.kept_words = data.descriptions_kept
+        self.closed = {fold(w) for w in data.pack.word_classes}
+
+    def neutral_category(self, text: str, label: str) -> str:
+        return "description"
+
+    def kind(self, text: str) -> str:
+        """``nationality``, ``profession``, ``kept``, ``with nationality`` or ``generalised``."""
+        stripped = text.strip()
+        key = fold(stripped)
+        data = self.data
+        if key in data.nationality_forms or key in data.home_words or self.countries.home(stripped):
+            return "nationality"
+        if self.profession_prefix(stripped) is not None:
+            return "profession"
+        words = [fold(w) for w in LETTERS.findall(stripped)]
+        if words and all(self._plain(w) for w in words):
+            return "kept"
+        if words and all(self._plain(w) or w in data.nationality_forms for w in words):
+            return "with nationality"  # "origen boliviano": the adjective changes, the rest stays
+        return "generalised"
+
+    def _plain(self, folded: str) -> bool:
+        """A word that identifies no one: a kept description word, a closed-class word, the
+        home country's adjective when the home country is kept."""
+        return (folded in self.kept_words or folded in self.closed
+                or (self.countries.keep_home_country and folded in self.data.home_words))
+
+    def profession_prefix(self, text: str) -> int | None:
+        """Where a profession at the start of ``text`` ends, if the rest is kept words
+        ("maestra jubilada": "maestra", then "jubilada")."""
+        words = list(LETTERS.finditer(text))
+        if any(not self._plain(fold(w.group())) for w in words[PROFESSION_WORDS:]):
+            return None  # a profession is a few words: a long span is not one plus kept words
+        for i in range(min(len(words), PROFESSION_WORDS), 0, -1):
+            end = words[i - 1].end()
+            rest = [fold(w.group()) for w in words[i:]]
+            if fold(text[:end]) in self.data.profession_lookup and all(
+                    w in self.kept_words or w in self.closed for w in rest):
+                return end
+        return None
+
+    def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
+        kind = self.kind(text)
+        if kind == "nationality":
+            return self.countries.generate(text, "PAIS", start, state)
+        if kind == "profession":
+            lead = len(text) - len(text.lstrip())
+            end = lead + (self.profession_prefix(text.strip()) or 0)
+            surrogate = self.professions.generate(text[:end], "PROFESION", start, state)
+            return Surrogate(surrogate.text + text[end:], note=f"a profession: {surrogate.note}".rstrip(": "),
+                             fallback=surrogate.fallback)
+        if kind == "kept":
+            return Surrogate(text, kept=True, note="a description that identifies no one on its own: kept")
+        if kind == "with nationality":
+            pieces, cursor = [], 0
+            for word in LETTERS.finditer(text):
+                if fold(word.group()) in self.data.nationality_forms and not self._plain(fold(word.group())):
+                    new = self.countries.generate(word.group(), "PAIS", start + word.start(), state).text
+                    pieces += [text[cursor:word.start()], new]
+                    cursor = word.end()
+            return Surrogate("".join(pieces) + text[cursor:], note="a description: its nationality replaced")
+        stripped = text.strip()
+        phrase = self.data.neutral["description"]
+        return Surrogate(text.replace(stripped, phrase), note="a free-form description: generalised")

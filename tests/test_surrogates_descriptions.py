@@ -1,0 +1,59 @@
+"""Descriptions under identifier labels get what they are: another nationality or profession,
+kept when they identify no one, generalised otherwise — never a mask in running text."""
+
+from __future__ import annotations
+
+import pytest
+
+from crfdeid.surrogates import build_registry, surrogate_data
+
+from .surrogate_kit import new_texts, run, state
+
+DATA = surrogate_data("es")
+REG = build_registry(DATA)
+GEN = REG["OTROS_SUJETO_ASISTENCIA"]
+
+
+@pytest.mark.parametrize("text", ["casada", "raza negra", "Lactante", "la mayor de dos hermanas",
+                                  "hijo único", "piel rojiza", "homosexual", "sin hijos"])
+def test_descriptions_that_identify_no_one_are_kept(text):
+    for label in ("ID_SUJETO_ASISTENCIA", "OTROS_SUJETO_ASISTENCIA"):
+        surrogate = REG[label].generate(text, label, 0, state(text))
+        assert surrogate.kept and surrogate.text == text and "kept" in surrogate.note
+
+
+def test_a_nationality_becomes_one_of_its_region_and_the_home_one_stays():
+    surrogate = REG["ID_SUJETO_ASISTENCIA"].generate("boliviano", "ID_SUJETO_ASISTENCIA", 0, state())
+    code = next(c for c, forms in DATA.nationality.items() if surrogate.text == forms[0])
+    assert code != "BO" and DATA.region_of[code] == "south_america"
+    assert GEN.generate("origen español", "OTROS_SUJETO_ASISTENCIA", 0, state()).kept
+    mixed = GEN.generate("raza negra, origen senegalés", "OTROS_SUJETO_ASISTENCIA", 0, state())
+    assert mixed.text.startswith("raza negra, origen ") and not mixed.text.endswith("senegalés")
+    assert DATA.region_of[next(c for c, f in DATA.nationality.items() if mixed.text.endswith(f[0]))] == \
+        "western_africa"
+
+
+def test_a_profession_becomes_another_keeping_what_follows():
+    surrogate = REG["ID_SUJETO_ASISTENCIA"].generate("maestra jubilada", "ID_SUJETO_ASISTENCIA", 0, state())
+    assert surrogate.text.endswith(" jubilada") and not surrogate.text.startswith("maestra")
+    assert surrogate.note.startswith("a profession")
+    new = surrogate.text[: -len(" jubilada")]
+    assert DATA.profession_lookup[new.casefold()][1] == new  # the feminine form
+
+
+def test_free_form_descriptions_are_generalised_not_masked():
+    for text in ("tatuaje en la región pectoral izquierda", "fusil de pesca submarina en su casa"):
+        surrogate = GEN.generate(text, "OTROS_SUJETO_ASISTENCIA", 0, state(text))
+        assert surrogate.text == DATA.neutral["description"] and "generalised" in surrogate.note
+
+
+def test_no_mask_in_running_text_under_the_default_policy():
+    text = ("Varón de 41 años, raza negra, casado, boliviano, con un tatuaje en la región pectoral "
+            "izquierda. NHC 2347865.")
+    result = run(text, ("ID_SUJETO_ASISTENCIA", "raza negra"), ("ID_SUJETO_ASISTENCIA", "casado"),
+                 ("ID_SUJETO_ASISTENCIA", "boliviano"),
+                 ("OTROS_SUJETO_ASISTENCIA", "tatuaje en la región pectoral izquierda"),
+                 ("ID_SUJETO_ASISTENCIA", "2347865"))
+    assert "[" not in result.text and "boliviano" not in result.text
+    assert result.text.startswith("Varón de 41 años, raza negra, casado, ")
+    assert new_texts(result)[-1].isdigit() and new_texts(result)[-1] != "2347865"
