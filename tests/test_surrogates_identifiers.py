@@ -128,3 +128,11 @@ def test_identifier_surrogates_invent_no_word(words, number, mark):
         return
     assert invented_words(text, new, "ID_EMPLEO_PERSONAL_SANITARIO", pack_vocabulary("es")) == []
     assert LETTERS.findall(new)[: len(words)] == words
+
+
+def test_a_town_written_in_an_identifier_becomes_another_town():
+    data = surrogate_data("es")
+    for seed in range(3):
+        new = gen("ID_TITULACION_PERSONAL_SANITARIO", "Colegiado 282828 de Zaragoza", seed)
+        town = new.split(" de ", 1)[1]
+        assert new.startswith("Colegiado ") and "Zaragoza" not in new and data.find_town(town)

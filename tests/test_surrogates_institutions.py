@@ -77,3 +77,17 @@ def test_institution_surrogates_contain_no_word_outside_the_pack(head, words, ac
 def test_acronym_surrogates_contain_no_word_outside_the_pack(acronym):
     new = inst(acronym)
     assert new == DATA.neutral["institution"] or invented_words("", new, "INSTITUCION", VOCAB) == []
+
+
+@pytest.mark.parametrize(
+    "name, acronym",
+    [
+        # found on dev (seed 2): "Santa" is a name particle, but a capitalised word of the name
+        ("Instituto de Investigación Sanitaria de Santa Cruz de Tenerife", "IISSCT"),
+        ("instituto de medicina legal de malaga", "IMLM"),  # an original as keyed: lower case
+    ],
+)
+def test_initials_are_those_of_the_capitalised_words(name, acronym):
+    assert REG["INSTITUCION"].initials(name) == acronym
+    if not name.islower():
+        assert invented_words("", f"{name} ({acronym})", "INSTITUCION", VOCAB) == []

@@ -15,14 +15,15 @@ is written in capitals ("NHC-00431/B", "ab12").
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import regex
 from stdnum import iban, luhn
 from stdnum.es import ccc, dni, nie
 
 from ..validators import VALIDATORS, es_nss
-from .base import DocumentState, Level, Surrogate, chosen, fold, match_case, scramble
-from .data import SurrogateData
+from .base import MAX_ATTEMPTS, DocumentState, Level, Surrogate, chosen, fold, match_case, scramble
+from .data import SurrogateData, display
 
 #: No checksummed format is longer (an IBAN has at most 34 characters).
 LONGEST_CHECKED = 34
@@ -53,13 +54,17 @@ def code_positions(text: str) -> list[int]:
     return [i for i, c in enumerate(text) if c.isalnum() and i not in kept and c not in _ORDINAL_MARKS]
 
 
-def scramble_codes(text: str, rng: random.Random, names: dict[str, str] | None = None) -> str:
-    """``scramble`` on the code characters only; words and ordinal marks stay, a name of the
-    note among the words becomes its surrogate (``names``: folded name token -> surrogate)."""
+#: Given a word kept in an identifier and the RNG, its replacement, or None to keep it.
+WordSwap = Callable[[str, random.Random], "str | None"]
+
+
+def scramble_codes(text: str, rng: random.Random, swap: WordSwap | None = None) -> str:
+    """``scramble`` on the code characters only; words and ordinal marks stay, but ``swap``
+    may replace one (a name or a town of the note written inside the identifier)."""
     out = list(scramble(text, rng))
     for start, end in kept_tokens(text):
         word = text[start:end]
-        new = (names or {}).get(fold(word))
+        new = swap(word, rng) if swap else None
         out[start:end] = match_case(word, new) if new else word
     for i, char in enumerate(text):
         if char in _ORDINAL_MARKS:
@@ -84,13 +89,11 @@ def kind_of(compact: str) -> str | None:
     return None
 
 
-def with_check(
-    text: str, kind: str | None, rng: random.Random, names: dict[str, str] | None = None
-) -> str:
+def with_check(text: str, kind: str | None, rng: random.Random, swap: WordSwap | None = None) -> str:
     """A format-preserving scramble of ``text``'s codes whose check characters are valid for
     ``kind``; words are kept (see ``scramble_codes``)."""
     if kind is None:
-        return scramble_codes(text, rng, names)
+        return scramble_codes(text, rng, swap)
     positions = [i for i, c in enumerate(text) if c.isalnum()]
     original = "".join(text[i] for i in positions).upper()
     out = list(scramble(text, rng))
@@ -146,12 +149,22 @@ class IdentifierGenerator:
         # one edit from the original is only a leak when the code is longer than one character
         # ("Residente de 5° año" -> "Residente de 7° año" is a new value, not a near copy)
         check = len(code_positions(text)) > 1
-        names = state.name_map
-        levels = [Level(lambda rng: with_check(text, kind, rng, names), f"id:{label}", check_close=check)]
+
+        def swap(word: str, rng: random.Random) -> str | None:
+            """A name of the note takes its surrogate; a town ("Colegiado 2828 de Madrid")
+            another town: kept, it would narrow the identifier down."""
+            if fold(word) in state.name_map:
+                return state.name_map[fold(word)]
+            if word[:1].isupper() and self.data.find_town(word):
+                towns = (display(self.data.town_pool_all.choose(rng)) for _ in range(MAX_ATTEMPTS))
+                return next((t for t in towns if fold(t) != fold(word)), None)
+            return None
+
+        levels = [Level(lambda rng: with_check(text, kind, rng, swap), f"id:{label}", check_close=check)]
         if kind is not None:
             levels.append(
                 Level(
-                    lambda rng: scramble_codes(text, rng, names),
+                    lambda rng: scramble_codes(text, rng, swap),
                     f"id:{label}:plain",
                     "no-check",
                     "no safe value with valid check characters: a plain format-preserving one",

@@ -506,9 +506,12 @@ class InstitutionGenerator:
         return "institution"
 
     def initials(self, name: str) -> str:
-        """The acronym a name spells: the initials of its words, particles left out
-        ("Instituto de Medicina Legal de Huelva" -> "IMLH")."""
-        words = [w for w in LETTERS.findall(name) if fold(w) not in self.data.name_particles]
+        """The acronym a name spells: the initials of its capitalised words ("Instituto de
+        Medicina Legal de Santa Cruz" -> "IMLSC"); of a name keyed in lower case, of its words
+        but the particles."""
+        words = LETTERS.findall(name)
+        capitalised = [w for w in words if w[:1].isupper()]
+        words = capitalised or [w for w in words if fold(w) not in self.data.name_particles]
         return "".join(w[0] for w in words).upper()
 
     def acronym_levels(self, acronym: str, state: DocumentState) -> list[Level]:
