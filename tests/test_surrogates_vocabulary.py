@@ -16,14 +16,15 @@ VOCAB = pack_vocabulary("es")
     [
         # dev, before: an employee id's words scrambled letter by letter
         (
-            "Residente de 5° año", "Qjhykdjkv lx 9° uey", "ID_EMPLEO_PERSONAL_SANITARIO",
+            "Residente de 3° año", "Qjhykdjkv lx 9° uey", "ID_EMPLEO_PERSONAL_SANITARIO",
             ["Qjhykdjkv", "lx", "uey"],
         ),
-        ("Residente de 5° año", "Residente de 9° año", "ID_EMPLEO_PERSONAL_SANITARIO", []),
-        ("IVML", "KLMY", "INSTITUCION", ["KLMY"]),
-        ("IVML", "INTCF", "INSTITUCION", []),  # an acronym of the pack's list
+        ("Residente de 3° año", "Residente de 9° año", "ID_EMPLEO_PERSONAL_SANITARIO", []),
+        ("SCMV", "KLMY", "INSTITUCION", ["KLMY"]),
+        ("SCMV", "INTCF", "INSTITUCION", []),  # an acronym of the pack's list
         ("Instituto del Dolor (IDD)", "Instituto de Medicina Legal de Huelva (IMLH)", "INSTITUCION", []),
-        ("Hospital Virgen del Pilar", "Cuxnrv esquerdo", "HOSPITAL", ["Cuxnrv"]),  # "esquerdo": a street word
+        # "esquerdo" is a word of the pack's street names
+        ("Hospital Virgen de la Sierra", "Cuxnrv esquerdo", "HOSPITAL", ["Cuxnrv"]),
         ("NHC 1234 BCD", "NHC 5821 XQZ", "ID_SUJETO_ASISTENCIA", []),  # a code's capitals
         # a word kept from the original is the leak check's business, not this one's
         ("rauluidgfv@hotmail.com", "rauluidgfv@hotmail.com", "CORREO_ELECTRONICO", []),
@@ -44,7 +45,7 @@ def test_glued_address_words_allow_a_few_initials_only():
 
 
 def test_count_invented_reads_an_audit_and_the_original_texts(tmp_path):
-    (tmp_path / "n1.txt").write_text("Residente de 5° año, IVML, casada.", encoding="utf-8")
+    (tmp_path / "n1.txt").write_text("Residente de 3° año, SCMV, casada.", encoding="utf-8")
     spans = [
         (0, 19, "ID_EMPLEO_PERSONAL_SANITARIO", "Qjhykdjkv lx 9° uey"),
         (21, 25, "INSTITUCION", "ONT"),

@@ -6,7 +6,7 @@ Spanish account check digits inside) or payment card, the surrogate is made vali
 downstream validation behaves as on the original and nobody can tell real from surrogate by a
 failing checksum. The NIE's leading X/Y/Z is kept (it is format, not identity).
 
-Words written inside an identifier span are kept: "Residente de 5° año" (filed as an employee
+Words written inside an identifier span are kept: "Residente de 3° año" (filed as an employee
 id) is a job title around a number, and scrambled letters ("Qjhykdjkv lx 9° uey") showed the
 reader what was replaced. Only codes change: digits, and letters of a token that has digits or
 is written in capitals ("NHC-00431/B", "ab12").
@@ -147,7 +147,7 @@ class IdentifierGenerator:
             # span is masked with its label instead.
             return Surrogate(f"[{label}]", note="words, masked")
         # one edit from the original is only a leak when the code is longer than one character
-        # ("Residente de 5° año" -> "Residente de 7° año" is a new value, not a near copy)
+        # ("Residente de 3° año" -> "Residente de 7° año" is a new value, not a near copy)
         check = len(code_positions(text)) > 1
 
         def swap(word: str, rng: random.Random) -> str | None:

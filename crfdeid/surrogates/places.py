@@ -465,9 +465,9 @@ class CountryGenerator:
         return chosen(text.replace(stripped, _cased(stripped, new)), level)
 
 
-#: A run of capitals in an acronym ("CBMF" and "HGO" in "CBMF-HGO").
+#: A run of capitals in an acronym ("SDOM" and "HGR" in "SDOM-HGR").
 _CAPITALS = re.compile(r"[^\W\d_a-z]+")
-#: "Instituto Colombiano del Dolor (INCODOL)": a name with its acronym in brackets.
+#: "Instituto Riojano del Corazón (IRC)": a name with its acronym in brackets.
 _NAMED_ACRONYM = re.compile(r"(?P<name>.*\S)\s*\((?P<acronym>[^\W\d_a-z]{2,})\)")
 
 
@@ -516,9 +516,9 @@ class InstitutionGenerator:
 
     def acronym_levels(self, acronym: str, state: DocumentState) -> list[Level]:
         """An acronym of the note's own institutions takes the initials of that institution's
-        surrogate (so "Instituto Colombiano del Dolor … INCODOL" stay one institution); any other
+        surrogate (so "Instituto Riojano del Corazón … IRC" stay one institution); any other
         becomes acronyms of the pack's list, one per capital run, of the same length where the list
-        has one ("CBMF-HGO" -> "CNIO-SEC")."""
+        has one ("SDOM-HGR" -> "CNIO-SEC")."""
         key = fold(acronym)
         tied = next(
             (
@@ -546,7 +546,7 @@ class InstitutionGenerator:
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         """Fallback chain: a template of the original's kind -> a generic template. An acronym
         becomes the initials of the note's surrogate institution or an acronym of the pack's
-        list, never random capitals ("IVML" -> "KLMY" told the reader what was replaced)."""
+        list, never random capitals ("SCMV" -> "KLMY" told the reader what was replaced)."""
         stripped = text.strip()
         letters = [c for c in stripped if c.isalpha()]
         if letters and all(c.isupper() for c in letters) and " " not in stripped:
