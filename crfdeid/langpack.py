@@ -371,7 +371,8 @@ _CLOSED = ("kinship", "honorific", "calendar", "street_type", "facility_type", "
 _OPTIONAL_CLOSED = ("surrogate",)
 #: Keys of the surrogate data file and the shape each must have.
 _SURROGATE_LISTS = ("email_providers", "domain_words", "countries", "name_particles", "address_words")
-_SURROGATE_MAPS = ("capitals", "institutions", "sex_words", "age_units", "neutral", "age_number_words")
+_SURROGATE_MAPS = ("capitals", "institutions", "sex_words", "age_units", "neutral", "age_number_words",
+                   "institution_acronyms")
 #: Optional: a pack without them replaces every country by a frequent one, with no home country.
 _SURROGATE_OPTIONAL_MAPS = ("home_country", "country_aliases", "country_display", "world_regions",
                             "nationalities", "descriptions_kept")

@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crfdeid.surrogates import build_registry, fold, surrogate_data
+from crfdeid.surrogates.base import LETTERS
+from crfdeid.surrogates.vocabulary import invented_words, pack_vocabulary
 
 from .surrogate_kit import new_texts, run, state
 
 REG = build_registry(surrogate_data("es"))
+VOCAB = pack_vocabulary("es")
+
+
+def real_local_part(local: str) -> bool:
+    """Every letter run of a local part is pack words with at most a few initials (no original
+    word excuses anything here)."""
+    return all(VOCAB.glued(run) for run in LETTERS.findall(local))
 
 
 def test_email_local_part_follows_the_surrogate_name():
@@ -60,6 +72,78 @@ def test_a_phone_whose_prefix_leaves_no_safe_number_has_every_digit_replaced():
     assert surrogate.fallback == "anywhere" and not surrogate.text.startswith("6")
 
 
-def test_text_filed_as_an_ip_address_is_scrambled_whole():
+def test_text_filed_as_an_ip_address_is_replaced_whole_with_real_words():
     new = REG["DIREC_PROT_INTERNET"].generate("Juan Pérez", "DIREC_PROT_INTERNET", 0, state()).text
-    assert "Juan" not in new and "Pérez" not in new and len(new) == len("Juan Pérez")
+    assert "Juan" not in new and "Pérez" not in new
+    assert all(w in surrogate_data("es").domain_words for w in fold(new).split())
+
+
+def test_letters_of_a_local_part_no_name_explains_become_a_name_not_random_letters():
+    # dev, before: "rauluidgfv@…", "sancheztgbcl@…" (the name rebuilt, the rest random letters)
+    text = "Dr. Raúl Sánchez Ortega. Correo: rauluidgfv@hotmail.com; sanchezrtgb@hotmail.com"
+    result = run(
+        text,
+        ("NOMBRE_PERSONAL_SANITARIO", "Raúl Sánchez Ortega"),
+        ("CORREO_ELECTRONICO", "rauluidgfv@hotmail.com"),
+        ("CORREO_ELECTRONICO", "sanchezrtgb@hotmail.com"),
+    )
+    name, first, second = new_texts(result)
+    given_name, surname = (fold(w) for w in name.split()[:2])
+    local1, local2 = first.split("@")[0], second.split("@")[0]
+    assert local1.startswith(given_name) and local2.startswith(surname)
+    assert real_local_part(local1) and real_local_part(local2)
+    for original, new in (("rauluidgfv@hotmail.com", first), ("sanchezrtgb@hotmail.com", second)):
+        assert invented_words(original, new, "CORREO_ELECTRONICO", VOCAB) == []
+
+
+@pytest.mark.parametrize(
+    "local, pattern",
+    [
+        ("anab_j_r", r"[a-z]{3,}_[a-z]_[a-z]"),  # initials stay initials
+        ("lucia31_07", r"[a-z]{3,}\d\d_\d\d"),  # digits stay digits, in place
+        ("mjl.robles.ferrer", r"[a-z]{3,}\.[a-z]{3,}\.[a-z]{3,}"),
+        ("jm.arenas", r"[a-z]{2}\.[a-z]{3,}"),
+    ],
+)
+def test_local_parts_keep_their_structure(local, pattern):
+    new = REG["CORREO_ELECTRONICO"].generate(f"{local}@gmail.com", "CORREO_ELECTRONICO", 0, state()).text
+    new_local = new.split("@")[0]
+    assert re.fullmatch(pattern, new_local) and new_local != local and real_local_part(new_local)
+
+
+def test_an_address_with_a_space_after_the_at_is_still_an_address():
+    # dev: an address with a space after its "@" was not read as one and scrambled whole
+    text = "lucia.ferrer@ saludcastilla.es"
+    new = REG["CORREO_ELECTRONICO"].generate(text, "CORREO_ELECTRONICO", 0, state(text)).text
+    local, domain = new.split("@ ")
+    assert re.fullmatch(r"[a-z]+\.[a-z]+", local) and real_local_part(local)
+    assert domain.endswith(".es") and "saludcastilla" not in domain
+
+
+def test_a_url_path_gets_real_words_and_digits():
+    text = "http://www.clinicadental.com/casos/caso27.html"
+    url = REG["URL_WEB"].generate(text, "URL_WEB", 0, state()).text
+    host, path = url[len("http://www."):].split("/", 1)
+    words = set(surrogate_data("es").domain_words) | {"html"}
+    assert all(w in words for w in re.findall(r"[a-z]+", path)) and re.search(r"\d\d", path)
+    assert "clinicadental" not in host and "casos" not in path
+
+
+_PART = st.one_of(
+    st.sampled_from(["maria", "garcia", "lopez", "jose", "perez", "dr", "doc", "info"]),
+    st.text("abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=9),
+    st.text("0123456789", min_size=1, max_size=4),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(_PART, st.sampled_from(["", ".", "_", "-"])), min_size=1, max_size=4))
+def test_email_local_parts_contain_no_word_outside_the_pack(parts):
+    local = "".join(p + sep for p, sep in parts).strip("._-") or "x"
+    text = "Dra. María José García López, correo: " + local + "@hotmail.com"
+    name = ("NOMBRE_PERSONAL_SANITARIO", "María José García López")
+    result = run(text, name, ("CORREO_ELECTRONICO", local + "@hotmail.com"))
+    new = new_texts(result)[1]
+    if new == surrogate_data("es").neutral["email"]:  # no safe address at all ("0@…"): the class word
+        return
+    assert new.endswith("@hotmail.com") and real_local_part(new.split("@")[0]), new

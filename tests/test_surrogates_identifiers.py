@@ -5,10 +5,14 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from stdnum import iban
 from stdnum.es import dni, nie
 
 from crfdeid.surrogates import SurrogateFailure, build_registry, surrogate_data, too_close
+from crfdeid.surrogates.base import LETTERS
+from crfdeid.surrogates.vocabulary import invented_words, pack_vocabulary
 from crfdeid.validators import es_nss
 
 from .surrogate_kit import state
@@ -82,3 +86,54 @@ def test_a_valid_identifier_with_no_safe_checked_value_keeps_its_format_without_
 def test_a_very_long_identifier_is_not_checked_against_every_format():
     new = REG["ID_SUJETO_ASISTENCIA"].generate("1" * 5000, "ID_SUJETO_ASISTENCIA", 0, state()).text
     assert len(new) == 5000 and new.isdigit() and new != "1" * 5000
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        # dev, before: a job title around a number came out as "Qjhykdjkv lx 9° uey"
+        ("Residente de 3° año", ["Residente", "de", "año"]),
+        ("MIR 3º año", ["MIR", "año"]),
+        ("Colegiado nº 31/4452", ["Colegiado", "nº"]),
+    ],
+)
+def test_words_of_an_identifier_are_kept_and_only_its_number_changes(text, words):
+    for seed in range(5):
+        new = gen("ID_EMPLEO_PERSONAL_SANITARIO", text, seed)
+        assert LETTERS.findall(new) == LETTERS.findall(text) and new != text
+        assert shape(new) == shape(text) and [w for w in words if w not in new] == []
+
+
+def test_a_name_written_in_an_identifier_takes_the_notes_surrogate():
+    st_ = state("Colegiado Pérez 2828")
+    st_.name_map["perez"] = "Gómez"
+    new = REG["ID_EMPLEO_PERSONAL_SANITARIO"].generate(
+        "Colegiado Pérez 2828", "ID_EMPLEO_PERSONAL_SANITARIO", 0, st_
+    ).text
+    assert new.startswith("Colegiado Gómez ") and new[-4:].isdigit() and new[-4:] != "2828"
+
+
+_JOB_WORDS = ["Residente", "de", "año", "Médico", "Adjunto", "Enfermera", "Colegiado", "nº", "Servicio"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(_JOB_WORDS), min_size=1, max_size=4),
+    st.text("0123456789", min_size=1, max_size=6),
+    st.sampled_from(["", "º", "°", "/B"]),
+)
+def test_identifier_surrogates_invent_no_word(words, number, mark):
+    text = " ".join(words) + " " + number + mark
+    new = gen("ID_EMPLEO_PERSONAL_SANITARIO", text)
+    if new == surrogate_data("es").neutral["identifier"]:
+        return
+    assert invented_words(text, new, "ID_EMPLEO_PERSONAL_SANITARIO", pack_vocabulary("es")) == []
+    assert LETTERS.findall(new)[: len(words)] == words
+
+
+def test_a_town_written_in_an_identifier_becomes_another_town():
+    data = surrogate_data("es")
+    for seed in range(3):
+        new = gen("ID_TITULACION_PERSONAL_SANITARIO", "Colegiado 282828 de Zaragoza", seed)
+        town = new.split(" de ", 1)[1]
+        assert new.startswith("Colegiado ") and "Zaragoza" not in new and data.find_town(town)

@@ -20,14 +20,27 @@ from .base import (
     ascii_fold,
     chosen,
     fold,
+    match_case,
     scramble,
     weighted_choice,
 )
 from .data import SurrogateData
 
-_EMAIL = re.compile(r"^(?P<local>[^@\s]+)@(?P<domain>[^@\s]+?)(?P<tail>[.,;:)]*)$")
+_EMAIL = re.compile(r"^(?P<local>[^@\s]+)(?P<at>\s?@\s?)(?P<domain>[^@\s]+?)(?P<tail>[.,;:)]*)$")
 _URL = re.compile(r"^(?P<scheme>[a-z][a-z0-9+.-]*://)?(?P<host>[^/?#\s:]+)(?P<rest>.*)$", re.IGNORECASE)
 _ALPHA_RUN = re.compile(r"[a-z]+")
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
+
+
+def _digits(text: str, rng: random.Random) -> str:
+    """Every digit replaced by a random digit, nothing else touched."""
+    return "".join(rng.choice("0123456789") if c.isdigit() else c for c in text)
+
+
+def _words(text: str, words: list[str], rng: random.Random) -> str:
+    """Every letter run replaced by one of ``words`` in its case pattern, digits by digits: the
+    format of a path or host kept without inventing letter strings."""
+    return _digits(_LETTER_RUN.sub(lambda m: match_case(m[0], rng.choice(words)), text), rng)
 
 
 class PhoneGenerator:
@@ -106,7 +119,31 @@ class EmailGenerator:
 
         return state.draw("domain", domain, make)
 
+    def _name_word(self, chunk: str, rng: random.Random) -> str:
+        """A surrogate name for a letter run of a local part that no name of the note explains:
+        a given name where the run is one ("jorge_…"), a surname otherwise, as spelled in
+        addresses."""
+        male, female = self.data.name_sex(chunk)
+        if male or female:
+            pool = self.data.given_pool["m" if male >= female else "f"]
+        else:
+            pool = self.data.surname_pool
+        return ascii_fold(weighted_choice(rng, pool.items, pool.cum))
+
+    def _chunk(self, chunk: str, initials: dict[str, str], rng: random.Random) -> str:
+        """A leftover letter run: initials stay initials (the note's own mapping when it has one,
+        else the initial of a surrogate name); a longer run becomes a name; a generic word of
+        the pack's domain words ("hospital", "salud") is kept."""
+        if len(chunk) <= 2:
+            return "".join(initials.get(c) or self._name_word("", rng)[:1] for c in chunk)
+        if chunk in self.data.domain_words:
+            return chunk
+        return self._name_word(chunk, rng)
+
     def local(self, local: str, state: DocumentState, rng: random.Random) -> str:
+        """The local part rebuilt from the note's surrogate names where the original's letters
+        spell a name of the note, from drawn names elsewhere; separators kept, digits replaced by
+        digits, initials by initials. Never random letters: a reader spots "rauluidgfv" at once."""
         folded = fold(local)
         names, initials = state.names_for_addresses()
         pieces: list[tuple[int, int, str]] = []
@@ -118,14 +155,16 @@ class EmailGenerator:
                     pieces.append((start, start + len(key), surrogate))
                     taken[start : start + len(key)] = [True] * len(key)
                 start = folded.find(key, start + 1)
-        if not pieces:  # not made from a name we know: a plausible one from a surrogate name
+        runs = _ALPHA_RUN.findall(folded)
+        if not pieces and len(runs) == 1 and len(runs[0]) > 2:
+            # one glued run no name of the note explains: a plausible one from surrogate names
             given = self.data.given_pool["any"] or self.data.given_pool["f"]
             first = ascii_fold(weighted_choice(rng, given.items, given.cum))
             last = ascii_fold(weighted_choice(rng, self.data.surname_pool.items, self.data.surname_pool.cum))
-            sep = next((c for c in local if c in "._-"), "")
-            digits = "".join(rng.choice("0123456789") for c in local if c.isdigit())
-            base = f"{first}{sep}{last}" if sep or len(local) > 10 else f"{first[0]}{last}"
-            return base + digits
+            base = f"{first}{last}" if len(runs[0]) > 10 else f"{first[0]}{last}"
+            run_start = folded.index(runs[0])
+            pieces.append((run_start, run_start + len(runs[0]), base))
+            taken[run_start : run_start + len(runs[0])] = [True] * len(runs[0])
         for match in _ALPHA_RUN.finditer(folded):
             run_start, run_end = match.span()
             for i in range(run_start, run_end):
@@ -134,19 +173,29 @@ class EmailGenerator:
                 j = i
                 while j < run_end and not taken[j]:
                     j += 1
-                chunk = folded[i:j]
-                if len(chunk) <= 2:
-                    new = "".join(initials.get(c) or rng.choice("abcdefghijlmnoprstv") for c in chunk)
-                else:
-                    new = "".join(rng.choice("abcdefghijlmnoprstuv") for _ in chunk)
-                pieces.append((i, j, new))
+                pieces.append((i, j, self._chunk(folded[i:j], initials, rng)))
                 taken[i:j] = [True] * (j - i)
         out, cursor = [], 0
         for s, e, new in sorted(pieces):
-            out.append(folded[cursor:s] + new)
+            out.append(_digits(folded[cursor:s], rng) + new)
             cursor = e
-        out.append(folded[cursor:])
-        return "".join(rng.choice("0123456789") if c.isdigit() else c for c in "".join(out))
+        out.append(_digits(folded[cursor:], rng))
+        return "".join(out)
+
+    def _anything(self, text: str, rng: random.Random) -> str:
+        """The last resort for text that is no address or has no safe rebuilt one: names before
+        an "@" (in the original's case); after it, a public provider kept and any other host
+        made of domain words with its top-level domain kept; digits as digits."""
+        local, at, domain = text.partition("@")
+        names = _digits(_LETTER_RUN.sub(lambda m: match_case(m[0], self._name_word(m[0], rng)), local), rng)
+        if not at:
+            return names
+        host = domain.strip().rstrip(".,;:)")
+        if fold(host) in self.data.email_providers:
+            return names + at + domain
+        head, dot, tld = host.rpartition(".")
+        new_host = _words(head or host, self.data.domain_words, rng) + (dot + tld if dot else "")
+        return names + at + domain.replace(host, new_host, 1)
 
     def neutral_category(self, text: str, label: str) -> str:
         return "email"
@@ -155,10 +204,10 @@ class EmailGenerator:
         """Fallback chain: rebuilt from the surrogate name and domain -> every letter and
         digit replaced."""
         match = _EMAIL.match(text.strip())
-        scrambled = Level(lambda rng: scramble(text, rng), "email")
+        rebuilt = Level(lambda rng: self._anything(text, rng), "email")
         if match is None:
-            new, level = state.draw_chain(text, [scrambled], "email")
-            return chosen(new, level, "not an address: scrambled")
+            new, level = state.draw_chain(text, [rebuilt], "email")
+            return chosen(new, level, "not an address: rebuilt from names and domain words")
         lead = text[: len(text) - len(text.lstrip())]
         trail = text[len(text.rstrip()) :]
         try:
@@ -167,15 +216,16 @@ class EmailGenerator:
             domain = None
 
         def make(rng: random.Random) -> str:
-            return f"{lead}{self.local(match['local'], state, rng)}@{domain}{match['tail']}{trail}"
+            local = self.local(match["local"], state, rng)
+            return f"{lead}{local}{match['at']}{domain}{match['tail']}{trail}"
 
         levels = [
             Level(make if domain is not None else None, "email"),
             Level(
-                lambda rng: scramble(text, rng),
+                lambda rng: self._anything(text, rng),
                 "email:any",
                 "scrambled",
-                "no safe address from the surrogate name and domain: every letter and digit replaced",
+                "no safe address from the surrogate name and domain: drawn names and domain words",
             ),
         ]
         new, level = state.draw_chain(text, levels, "email")
@@ -183,7 +233,8 @@ class EmailGenerator:
 
 
 class UrlGenerator:
-    """URL_WEB: the host is replaced like an institutional e-mail domain, the path scrambled."""
+    """URL_WEB: the host is replaced like an institutional e-mail domain; in the path every word
+    becomes a domain word and every digit a digit (random letters would give it away)."""
 
     name = "urls"
     phase = 2
@@ -197,7 +248,7 @@ class UrlGenerator:
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         match = _URL.match(text)
         if match is None or "." not in match["host"]:
-            return Surrogate(state.draw("url", text, lambda rng: scramble(text, rng)))
+            return Surrogate(state.draw("url", text, lambda rng: _words(text, self.data.domain_words, rng)))
         host = match["host"]
         www = "www." if host.lower().startswith("www.") else ""
         core = host[len(www) :]
@@ -205,7 +256,8 @@ class UrlGenerator:
         def make(rng: random.Random) -> str:
             labels = core.split(".")
             new = [rng.choice(self.data.domain_words) for _ in labels[:-1]] + labels[-1:]
-            return f"{match['scheme'] or ''}{www}{'.'.join(new)}{scramble(match['rest'], rng)}"
+            path = _words(match["rest"], self.data.domain_words, rng)
+            return f"{match['scheme'] or ''}{www}{'.'.join(new)}{path}"
 
         return Surrogate(state.draw("url", text, make))
 
@@ -233,9 +285,9 @@ class IpGenerator:
                 return "".join(
                     rng.choice("0123456789abcdef") if c in "0123456789abcdefABCDEF" else c for c in text
                 )
-        else:  # not an address at all: every letter and digit replaced
+        else:  # not an address at all: every word a domain word, every digit a digit
 
             def make(rng: random.Random) -> str:
-                return scramble(text, rng)
+                return _words(text, self.data.domain_words, rng)
 
         return Surrogate(state.draw("ip", text, make))

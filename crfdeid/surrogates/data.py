@@ -108,6 +108,7 @@ class SurrogateData:
             fold(k): list(v) if isinstance(v, list) else [v] for k, v in extra["institutions"].items()
         }
         self.institution_default = templates.pop("default", ["{surname}"])
+        self.institution_acronyms = sorted(str(k) for k in extra["institution_acronyms"])
         self.institutions = sorted(templates.items(), key=lambda kv: -len(kv[0]))
         self.neutral = self._neutral(pack, extra["neutral"])
         self.descriptions_kept = {

@@ -5,25 +5,75 @@ When the original is a valid DNI/NIF, NIE, Spanish social security number (NSS),
 Spanish account check digits inside) or payment card, the surrogate is made valid too, so that
 downstream validation behaves as on the original and nobody can tell real from surrogate by a
 failing checksum. The NIE's leading X/Y/Z is kept (it is format, not identity).
+
+Words written inside an identifier span are kept: "Residente de 3° año" (filed as an employee
+id) is a job title around a number, and scrambled letters ("Qjhykdjkv lx 9° uey") showed the
+reader what was replaced. Only codes change: digits, and letters of a token that has digits or
+is written in capitals ("NHC-00431/B", "ab12").
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+import regex
 from stdnum import iban, luhn
 from stdnum.es import ccc, dni, nie
 
 from ..validators import VALIDATORS, es_nss
-from .base import DocumentState, Level, Surrogate, chosen, scramble
-from .data import SurrogateData
+from .base import MAX_ATTEMPTS, DocumentState, Level, Surrogate, chosen, fold, match_case, scramble
+from .data import SurrogateData, display
 
 if TYPE_CHECKING:
     from .descriptions import DescriptionGenerator
 
 #: No checksummed format is longer (an IBAN has at most 34 characters).
 LONGEST_CHECKED = 34
+#: A token of letters and digits: a code when it has a digit or no lower-case letter, a word else.
+_TOKEN = regex.compile(r"[^\W_]+")
+#: Ordinal marks ("5º", "3ª"): letters to Unicode, format to a reader; never replaced.
+_ORDINAL_MARKS = "ºª"
+
+
+def is_word(token: str) -> bool:
+    """A token written as a word ("Residente", "año", "nº"), not as a code ("B", "NHC", "ab12")."""
+    return len(token) > 1 and not any(c.isnumeric() for c in token) and any(c.islower() for c in token)
+
+
+def kept_tokens(text: str) -> list[tuple[int, int]]:
+    """The tokens of an identifier span that stay: its words, and — in a span that has words —
+    its capitals without digits too ("MIR 3º año": a job title around a number)."""
+    tokens = [(m.start(), m.end(), m[0]) for m in _TOKEN.finditer(text)]
+    wordy = any(is_word(t) for _, _, t in tokens)
+    return [
+        (s, e) for s, e, t in tokens if is_word(t) or (wordy and not any(c.isnumeric() for c in t))
+    ]
+
+
+def code_positions(text: str) -> list[int]:
+    """Where the code characters of an identifier are: every letter or digit outside kept words."""
+    kept = {i for s, e in kept_tokens(text) for i in range(s, e)}
+    return [i for i, c in enumerate(text) if c.isalnum() and i not in kept and c not in _ORDINAL_MARKS]
+
+
+#: Given a word kept in an identifier and the RNG, its replacement, or None to keep it.
+WordSwap = Callable[[str, random.Random], "str | None"]
+
+
+def scramble_codes(text: str, rng: random.Random, swap: WordSwap | None = None) -> str:
+    """``scramble`` on the code characters only; words and ordinal marks stay, but ``swap``
+    may replace one (a name or a town of the note written inside the identifier)."""
+    out = list(scramble(text, rng))
+    for start, end in kept_tokens(text):
+        word = text[start:end]
+        new = swap(word, rng) if swap else None
+        out[start:end] = match_case(word, new) if new else word
+    for i, char in enumerate(text):
+        if char in _ORDINAL_MARKS:
+            out[i] = char
+    return "".join(out)
 
 
 def kind_of(compact: str) -> str | None:
@@ -43,8 +93,11 @@ def kind_of(compact: str) -> str | None:
     return None
 
 
-def with_check(text: str, kind: str | None, rng: random.Random) -> str:
-    """A format-preserving scramble of ``text`` whose check characters are valid for ``kind``."""
+def with_check(text: str, kind: str | None, rng: random.Random, swap: WordSwap | None = None) -> str:
+    """A format-preserving scramble of ``text``'s codes whose check characters are valid for
+    ``kind``; words are kept (see ``scramble_codes``)."""
+    if kind is None:
+        return scramble_codes(text, rng, swap)
     positions = [i for i, c in enumerate(text) if c.isalnum()]
     original = "".join(text[i] for i in positions).upper()
     out = list(scramble(text, rng))
@@ -100,12 +153,25 @@ class IdentifierGenerator:
             if self.descriptions is not None:
                 return self.descriptions.generate(text, label, start, state)
             return Surrogate(f"[{label}]", note="words, masked")
-        check = len(compact) > 1
-        levels = [Level(lambda rng: with_check(text, kind, rng), f"id:{label}", check_close=check)]
+        # one edit from the original is only a leak when the code is longer than one character
+        # ("Residente de 3° año" -> "Residente de 7° año" is a new value, not a near copy)
+        check = len(code_positions(text)) > 1
+
+        def swap(word: str, rng: random.Random) -> str | None:
+            """A name of the note takes its surrogate; a town ("Colegiado 2828 de Madrid")
+            another town: kept, it would narrow the identifier down."""
+            if fold(word) in state.name_map:
+                return state.name_map[fold(word)]
+            if word[:1].isupper() and self.data.find_town(word):
+                towns = (display(self.data.town_pool_all.choose(rng)) for _ in range(MAX_ATTEMPTS))
+                return next((t for t in towns if fold(t) != fold(word)), None)
+            return None
+
+        levels = [Level(lambda rng: with_check(text, kind, rng, swap), f"id:{label}", check_close=check)]
         if kind is not None:
             levels.append(
                 Level(
-                    lambda rng: scramble(text, rng),
+                    lambda rng: scramble_codes(text, rng, swap),
                     f"id:{label}:plain",
                     "no-check",
                     "no safe value with valid check characters: a plain format-preserving one",
