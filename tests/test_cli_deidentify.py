@@ -141,11 +141,16 @@ def test_standard_input_to_standard_output(tmp_path):
     cmd = [sys.executable, "-m", "crfdeid", "deidentify", "-", "--rules-only", "--seed", "3"]
     again = subprocess.run(cmd, input=note.encode(), capture_output=True, timeout=120)
     assert again.stdout == proc.stdout
-    leaky = b"NHC: 2347865.\nRevisado el expediente 2347865 hoy.\n"  # the 2nd is not found
-    held = subprocess.run(cmd, input=leaky, capture_output=True, timeout=120)
+    # the second mention, which the rules do not find, is propagated
+    leaky = b"NHC: 2347865.\nRevisado el expediente 2347865 hoy.\n"
+    propagated = subprocess.run(cmd, input=leaky, capture_output=True, timeout=120)
+    assert propagated.returncode == 0 and b"2347865" not in propagated.stdout
+    # a note whose rules did not complete is held: nothing on standard output
+    slow = [*cmd, "--timeout", "1e-9"]
+    held = subprocess.run(slow, input=leaky, capture_output=True, timeout=120)
     assert (held.returncode, held.stdout) == (3, b"") and b"held back" in held.stderr
-    loud = subprocess.run([*cmd, "--release-incomplete"], input=leaky, capture_output=True, timeout=120)
-    assert loud.returncode == 0 and b"2347865" in loud.stdout and b"released anyway" in loud.stderr
+    loud = subprocess.run([*slow, "--release-incomplete"], input=leaky, capture_output=True, timeout=120)
+    assert loud.returncode == 0 and loud.stdout and b"released anyway" in loud.stderr
 
 
 def test_sigterm_stops_cleanly_and_resume_finishes(tmp_path):

@@ -18,6 +18,8 @@ from tests.surrogate_kit import state
 
 REGISTRY = build_registry(surrogate_data("es"))
 PSEUDONYMISER = Pseudonymiser(seed=1)
+#: Without second-mention propagation: the leftover scan then has mentions left to find.
+UNPROPAGATED = Pseudonymiser(seed=1, propagate_mentions=False)
 
 
 @st.composite
@@ -147,9 +149,9 @@ def leftovers_by_regex(pseudonymiser: Pseudonymiser, document: Document, result)
 @settings(max_examples=300, deadline=None)
 @given(note_with_some_words_annotated())
 def test_the_leftover_scan_finds_what_the_regex_alternation_found(document):
-    result = PSEUDONYMISER.pseudonymise(document)
+    result = UNPROPAGATED.pseudonymise(document)
     found = [(x.label, x.new_start, x.new_end) for x in result.leftovers]
-    assert found == leftovers_by_regex(PSEUDONYMISER, document, result)
+    assert found == leftovers_by_regex(UNPROPAGATED, document, result)
 
 
 @settings(max_examples=300, deadline=None)
