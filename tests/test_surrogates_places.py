@@ -271,3 +271,11 @@ def test_a_capital_stays_a_capital_of_its_community_first():
         assert province != "Sevilla" and DATA.province_community[province] == "Andalucía"
         madrid = REG[T].generate("Madrid", T, 0, state("Madrid", seed=seed))
         assert madrid.text in DATA.capital_of and madrid.fallback == "anywhere"  # a one-province community
+
+
+def test_a_postal_code_on_the_line_after_its_town_follows_it():
+    text = "Localidad/ Provincia: Zaragoza.\nCP: 50009.\n"
+    for seed in range(4):
+        town, code = new_texts(run(text, (T, "Zaragoza"), (T, "50009"), seed=seed))
+        province = DATA.capital_of[town]
+        assert code.startswith(DATA.province_code[province]) and code[2] == "0", (town, code)

@@ -165,15 +165,16 @@ class TownIndex:
         self._longest = max(self._longest, end - start)
 
     def near(self, text: str, start: int, window: int) -> TownMention | None:
-        """The closest town within ``window`` characters of ``start`` on the same line (the
-        first recorded wins a tie)."""
+        """The closest town within ``window`` characters of ``start``, on the same line or the
+        line before or after ("Localidad/ Provincia: Zaragoza.\nCP: 50009."; the first recorded
+        wins a tie)."""
         low = bisect.bisect_left(self._starts, start - window - self._longest)
         high = bisect.bisect_right(self._starts, start + window)
         best: tuple[int, int, TownMention] | None = None
         for t_start in self._starts[low:high]:
             town = self._by_start[t_start]
             gap = t_start - start if t_start >= start else start - town.end
-            if gap > window or "\n" in text[min(start, town.end) : max(start, t_start)]:
+            if gap > window or text.count("\n", min(start, town.end), max(start, t_start)) > 1:
                 continue
             if best is None or (gap, town.order) < best[:2]:
                 best = (gap, town.order, town)

@@ -39,7 +39,7 @@ _RANGE = re.compile(r"(\d+)(\s*-\s*)(\d+)")
 #: Numbers up to this many digits are drawn as numbers; longer ones (junk) digit by digit.
 _SHORT = 18
 _ORDINAL_MARKS = "ºª"
-#: How far (characters, same line) a postal code looks for the town it belongs to.
+#: How far (characters, same line or the next) a postal code looks for the town it belongs to.
 TOWN_WINDOW = 40
 
 
