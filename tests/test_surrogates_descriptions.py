@@ -57,3 +57,9 @@ def test_no_mask_in_running_text_under_the_default_policy():
     assert "[" not in result.text and "boliviano" not in result.text
     assert result.text.startswith("Varón de 41 años, raza negra, casado, ")
     assert new_texts(result)[-1].isdigit() and new_texts(result)[-1] != "2347865"
+
+
+def test_the_generalised_phrase_drops_its_article_after_one():
+    text = "Se observa la presencia de un tatuaje de 10 años de antigüedad."
+    result = run(text, ("OTROS_SUJETO_ASISTENCIA", "tatuaje de 10 años de antigüedad"))
+    assert result.text == "Se observa la presencia de un dato personal."

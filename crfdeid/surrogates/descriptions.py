@@ -18,6 +18,8 @@ from .data import SurrogateData
 from .places import CountryGenerator
 from .professions import ProfessionGenerator
 
+#: Articles: the neutral phrase drops its own when the text before the span has one.
+ARTICLES = frozenset({"un", "una", "unos", "unas", "el", "la", "los", "las", "lo"})
 #: The longest profession looked for at the start of a description, in words.
 PROFESSION_WORDS = 8
 
@@ -97,4 +99,8 @@ class DescriptionGenerator:
             return Surrogate("".join(pieces) + text[cursor:], note="a description: its nationality replaced")
         stripped = text.strip()
         phrase = self.data.neutral["description"]
+        before = LETTERS.findall(state.text[max(0, start - 12):start])
+        head, _, rest = phrase.partition(" ")
+        if rest and before and fold(before[-1]) in ARTICLES and fold(head) in ARTICLES:
+            phrase = rest  # "la presencia de un [tatuaje…]": "un dato personal", not "un un dato…"
         return Surrogate(text.replace(stripped, phrase), note="a free-form description: generalised")
