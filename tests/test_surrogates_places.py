@@ -279,3 +279,8 @@ def test_a_postal_code_on_the_line_after_its_town_follows_it():
         town, code = new_texts(run(text, (T, "Zaragoza"), (T, "50009"), seed=seed))
         province = DATA.capital_of[town]
         assert code.startswith(DATA.province_code[province]) and code[2] == "0", (town, code)
+
+
+def test_a_capitalised_adjective_is_not_a_misspelt_country():
+    new = REG["PAIS"].generate("Alemana", "PAIS", 0, state("Alemana")).text
+    assert any(new == forms[1].capitalize() for forms in DATA.nationality.values()), new

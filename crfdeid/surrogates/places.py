@@ -589,8 +589,9 @@ class CountryGenerator:
         if self.keep_home_country and self.home(stripped):
             return Surrogate(text, kept=True, note="home country kept")
         data = self.data
-        code = data.country_code.get(country_key(stripped)) or self.misspelt(stripped)
         form = data.nationality_forms.get(fold(stripped))
+        # "Alemana" is an adjective, not "Alemania" misspelt
+        code = data.country_code.get(country_key(stripped)) or (None if form else self.misspelt(stripped))
         adjective = form is not None and (code is None or stripped[:1].islower())
         if adjective:
             assert form is not None
