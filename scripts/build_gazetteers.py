@@ -18,7 +18,7 @@ Outputs (tab-separated, UTF-8, one header row, '#' comment lines on top):
                                                  MEDDOCAN organisers' list (names only)
   health_centres.tsv name, type, municipality, province   Catálogo de Centros de Atención Primaria
   streets.tsv        name, type                street names of council addresses + MEDDOCAN list
-  professions.tsv    masculine, feminine        ESCO occupations + MEDDOCAN list
+  professions.tsv    masculine, feminine, isco  ESCO occupations (ISCO-08 group) + MEDDOCAN list
   territories.tsv    name                       MEDDOCAN organisers' territories
   provenance.json    per output: sources (file, licence, attribution, sha256), rows read/written
 """
@@ -32,7 +32,7 @@ import json
 import re
 import sys
 import unicodedata
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -514,12 +514,71 @@ def _split_gender_pair(name: str) -> tuple[str, str]:
     return name.strip(), name.strip()
 
 
+def isco_group(code: str) -> str:
+    """ESCO codes an occupation under its ISCO-08 unit group ("8111.5" -> "8111"): the first
+    digit is the major group (7 crafts and trades, 9 elementary occupations...)."""
+    unit = code.split(".")[0]
+    return unit if unit.isdigit() and len(unit) == 4 else ""
+
+
+def _feminine(masculine: str) -> str:
+    """The regular feminine of a Spanish profession noun: -o/-e -> -a (abogado, jefe), a
+    consonant + a (profesor, bedel); the list's own spellings are what is matched against it."""
+    if masculine.endswith(("o", "e")):
+        return masculine[:-1] + "a"
+    if masculine[-1:].isalpha() and masculine[-1:] not in "aeiouáéíóú":
+        return masculine + "a"
+    return masculine
+
+
+#: A word that names or heads several occupations gets their group only when this share of them
+#: falls in one ISCO sub-major group ("mecánico": 91 % crafts; "trabajador": 61 % social work,
+#: too mixed; "empleado", "técnico": none).
+DOMINANT_SHARE = 2 / 3
+
+
+def dominant_group(votes: Counter) -> str:
+    """The usual unit group among ``votes`` (unit group -> occupations), or "" if they spread."""
+    votes = Counter({g: n for g, n in votes.items() if g})
+    by_sub_major: Counter = Counter()
+    for group, n in votes.items():
+        by_sub_major[group[:2]] += n
+    if not by_sub_major:
+        return ""
+    sub_major, n = min(by_sub_major.items(), key=lambda kv: (-kv[1], kv[0]))
+    if n < DOMINANT_SHARE * sum(by_sub_major.values()):
+        return ""
+    within = [(g, c) for g, c in votes.items() if g.startswith(sub_major)]
+    return min(within, key=lambda kv: (-kv[1], kv[0]))[0]
+
+
 def build_professions(src: Path) -> tuple[list[list[str]], dict]:
+    """Masculine and feminine forms with their ISCO unit group, so that a surrogate can stay
+    in its field (a quarry worker's silicosis needs a manual trade, not a notary). A MEDDOCAN
+    word gets the group of the ESCO occupation it names or is a synonym of (the most usual
+    group when several are), or none."""
     occupations = json.loads((src / "esco/occupations_es.json").read_text(encoding="utf-8"))
     rows: dict[str, list[str]] = {}
+    by_name: dict[str, str] = {}
+    by_synonym: dict[str, Counter] = {}
+    by_head: dict[str, Counter] = {}  # "mecánico" heads "mecánico naval", "mecánico de motores"...
     for occ in occupations:
         masc, fem = _split_gender_pair(occ["name"])
-        rows.setdefault(fold(masc), [masc, fem])
+        group = isco_group(occ["code"])
+        rows.setdefault(fold(masc), [masc, fem, group])
+        for form in (masc, fem):
+            by_name.setdefault(fold(form), group)
+            if len(form.split()) > 1:
+                by_head.setdefault(fold(form.split()[0]), Counter())[group] += 1
+        for synonym in occ.get("synonyms", ()):
+            by_synonym.setdefault(fold(synonym), Counter())[group] += 1
+
+    def group_of(word: str) -> str:
+        key = fold(word)
+        if by_name.get(key):
+            return by_name[key]
+        return dominant_group(by_synonym.get(key, Counter()) + by_head.get(key, Counter()))
+
     # MEDDOCAN's list pairs forms implicitly: "Abogada", "Abogado"
     words = [
         ln.strip()
@@ -527,14 +586,27 @@ def build_professions(src: Path) -> tuple[list[list[str]], dict]:
         if ln.strip()
     ]
     present = {fold(w): w for w in words}
+    feminine_of = {key: _feminine(key) for key in present}
+    attached = {fem for key, fem in feminine_of.items() if fem != key and fem in present}
     for w in words:
         key = fold(w)
-        if key.endswith("a") and key[:-1] + "o" in present:
+        if key in attached:
             continue  # the feminine is attached to its masculine below
-        fem = present.get(key[:-1] + "a") if key.endswith("o") else None
-        rows.setdefault(key, [w.lower() if not w.isupper() else w, (fem or w).lower()])
+        fem = present.get(feminine_of[key])
+        masc_form = w.lower() if not w.isupper() else w
+        fem_form = (fem or w).lower()
+        rows.setdefault(key, [masc_form, fem_form, group_of(masc_form) or group_of(fem_form)])
+    # a feminine attached to a masculine that ESCO already pairs otherwise ("coordinador") is
+    # kept as a row of its own, as it was before -or/-ora pairs were read: the forms the
+    # gazetteer matches stay the ones the shipped model was trained with (its fingerprint)
+    listed = {fold(form) for row in rows.values() for form in row[:2]}
+    for key in sorted(attached - listed):
+        if key.endswith("a") and key[:-1] + "o" in present:
+            continue  # "ingeniera": left out before too
+        form = present[key].lower()
+        rows.setdefault(key, [form, form, group_of(form)])
     out = sorted(rows.values(), key=lambda r: fold(r[0]))
-    return out, {"rows_read": len(occupations) + len(words)}
+    return out, {"rows_read": len(occupations) + len(words), "with_isco_group": sum(1 for r in out if r[2])}
 
 
 def build_countries(src: Path) -> tuple[list[list[str]], dict]:
@@ -601,9 +673,9 @@ OUTPUTS = {
         "Street names without numbers (council addresses; MEDDOCAN list).",
     ),
     "professions.tsv": (
-        ["masculine", "feminine"],
+        ["masculine", "feminine", "isco"],
         ["esco", "meddocan_gazetteer"],
-        "Professions with masculine and feminine forms (ESCO; MEDDOCAN list).",
+        "Professions with masculine and feminine forms and ISCO-08 unit group (ESCO; MEDDOCAN list).",
     ),
     "territories.tsv": (
         ["name"],

@@ -7,6 +7,7 @@ import importlib.util
 import json
 import shutil
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,19 @@ def test_shipped_tables_are_exactly_what_the_script_builds(build, tmp_path: Path
         assert all(s in provenance["sources"] for s in info["sources"])
     for source in provenance["sources"].values():
         assert source["licence"] and source["attribution"] and source["files"]
+
+
+def test_professions_carry_their_isco_group(build) -> None:
+    rows = {r["masculine"]: r for r in _read_professions()}
+    assert rows["carpintero"]["isco"].startswith("71")  # ESCO: building frame workers
+    assert rows["administrador"]["feminine"] == "administradora"  # MEDDOCAN pairs -or/-ora
+    assert rows["presidente"]["feminine"] == "presidenta"
+    assert build.dominant_group(Counter({"7233": 5, "7231": 4, "7412": 1})) == "7233"
+    assert build.dominant_group(Counter({"5120": 3, "4312": 3, "9112": 2})) == ""  # spread: none
+
+
+def _read_professions() -> list[dict[str, str]]:
+    lines = [ln for ln in (pack_dir("es") / "professions.tsv").read_text(encoding="utf-8").splitlines()
+             if not ln.startswith("#")]
+    header = lines[0].split("\t")
+    return [dict(zip(header, ln.split("\t"), strict=True)) for ln in lines[1:]]

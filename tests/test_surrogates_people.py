@@ -156,3 +156,109 @@ def test_variant_groups_are_those_of_a_scan_of_every_group(tokens):
     occurrences = [Occurrence(t, "surname", None) for t in tokens]
     indexed = [(g.canonical, g.members) for g in gen._group(occurrences)]
     assert indexed == _group_by_scan(gen, occurrences)
+
+
+# --- sex everywhere (issue 12) -----------------------------------------------------------------
+
+SEEDS = range(8)
+
+
+def decisive_sex(name: str) -> str | None:
+    m, f = DATA.name_sex(name)
+    return "m" if m >= 0.9 * (m + f) > 0 else "f" if f >= 0.9 * (m + f) > 0 else None
+
+
+def test_a_compound_given_name_takes_the_person_s_sex_not_each_token_s():
+    # "Jesús" and "José" are men's names on their own; in "María Jesús" she is a woman, and
+    # "José María" is a man
+    for seed in SEEDS:
+        text = (
+            "Médico: Dra. María Jesús Ortega Blanco NºCol: 28 28 41235.\n"
+            "Remitido por: Dr. José María Lasso Vidal, del servicio de Neumología."
+        )
+        result = run(text, (S, "María Jesús Ortega Blanco"), (S, "José María Lasso Vidal"), seed=seed)
+        her, him = new_texts(result)
+        assert [decisive_sex(w) for w in her.split()[:2]] == ["f", "f"], her
+        assert [decisive_sex(w) for w in him.split()[:2]] == ["m", "m"], him
+
+
+def test_the_patient_s_given_name_follows_sexo_rather_than_the_name_lists():
+    # MEDDOCAN's own substitutes mismatch sometimes: the note's statement decides
+    for seed in SEEDS:
+        text = "Nombre: Ernestina.\nApellidos: Pardo Gil.\nEdad: 40 años Sexo: H.\nInforme: varón de 40 años."
+        (given,) = new_texts(run(text, (P, "Ernestina"), seed=seed))
+        assert decisive_sex(given) == "m", given
+
+
+def test_sexo_m_is_read_with_the_rest_of_the_note():
+    # "M" is "mujer" in most notes and "masculino" in some: "Varón de 51 años" then decides
+    male = "Nombre: Reyes.\nEdad: 51 años Sexo: M.\nInforme clínico del paciente: Varón de 51 años."
+    female = "Nombre: Reyes.\nEdad: 51 años Sexo: M.\nInforme clínico: la paciente refiere disnea."
+    for seed in SEEDS:
+        assert sex_of(new_texts(run(male, (P, "Reyes"), seed=seed))[0]) == "m"
+        assert sex_of(new_texts(run(female, (P, "Reyes"), seed=seed))[0]) == "f"
+
+
+def test_every_mention_of_a_person_gets_one_sex_and_one_surrogate():
+    # the header has no title, the footer a generic "Dr.": one woman, one surrogate, whose
+    # second given name ("Cristián" is a man's name) is a woman's too
+    text = (
+        "Médico: Carla Cristián Palma NºCol: 20 20 11223.\n"
+        "Responsable clínico: Dr. Carla Cristián Palma. Servicio de Digestivo."
+    )
+    for seed in SEEDS:
+        result = run(text, (S, "Carla Cristián Palma"), (S, "Carla Cristián Palma"), seed=seed)
+        header, footer = new_texts(result)
+        assert header == footer
+        assert [decisive_sex(w) for w in header.split()[:2]] == ["f", "f"], header
+
+
+def test_a_full_name_after_nombre_is_a_given_name_and_two_surnames():
+    gen = PeopleGenerator(DATA)
+    text = "Nombre: Julián Fernández Gómez.\nEdad: 47 años."
+    kinds = [k for *_, k in gen.classify(text, 8, "Julián Fernández Gómez")]
+    assert kinds == ["given", "surname", "surname"]
+    # with its own "Apellidos:" field the note puts given names only after "Nombre:"
+    text = "Nombre: Julián Andrés.\nApellidos: Fernández Gómez.\n"
+    assert [k for *_, k in gen.classify(text, 8, "Julián Andrés")] == ["given", "given"]
+
+
+# --- one person, one surrogate in every form -------------------------------------------------
+
+
+def test_a_glued_name_gets_the_surrogates_of_its_parts():
+    text = "Médico: ÁngelGarcía Escudero NºCol: 28 28 55555.\nFirmado: Dr. García Escudero."
+    for seed in SEEDS:
+        glued, footer = new_texts(run(text, (S, "ÁngelGarcía Escudero"), (S, "García Escudero"), seed=seed))
+        first, second = glued.split()
+        assert first.endswith(footer.split()[0]) and second == footer.split()[1]
+        assert decisive_sex(first[: -len(footer.split()[0])]) == "m"
+
+
+def test_initials_are_the_surrogate_s_initials():
+    text = (
+        "Médico: José García Escudero NºCol: 28 28 55555.\n"
+        "Informe revisado por J. García Escudero (JGE) y por el Dr. García."
+    )
+    for seed in SEEDS:
+        spans = (S, "José García Escudero"), (S, "J. García Escudero"), (S, "JGE"), (S, "García")
+        result = run(text, *spans, seed=seed)
+        full, initial, acronym, surname = new_texts(result)
+        given, first, second = full.split()
+        assert initial == f"{given[0]}. {first} {second}"
+        assert acronym == (given[0] + first[0] + second[0]).upper()
+        assert surname == first
+
+
+def test_an_acronym_of_the_first_given_name_and_surnames():
+    text = "Firma: Dra. María Jesús Ortega Blanco.\nRevisado: MOB."
+    for seed in SEEDS:
+        full, acronym = new_texts(run(text, (S, "María Jesús Ortega Blanco"), (S, "MOB"), seed=seed))
+        words_ = full.split()
+        assert acronym == (words_[0][0] + words_[2][0] + words_[3][0]).upper()
+
+
+def test_an_initial_nobody_spells_out_is_still_replaced():
+    result = run("Firmado: J. Navarro.", (S, "J. Navarro"))
+    (new,) = new_texts(result)
+    assert not new.startswith("J.") and new.split()[1] != "Navarro"

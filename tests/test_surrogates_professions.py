@@ -24,3 +24,58 @@ def test_a_gender_whose_professions_are_all_taken_falls_back_to_any_profession()
     st_.forbidden.update(normalise(f) for _, f in DATA.professions)
     surrogate = GEN.generate("maestra", "PROFESION", 0, st_)
     assert surrogate.fallback == "any-gender" and fold(surrogate.text) in DATA.profession_lookup
+
+
+# --- the person's sex and the field (issue 12) ---------------------------------------------------
+
+FEMININE = {fold(f) for m, f in DATA.professions if fold(m) != fold(f)}
+MASCULINE = {fold(m) for m, f in DATA.professions if fold(m) != fold(f)}
+
+
+def patient(sex: str, seed: int = 1):
+    st_ = state(seed=seed)
+    st_.patient_sex = sex
+    return st_
+
+
+def test_a_form_that_does_not_tell_the_gender_takes_the_patient_s_sex():
+    # "Varón de 41 años, fuerza policial" must not become "interventora"
+    for seed in range(10):
+        for original in ("fuerza policial", "tareas del hogar"):
+            new = fold(GEN.generate(original, "PROFESION", 0, patient("m", seed)).text)
+            assert new not in FEMININE, (original, new)
+        new = fold(GEN.generate("militar", "PROFESION", 0, patient("f", seed)).text)
+        assert new not in MASCULINE, new
+
+
+def test_a_form_that_tells_the_gender_keeps_it():
+    for seed in range(10):
+        new = GEN.generate("ex profesora de instituto", "PROFESION", 0, patient("m", seed)).text
+        assert fold(new) in FEMININE, new
+
+
+def test_a_manual_trade_stays_in_its_isco_group():
+    # silicosis in a miner, burns in a welder: the field matters clinically
+    for original in ("carpintero", "soldadora", "Mecánico", "minero", "pescador"):
+        group = GEN.group(original)
+        assert group[:1] in "6789" and group, original
+        for seed in range(10):
+            new = GEN.generate(original, "PROFESION", 0, patient("m", seed)).text
+            assert DATA.profession_isco[fold(new)][:1] == group[:1], (original, new)
+
+
+def test_never_the_original_s_own_profession_in_another_form():
+    for seed in range(20):
+        new = fold(GEN.generate("ex profesora de instituto", "PROFESION", 0, patient("f", seed)).text)
+        assert not new.startswith("profesor"), new
+
+
+def test_a_field_whose_professions_are_all_taken_falls_back_to_its_major_group_then_anywhere():
+    st_ = patient("m")
+    st_.forbidden.update(normalise(m) for m, f in DATA.professions_by_group["71"])
+    surrogate = GEN.generate("carpintero", "PROFESION", 0, st_)
+    assert surrogate.fallback == "same-major-group"
+    assert DATA.profession_isco[fold(surrogate.text)][:1] == "7"
+    st_ = patient("m")
+    st_.forbidden.update(normalise(m) for m, f in DATA.professions_by_group["7"])
+    assert GEN.generate("carpintero", "PROFESION", 0, st_).fallback == "any-field"

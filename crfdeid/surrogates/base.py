@@ -230,6 +230,15 @@ class DocumentState:
     name_fallbacks: dict[str, Level] = field(default_factory=dict)
     #: folded name token -> the canonical token of its spelling-variant group
     name_groups: dict[str, str] = field(default_factory=dict)
+    #: (folded given-name token, sex) -> surrogate, for a given name borne by people of both
+    #: sexes in one note ("María" alone and in "José María"): a compound takes the person's sex
+    name_map_sex: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: the given names of a person in the note (folded) -> the person's sex, read once from
+    #: every mention (title, patient's sex, the name lists)
+    people_sex: dict[tuple[str, ...], str | None] = field(default_factory=dict)
+    #: offset of an initial or an acronym of initials ("J.", "JGE") -> the folded name tokens
+    #: it abbreviates, found by the people generator: it becomes the surrogate's initials
+    person_initials: dict[int, tuple[str, ...]] = field(default_factory=dict)
     #: canonical name token -> the sex its surrogate was drawn for (None: a surname)
     name_sex: dict[str, str | None] = field(default_factory=dict)
     #: the patient's sex read from the note ("m", "f" or None), set by the people generator

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -163,7 +163,10 @@ class SurrogateData:
             self.surname[fold(row["name"])] = self.surname.get(fold(row["name"]), 0) + count
             if " " not in row["name"] and "-" not in row["name"]:
                 pairs.append((row["name"], count))
-        self.surname_pool = Pool.of(sorted(pairs, key=lambda p: -p[1])[:SURNAME_POOL])
+        # a surname borne more often as a given name ("María", "Juan", "Miguel") reads as a
+        # second given name ("Julián María Gil") and can mix sexes: never a frequent surrogate
+        usual = [(name, n) for name, n in pairs if sum(self.given.get(fold(name), (0, 0))) <= n]
+        self.surname_pool = Pool.of(sorted(usual, key=lambda p: -p[1])[:SURNAME_POOL])
         # a fallback when the frequent surnames are exhausted (a very long note): every one
         self.surname_all = sorted({name for name, _ in pairs})
 
@@ -331,16 +334,51 @@ class SurrogateData:
     # --- professions --------------------------------------------------------------------------
 
     def _professions(self, pack: LanguagePack) -> None:
+        """Professions by form, and the short ones by ISCO group: every prefix of the unit
+        group's code ("7", "71", "711", "7115") lists the professions under it."""
         self.profession_lookup: dict[str, tuple[str, str]] = {}
+        self.profession_isco: dict[str, str] = {}
+        self.professions_by_group: dict[str, list[tuple[str, str]]] = defaultdict(list)
         short: list[tuple[str, str]] = []
+        heads: dict[str, Counter] = defaultdict(Counter)
         for row in pack.table("profession").rows:
             pair = (row["masculine"], row["feminine"] or row["masculine"])
+            isco = row.get("isco") or ""
             self.profession_lookup.setdefault(fold(pair[1]), pair)
             self.profession_lookup[fold(pair[0])] = pair
+            for form in pair:
+                if isco:
+                    self.profession_isco.setdefault(fold(form), isco)
+                    if len(form.split()) > 1:
+                        heads[fold(form.split()[0])][isco] += 1
             if len(pair[0].split()) <= 2 and len(pair[1].split()) <= 2:
                 short.append(pair)
+                for length in range(1, len(isco) + 1):
+                    self.professions_by_group[isco[:length]].append(pair)
         self.professions = short
+        #: a word that heads professions of the table ("mecánico" in "mecánico naval", "mecánico
+        #: de motores diésel") -> their usual ISCO group, for a word the table lacks alone
+        self.profession_heads = {head: g for head, groups in heads.items() if (g := dominant_group(groups))}
         self.profession_forms = sorted({form for pair in self.profession_lookup.values() for form in pair})
+
+
+#: A word heading several professions gets their group only when this share of them falls in
+#: one ISCO sub-major group ("mecánico": 91 % crafts; "trabajador": 61 % social work, too mixed).
+DOMINANT_SHARE = 2 / 3
+
+
+def dominant_group(votes: Counter) -> str:
+    """The usual unit group among ``votes`` (unit group -> professions), "" if they spread."""
+    by_sub_major: Counter = Counter()
+    for group, n in votes.items():
+        by_sub_major[group[:2]] += n
+    if not by_sub_major:
+        return ""
+    sub_major, n = min(by_sub_major.items(), key=lambda kv: (-kv[1], kv[0]))
+    if n < DOMINANT_SHARE * sum(by_sub_major.values()):
+        return ""
+    within = [(g, c) for g, c in votes.items() if g.startswith(sub_major)]
+    return min(within, key=lambda kv: (-kv[1], kv[0]))[0]
 
 
 @lru_cache(maxsize=4)

@@ -12,10 +12,12 @@ sharing a surname keep sharing it.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+import regex
 from rapidfuzz.distance import Levenshtein
 
 from .base import LETTERS, DocumentState, Level, Surrogate, SurrogateFailure, fold, match_case
@@ -27,7 +29,14 @@ SEX_LABEL = "SEXO_SUJETO_ASISTENCIA"
 _WORD = LETTERS
 _SURNAMES_FIELD = re.compile(r"apellidos?\s*[:.]?\s*$", re.IGNORECASE)
 _GIVEN_FIELD = re.compile(r"(?<!y )(?<!\w)nombre\s*[:.]?\s*$", re.IGNORECASE)
+_SURNAMES_ANYWHERE = re.compile(r"^\W*apellidos?\s*[:.]", re.IGNORECASE | re.MULTILINE)
+#: Where two names were written glued ("ÁngelGarcía"): a lower-case letter (two, so that "McArdle"
+#: stays whole) followed by a capitalised word.
+_GLUED = regex.compile(r"(?<=\p{Ll}{2})(?=\p{Lu}\p{Ll})")
 _SEX_FIELD = re.compile(r"\bsexo\s*[:.]?\s*([^\W\d_]+)", re.IGNORECASE)
+#: how a case report introduces its patient: a sex word (the pack's), at most two words, then
+#: an age: "Varón de 51 años", "mujer caucásica de 56 años", "paciente masculino de 52 años"
+_PATIENT_INTRO = r"\b({words})\b(?:\s+[^\W\d_]+){{0,2}}?\s+de\s+\d"
 _PATIENT_SEX = re.compile(r"\b(el|la) paciente\b|\b(varón|mujer|hombre)\b", re.IGNORECASE)
 #: Variants are merged only when both tokens are at least this long (shorter names are too
 #: close to each other: "Ana"/"Ada") and not both frequent in the lists ("Marín"/"Martín").
@@ -42,12 +51,22 @@ CONTEXT = 256
 #: (real names are far shorter; a 100,000-letter token only joins its exact spelling).
 VARIANT_MAX_LENGTH = 64
 INITIALS = "ABCDEFGHIJLMNOPRSTVZ"
+#: token kinds that abbreviate a name rather than spell one
+ABBREVIATIONS = ("initial", "initials")
 
 
 @dataclass
 class Occurrence:
     token: str
     kind: str
+    sex: str | None
+
+
+@dataclass
+class Person:
+    """One name span read in prepare(): its tokens (offset, folded token, kind) and sex."""
+
+    tokens: list[tuple[int, str, str]]
     sex: str | None
 
 
@@ -61,6 +80,17 @@ class Group:
 
 def words(text: str) -> list[tuple[int, int, str]]:
     return [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
+
+
+def unglued(word: str) -> list[tuple[int, str]]:
+    """(offset, part) of a word that may be two names written together ("ÁngelGarcía")."""
+    cuts = [0, *(m.start() for m in _GLUED.finditer(word)), len(word)]
+    return [(a, word[a:b]) for a, b in itertools.pairwise(cuts)]
+
+
+def is_acronym(word: str) -> bool:
+    """Initials written together ("JGE"): two to four capitals."""
+    return 2 <= len(word) <= 4 and word.isupper()
 
 
 def line_before(text: str, start: int, width: int = CONTEXT) -> tuple[int, str]:
@@ -84,26 +114,54 @@ class PeopleGenerator:
 
     def __init__(self, data: SurrogateData) -> None:
         self.data = data
+        sex_words = sorted((w for w in data.sex_words if len(w) > 1 and " " not in w), key=len, reverse=True)
+        self.patient_intro = re.compile(
+            _PATIENT_INTRO.format(words="|".join(map(re.escape, sex_words))), re.IGNORECASE
+        )
 
     # --- reading the document -----------------------------------------------------------------
 
     def patient_sex(self, text: str, spans: list[tuple[int, int, str]]) -> str | None:
         """The patient's sex from SEXO spans, "Sexo: M", "la paciente", "varón"/"mujer"."""
         votes: Counter = Counter()
+        counted = set()
         for start, end, label in spans:
             if label == SEX_LABEL:
-                sex = self.data.sex_words.get(fold(text[start:end].strip(" .")))
+                word = fold(text[start:end].strip(" ."))
+                sex = self.data.sex_words.get(word)
                 if sex:
-                    votes[sex] += 3
+                    votes[sex] += self._sex_weight(word)
+                    counted.add(start)
         for match in _SEX_FIELD.finditer(text):
-            sex = self.data.sex_words.get(fold(match.group(1)))
+            word = fold(match.group(1))
+            sex = self.data.sex_words.get(word)
+            if sex and match.start(1) not in counted:
+                votes[sex] += self._sex_weight(word)
+        match = self.patient_intro.search(fold(text))  # the pack's words are folded
+        if match is not None:  # the first one: later ones may be of someone else
+            sex = self.data.sex_words.get(match.group(1))
             if sex:
                 votes[sex] += 3
+        mentions: Counter = Counter()
         for match in _PATIENT_SEX.finditer(text):
             sex = self.data.sex_words.get(fold(match.group(0).lower()))
             if sex:
-                votes[sex] += 1
+                mentions[sex] += 1
+        if mentions:  # "la paciente" four times is one piece of evidence, not four
+            top = mentions.most_common()
+            if len(top) == 1 or top[0][1] > top[1][1]:
+                votes[top[0][0]] += 1
         return votes.most_common(1)[0][0] if votes else None
+
+    def _sex_weight(self, word: str) -> int:
+        """A letter that also abbreviates a word of the other sex weighs less: "Sexo: M" is
+        written for "mujer" and, in some notes, for "masculino" — "Varón de 51 años" in the same
+        note then decides."""
+        sex = self.data.sex_words.get(word)
+        ambiguous = len(word) == 1 and any(
+            w.startswith(word) and other != sex for w, other in self.data.sex_words.items() if len(w) > 1
+        )
+        return 2 if ambiguous else 3
 
     def context_sex(self, text: str, start: int, span_text: str) -> str | None:
         """Sex from an honorific in or just before the span, or a kinship word just before it."""
@@ -134,8 +192,11 @@ class PeopleGenerator:
             if _SURNAMES_FIELD.search(before)
             else ("given" if _GIVEN_FIELD.search(before) else None)
         )
+        # "Nombre: Julián Fernández Gómez" is a full name unless the note has its own
+        # "Apellidos:" field: only the first word is then known to be a given name
+        given_field_first_only = field_kind == "given" and not _SURNAMES_ANYWHERE.search(text)
         tokens = []
-        for s, e, word in words(span_text):
+        for s, e, word in self.name_words(span_text):
             folded = fold(word)
             title = self.data.pack.honorific(word) or (
                 self.data.pack.honorific(word + ".") if span_text[e : e + 1] == "." else None
@@ -166,8 +227,13 @@ class PeopleGenerator:
             if len(word) == 1:
                 out.append((s, e, word, "initial"))
                 continue
-            if field_kind is not None:
+            folded = fold(word)
+            if is_acronym(word) and folded not in self.data.given and folded not in self.data.surname:
+                out.append((s, e, word, "initials"))
+                continue
+            if field_kind is not None and not (given_field_first_only and index > 0):
                 out.append((s, e, word, field_kind))
+                seen_surname = seen_surname or field_kind == "surname"
                 continue
             g = sum(self.data.name_sex(word))
             n = self.data.surname.get(fold(word), 0)
@@ -186,6 +252,54 @@ class PeopleGenerator:
             out.append((s, e, word, kind))
         return out
 
+    def name_words(self, span_text: str) -> list[tuple[int, int, str]]:
+        """The span's words, a glued pair of names ("ÁngelGarcía") as two words when one part
+        is a known name: the parts must get the surrogates they get when written apart."""
+        out = []
+        for s, e, word in words(span_text):
+            parts = unglued(word)
+            if len(parts) > 1 and any(
+                fold(p) in self.data.given or fold(p) in self.data.surname for _, p in parts
+            ):
+                out.extend((s + a, s + a + len(p), p) for a, p in parts)
+            else:
+                out.append((s, e, word))
+        return out
+
+    def sex_evidence(
+        self, text: str, start: int, span_text: str, label: str, classified: list, patient: str | None
+    ) -> Counter:
+        """What one mention says of its person's sex, weighed: the patient's sex (the note's own
+        statement) for the patient; a title or kinship word before the name — a feminine one
+        more than a masculine one, which is also the generic form ("Dr." heads notes signed by
+        women); the first given name as the name lists know it."""
+        votes: Counter = Counter()
+        context = self.context_sex(text, start, span_text)
+        if context is not None:
+            votes[context] += 2 if context == "f" else 1
+        if label == PATIENT_LABEL and patient in ("m", "f"):
+            votes[patient] += 3
+        first = next((t for _, _, t, k in classified if k == "given"), None)
+        if first is not None:
+            decisive = self._table_sex(fold(first), DECISIVE_SHARE)
+            leaning = decisive or self._table_sex(fold(first), 0.5 + 1e-9)
+            if leaning:
+                votes[leaning] += 1.5 if decisive else 0.5
+        return votes
+
+    @staticmethod
+    def given_key(classified: list) -> tuple[str, ...]:
+        """The given names of a mention: mentions with the same ones are taken for one person
+        (and two people who share every given name are of one sex in practice)."""
+        return tuple(fold(t) for _, _, t, k in classified if k == "given")
+
+    @staticmethod
+    def decide(votes: Counter) -> str | None:
+        top = votes.most_common(2)
+        if not top or (len(top) == 2 and top[0][1] == top[1][1]):
+            return None
+        return top[0][0]
+
     # --- the whole document first -------------------------------------------------------------
 
     def prepare(self, state: DocumentState, spans: list[tuple[int, int, str]]) -> None:
@@ -193,6 +307,9 @@ class PeopleGenerator:
         text = state.text
         patient = self.patient_sex(text, spans)
         occurrences: list[Occurrence] = []
+        people: list[Person] = []
+        mentions: list[tuple[int, list]] = []
+        evidence: dict[tuple[str, ...], Counter] = {}
         for start, end, label in spans:
             if label not in PERSON_LABELS and label != "FAMILIARES_SUJETO_ASISTENCIA":
                 continue
@@ -201,19 +318,73 @@ class PeopleGenerator:
                 w[0].isupper() and self.data.pack.kinship_term(w) is None for _, _, w in words(span_text)
             ):
                 continue
-            sex = self.context_sex(text, start, span_text)
-            if sex is None and label == PATIENT_LABEL:
-                sex = patient
-            for _, _, token, kind in self.classify(text, start, span_text):
+            classified = self.classify(text, start, span_text)
+            mentions.append((start, classified))
+            key = self.given_key(classified)
+            if key:
+                evidence.setdefault(key, Counter()).update(
+                    self.sex_evidence(text, start, span_text, label, classified, patient)
+                )
+        # every mention of a person takes the person's sex, read from all of them at once
+        state.people_sex = {key: self.decide(votes) for key, votes in evidence.items()}
+        for start, classified in mentions:
+            sex = state.people_sex.get(self.given_key(classified))
+            for _, _, token, kind in classified:
                 occurrences.append(Occurrence(token, kind, sex))
+            people.append(Person([(start + s, fold(t), k) for s, _, t, k in classified], sex))
         state.patient_sex = patient
         self._assign(state, occurrences)
+        self._initials(state, people)
+
+    def _initials(self, state: DocumentState, people: list[Person]) -> None:
+        """Which names an initial ("J. García") or an acronym ("JGE") abbreviates: the person
+        of the note with the same surname (or the only given name) starting with that letter,
+        or the person whose initials those are. Their surrogate's initials replace them."""
+        full = [p for p in people if all(k in ("given", "surname") for _, _, k in p.tokens) and p.tokens]
+        group = state.name_groups
+        givens: dict[str, set[str]] = {}
+        for person in full:
+            for _, token, kind in person.tokens:
+                if kind == "given":
+                    givens.setdefault(token[:1], set()).add(group.get(token, token))
+        for person in people:
+            surnames = {group.get(t, t) for _, t, k in person.tokens if k == "surname"}
+            for index, (offset, token, kind) in enumerate(person.tokens):
+                if kind == "initial":
+                    named = [
+                        t
+                        for other in full
+                        if surnames and surnames <= {group.get(x, x) for _, x, k in other.tokens}
+                        for _, t, k in other.tokens[index : index + 1]
+                        if k == "given" and t[:1] == token
+                    ]
+                    if not named and len(givens.get(token, ())) == 1:
+                        named = sorted(givens[token])
+                    if named:
+                        state.person_initials[offset] = (named[0],)
+                elif kind == "initials":
+                    for other in full:
+                        names = next(
+                            (n for n in self.abbreviable(other) if "".join(t[:1] for t in n) == token), None
+                        )
+                        if names:
+                            state.person_initials[offset] = names
+                            break
+
+    @staticmethod
+    def abbreviable(person: Person) -> list[tuple[str, ...]]:
+        """The ways a full name is written as initials: every name ("JMLV" for José María Lasso
+        Vidal), the first given name and the surnames ("JLV"), the given names and the first
+        surname ("JML")."""
+        given = [t for _, t, k in person.tokens if k == "given"]
+        surnames = [t for _, t, k in person.tokens if k == "surname"]
+        return [tuple(given + surnames), tuple(given[:1] + surnames), tuple(given + surnames[:1])]
 
     def _group(self, occurrences: list[Occurrence]) -> list[Group]:
         """Spelling variants into groups. Each token joins the first group (in creation order)
         whose canonical spelling is one edit away, found through a one-deletion index rather
         than by comparing with every group (quadratic in a long note)."""
-        counts = Counter(fold(o.token) for o in occurrences if o.kind != "initial")
+        counts = Counter(fold(o.token) for o in occurrences if o.kind not in ABBREVIATIONS)
         groups: list[Group] = []
         index: dict[str, Group] = {}
         neighbours: dict[str, list[int]] = {}
@@ -241,7 +412,7 @@ class PeopleGenerator:
             home.members.add(token)
             index[token] = home
         for occ in occurrences:
-            if occ.kind == "initial":
+            if occ.kind in ABBREVIATIONS:
                 continue
             group = index[fold(occ.token)]
             group.kinds[occ.kind] += 1
@@ -268,13 +439,15 @@ class PeopleGenerator:
         return None
 
     def group_sex(self, group: Group) -> str:
-        decided = self._table_sex(group.canonical, DECISIVE_SHARE)
-        if decided:
-            return decided
+        """The sex of the people who bear a given name in the note (their title, the patient's
+        sex, the first name of a compound), then what the name lists say."""
         if group.sexes:
             top = group.sexes.most_common()
             if len(top) == 1 or top[0][1] > top[1][1]:
                 return top[0][0]
+        decided = self._table_sex(group.canonical, DECISIVE_SHARE)
+        if decided:
+            return decided
         return self._table_sex(group.canonical, 0.5 + 1e-9) or "any"
 
     def _assign(self, state: DocumentState, occurrences: list[Occurrence]) -> None:
@@ -292,8 +465,21 @@ class PeopleGenerator:
                 state.name_map[member] = surrogate
                 if level.fallback:
                     state.name_fallbacks[member] = level
+            if kind != "given":
+                continue
+            for other in group.sexes:
+                if other == sex:
+                    continue  # a name borne by both sexes in the note: one surrogate for each
+                try:
+                    alternative, _ = self.draw_token(state, group.canonical, kind, other, f"given-{other}")
+                except SurrogateFailure:
+                    continue
+                for member in group.members:
+                    state.name_map_sex[(member, other)] = alternative
 
-    def draw_token(self, state: DocumentState, folded: str, kind: str, sex: str | None) -> tuple[str, Level]:
+    def draw_token(
+        self, state: DocumentState, folded: str, kind: str, sex: str | None, namespace: str = "given"
+    ) -> tuple[str, Level]:
         """Fallback chains: a frequent given name of the sex -> of either sex; a frequent
         surname -> any surname of the pack. Returns the surrogate and the level used."""
         if kind == "given":
@@ -307,7 +493,7 @@ class PeopleGenerator:
                     "no safe given name of the person's sex: a given name of either sex",
                 ),
             ]
-            return state.draw_chain(folded, levels, "given")
+            return state.draw_chain(folded, levels, namespace)
         every = self.data.surname_all
         levels = [
             Level(self.data.surname_pool.choose, "surname"),
@@ -330,10 +516,19 @@ class PeopleGenerator:
             if state.text[start : start + len(text)] == text
             else self.classify(text, 0, text)
         )
-        sex = self.context_sex(state.text, start, text) if classified else None
+        in_place = state.text[start : start + len(text)] == text
+        sex = state.people_sex.get(self.given_key(classified))
+        if sex is None and classified and in_place:
+            votes = self.sex_evidence(state.text, start, text, label, classified, state.patient_sex)
+            sex = self.decide(votes)
+        # an initial may be the surrogate's own, even if it is the original's letter, where the
+        # span spells a replaced name too ("J. Lasso" -> "J. Martín" for José -> Julián); an
+        # initial alone must differ from the original
+        spelled = any(kind not in ABBREVIATIONS for _, _, _, kind in classified)
         for s, e, token, kind in classified:
             pieces.append(text[last:s])
-            pieces.append(self.replace_token(state, token, kind, sex))
+            names = state.person_initials.get(start + s) if in_place else None
+            pieces.append(self.replace_token(state, token, kind, sex, names, spelled))
             last = e
         pieces.append(text[last:])
         result = "".join(pieces)
@@ -350,8 +545,22 @@ class PeopleGenerator:
                 return Surrogate(text, note=level.reason, fallback=level.fallback)
         return Surrogate(text)
 
-    def replace_token(self, state: DocumentState, token: str, kind: str, sex: str | None) -> str:
+    def replace_token(
+        self,
+        state: DocumentState,
+        token: str,
+        kind: str,
+        sex: str | None,
+        names: tuple[str, ...] | None = None,
+        spelled: bool = False,
+    ) -> str:
         folded = fold(token)
+        if names:
+            initials = "".join(fold(state.name_map.get(n, ""))[:1] for n in names).upper()
+            if len(initials) == len(names) and (spelled or initials != folded.upper()):
+                return match_case(token, initials) if len(token) > 1 or token.isupper() else initials.lower()
+        if kind == "initials":
+            return "".join(self.replace_token(state, letter, "initial", None) for letter in token)
         if kind == "initial":
             levels = [
                 Level(lambda rng: rng.choice(INITIALS), "initial", check_close=False),
@@ -367,7 +576,8 @@ class PeopleGenerator:
             if level.fallback:
                 state.name_fallbacks[folded] = level
             return match_case(token, new) if token.isupper() else new.lower()
-        surrogate = state.name_map.get(folded)
+        surrogate = state.name_map_sex.get((folded, sex)) if kind == "given" and sex else None
+        surrogate = surrogate or state.name_map.get(folded)
         if surrogate is None:  # a name prepare() did not see (e.g. a span of another label)
             if sex is None and kind == "given":
                 sex = self._table_sex(folded, 0.5 + 1e-9)
@@ -386,5 +596,5 @@ class PeopleGenerator:
         return frozenset(
             groups.get(fold(t), fold(t))
             for _, _, t, k in self.classify(state.text, start, text)
-            if k != "initial"
+            if k not in ABBREVIATIONS
         )

@@ -1,15 +1,27 @@
-"""Professions: another profession of the same grammatical gender ("maestra" -> "farmacéutica").
+"""Professions: another profession of the same field, in the gender of the person it describes.
 
-Gender comes from the pack's masculine/feminine pairs; a phrase the table does not know takes
-the gender of its first word's ending, and an invariant form ("aparcacoches") the patient's sex.
+A profession is clinically relevant (silicosis in a quarry worker, burns in a cook), so the
+surrogate stays in the original's ISCO group where the pack knows it (the same sub-major group,
+then the same major group: a manual trade stays a manual trade), and only then anywhere.
+
+Gender: a form the pack's masculine/feminine pairs tell apart keeps its gender ("maestra" ->
+"farmacéutica"); anything else — an invariant form ("militar"), a phrase ("tareas del hogar",
+"fuerza policial") — takes the patient's sex, so that a "Varón de 41 años" is never an
+"interventora"; without it, the ending of the first word decides.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
-from .base import DocumentState, Level, Surrogate, chosen, fold, match_case
+from .base import LETTERS, DocumentState, Level, Surrogate, chosen, fold, match_case
 from .data import SurrogateData
+
+#: ISCO code prefixes tried in turn: the sub-major group (two digits), then the major group.
+GROUP_LEVELS = (2, 1)
+MAJOR_REASON = "no safe profession of the same field: one of the same ISCO major group"
+ANY_FIELD_REASON = "no safe profession of the original's field (or none known): any profession"
 
 
 class ProfessionGenerator:
@@ -20,43 +32,89 @@ class ProfessionGenerator:
         self.data = data
 
     def gender(self, text: str, state: DocumentState) -> str:
-        pair = self.data.profession_lookup.get(fold(text.strip()))
-        if pair is not None and pair[0] != pair[1]:
-            return "f" if fold(text.strip()) == fold(pair[1]) else "m"
+        for form in self.forms(text):
+            pair = self.data.profession_lookup[form]
+            if fold(pair[0]) != fold(pair[1]):
+                return "f" if form == fold(pair[1]) else "m"
+        if state.patient_sex in ("m", "f"):
+            return state.patient_sex
         first = fold(text.split()[0]) if text.split() else ""
-        if pair is None and first.endswith(("a", "as")) and not first.endswith("ista"):
+        if first.endswith(("a", "as")) and not first.endswith("ista"):
             return "f"
-        if pair is None and first.endswith(("o", "os", "or", "ores")):
-            return "m"
-        sex = state.patient_sex
-        return sex if sex in ("m", "f") else "m"
+        return "m"
+
+    def forms(self, text: str) -> list[str]:
+        """The professions of the pack the original spells, folded: the whole phrase, then its
+        words ("ex profesora de instituto" -> "profesora")."""
+        lookup = self.data.profession_lookup
+        whole = fold(text.strip())
+        found = [whole] if whole in lookup else []
+        return found + [w for w in (fold(m.group()) for m in LETTERS.finditer(text)) if w in lookup]
+
+    def group(self, text: str) -> str:
+        """The ISCO unit group of the original: of a profession it spells, else of the
+        professions one of its words heads ("minero" -> "minero de minería subterránea");
+        "" when none is known."""
+        isco = self.data.profession_isco
+        for form in self.forms(text):
+            if isco.get(form):
+                return isco[form]
+        for match in LETTERS.finditer(text):
+            found = self.data.profession_heads.get(fold(match.group()))
+            if found:
+                return found
+        return ""
 
     def neutral_category(self, text: str, label: str) -> str:
         return "profession"
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
-        """Fallback chain: a short profession of the same gender -> any profession of the
-        pack's table, in either form."""
+        """Fallback chain: a short profession of the same ISCO sub-major group -> of the same
+        major group -> any short profession, each in the person's gender -> any profession of
+        the pack's table, in either form."""
         stripped = text.strip()
         gender = self.gender(stripped, state)
+        isco = self.group(stripped)
 
-        def make(rng: random.Random) -> str:
-            masculine, feminine = rng.choice(self.data.professions)
-            return match_case(stripped, feminine if gender == "f" else masculine)
+        # never the original's own profession in another form or phrase ("profesora" ->
+        # "profesor particular"): the words it spells and their other gender are left out
+        own = {fold(m.group()) for m in LETTERS.finditer(stripped)}
+        for form in self.forms(stripped):
+            own.update(fold(f.split()[0]) for f in self.data.profession_lookup[form] if f.split())
 
+        def pick(pairs: list[tuple[str, str]]) -> Callable[[random.Random], str] | None:
+            pairs = [p for p in pairs if not any(fold(f.split()[0]) in own for f in p if f.split())]
+            if not pairs:
+                return None
+
+            def make(rng: random.Random) -> str:
+                masculine, feminine = rng.choice(pairs)
+                return match_case(stripped, feminine if gender == "f" else masculine)
+
+            return make
+
+        levels = [
+            Level(pick(pairs), f"profession-{gender}-group{length}", "same-major-group", MAJOR_REASON)
+            for length in GROUP_LEVELS
+            if len(isco) >= length and (pairs := self.data.professions_by_group.get(isco[:length]))
+        ]
+        anywhere = Level(pick(self.data.professions), f"profession-{gender}", "any-field", ANY_FIELD_REASON)
+        levels.append(anywhere)
+        # the first rung is the first choice, whichever it is
+        levels[0] = Level(levels[0].make, levels[0].category)
         every = self.data.profession_forms
 
         def anything(rng: random.Random) -> str:
             return match_case(stripped, rng.choice(every))
 
-        levels = [
-            Level(make, f"profession-{gender}"),
+        levels.append(
             Level(
                 anything,
                 "profession:any",
                 "any-gender",
                 "no safe profession of the original's gender: any profession",
-            ),
-        ]
+            )
+        )
         new, level = state.draw_chain(stripped, levels, "profession")
-        return chosen(text.replace(stripped, new), level, f"gender {gender}")
+        field = ", same field" if isco and level.fallback is None else ""
+        return chosen(text.replace(stripped, new), level, f"gender {gender}{field}")
