@@ -144,8 +144,9 @@ def test_handled_needs_a_record_covering_the_whole_gold_span():
 
 
 class _Data:
-    age_numbers = {"noventa": 90, "tres": 3, "cuarto": 4}
-    age_units = {"anos": "year", "meses": "month"}
+    def __init__(self) -> None:
+        self.age_numbers = {"noventa": 90, "tres": 3, "cuarto": 4}
+        self.age_units = {"anos": "year", "meses": "month"}
 
 
 @pytest.mark.parametrize(("text", "label", "why"), [
