@@ -348,13 +348,13 @@ def _load_surrogate(path: Path) -> dict[str, Any]:
     """The pseudonymiser's data: lists of strings, mappings to strings or lists of strings."""
     data = _yaml_file(path)
     _check_keys(data, ("language", "age_generalised", *_SURROGATE_LISTS, *_SURROGATE_MAPS,
-                       *_SURROGATE_OPTIONAL_MAPS), path,
+                       *_SURROGATE_OPTIONAL_MAPS, *_SURROGATE_OPTIONAL_LISTS), path,
                 "surrogate", required=(*_SURROGATE_LISTS, *_SURROGATE_MAPS, "age_generalised"))
 
     def strings(value: Any) -> bool:
         return isinstance(value, list) and all(isinstance(v, str) and v for v in value)
 
-    for key in _SURROGATE_LISTS:
+    for key in (*_SURROGATE_LISTS, *(k for k in _SURROGATE_OPTIONAL_LISTS if k in data)):
         if not strings(data[key]):
             raise PackError(f"{key!r}: expected a list of strings (quote yes/no/numbers)", path)
     for key in (*_SURROGATE_MAPS, *(k for k in _SURROGATE_OPTIONAL_MAPS if k in data)):
@@ -376,6 +376,7 @@ _SURROGATE_MAPS = ("capitals", "institutions", "sex_words", "age_units", "neutra
 #: Optional: a pack without them replaces every country by a frequent one, with no home country.
 _SURROGATE_OPTIONAL_MAPS = ("home_country", "country_aliases", "country_display", "world_regions",
                             "nationalities", "descriptions_kept")
+_SURROGATE_OPTIONAL_LISTS = ("name_acronyms",)
 _MANIFEST_KEYS = ("language", "name", "version", "rules", "gazetteers", "closed_lists")
 
 

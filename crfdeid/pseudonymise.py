@@ -347,7 +347,7 @@ class Pseudonymiser:
         planning = document if view.exact else view.document(document)
         if self.propagate_mentions:
             extra = propagate(planning, lambda label: self.policy.strategy(label) != "keep",
-                              self.data.pack, self.data.name_particles)
+                              self.data.pack, self.data.name_particles, self.data.name_acronyms)
             if extra:
                 planning = planning.with_spans((*planning.spans, *extra))
         spans, dropped = resolve_overlaps(planning.spans)
@@ -571,16 +571,22 @@ class Pseudonymiser:
         between words; the leftmost, then longest, match wins and matches do not overlap.
         """
         wanted: dict[str, tuple[str, str, bool]] = {}
+        acronyms = self.data.name_acronyms
+        written_upper: set[str] = set()  # name words written in capitals: an acronym of them counts
         for i, span in enumerate(spans):
             if planned[i].kept:
                 continue  # kept on purpose
             original, key = originals[i], keys[i]
             if len(key) >= MIN_LEFTOVER_LENGTH:
                 wanted.setdefault(key, (span.label, hashes[i], False))
+                if original.isupper():
+                    written_upper.add(key)
             if span.label in PERSON_LABELS:
                 for word in _NAME_WORDS.findall(original):
                     if fold(word) not in self.data.name_particles and word[0].isupper():
                         wanted.setdefault(fold(word), (span.label, self.original_hash(word), True))
+                        if word.isupper():
+                            written_upper.add(fold(word))
         if not wanted:
             return []
         longest = find_whole_words(new_text, wanted)
@@ -591,11 +597,20 @@ class Pseudonymiser:
             label, digest, capitalised = wanted[key]
             if capitalised and not new_text[start].isupper():
                 continue  # a name token as a common word ("Blanco" / "blanco")
+            if key in acronyms and key not in written_upper and new_text[start:end].isupper():
+                continue  # "ANA positivos": the pack's acronym spelled like the name, not the name
+            if capitalised and _FIELD_NAME.match(new_text, end) and (
+                    start == 0 or new_text[start - 1] in "\n\r") and self.data.pack.is_stopword(key):
+                continue  # "País: España" heads a line: a field's name, not the surname Pais
             at = bisect.bisect_right(date_starts, start) - 1
             if at >= 0 and dates[at][0] <= start and end <= dates[at][1]:
                 continue
             found.append(Leftover(document_id, label, digest, start, end))
         return found
+
+
+#: What follows the first word of a header field's name: "País:", "País de nacimiento:".
+_FIELD_NAME = regex.compile(r"(?:[ \t]+\p{Ll}+){0,3}[ \t]*:")
 
 
 def _source(span: Span) -> str:

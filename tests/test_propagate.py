@@ -34,7 +34,7 @@ def test_name_words_and_identifiers_are_found_again_outside_their_spans():
         ("ID_SUJETO_ASISTENCIA", "2347865"),
         ("ID_SUJETO_ASISTENCIA", "2347865"),  # "2347865-B": the number is a whole word there
     ]
-    # "Blanco" is a stop word of the pack (a colour, a sign): never propagated on its own
+    # "Blanco" is a stop word of the pack (a colour, a sign): only written "blanco" here
 
 
 def test_lower_case_words_kept_labels_and_short_strings_are_not_propagated():
@@ -87,3 +87,35 @@ def test_a_name_of_several_words_is_propagated_whatever_its_case():
     text = "Nombre: Lucía Ferrer.\nVista por lucía ferrer; ferrer de nuevo."
     document = doc(("NOMBRE_SUJETO_ASISTENCIA", "Lucía Ferrer"), text=text)
     assert found(document) == [("NOMBRE_SUJETO_ASISTENCIA", "lucía ferrer")]  # not one lower-case word
+
+
+def test_a_name_that_is_an_ordinary_word_is_propagated_after_an_honorific_or_inside_a_sentence():
+    text = ("Apellidos: Mora Ruiz.\nSra. Mora acude con su hija. La mora en el diagnóstico fue larga.\n"
+            "Mora en el diagnóstico. Se llamó a la familia Mora por teléfono.")
+    document = doc(("NOMBRE_SUJETO_ASISTENCIA", "Mora Ruiz"), text=text)
+    got = [(s.start, text[s.start:s.end]) for s in propagate(document, lambda _: True, PACK)]
+    assert got == [(text.index("Sra. Mora") + 5, "Mora"), (text.rindex("Mora"), "Mora")]
+
+
+def test_an_acronym_spelled_like_the_name_is_not_the_name():
+    text = "Nombre: Ana Pons.\nANA positivos a título 1/640 y EVA 7/10. Ana refiere artralgias."
+    document = doc(("NOMBRE_SUJETO_ASISTENCIA", "Ana Pons"), ("NOMBRE_SUJETO_ASISTENCIA", "Eva"),
+                   text=text.replace("EVA 7/10.", "EVA 7/10, Eva."))
+    acronyms = frozenset({"ana", "eva"})
+    spans = propagate(document, lambda _: True, PACK, acronyms=acronyms)
+    assert [document.text[s.start:s.end] for s in spans] == ["Ana"]
+    result = Pseudonymiser(seed=4).pseudonymise(doc(("NOMBRE_SUJETO_ASISTENCIA", "Ana Pons"), text=text))
+    assert "ANA positivos" in result.text and "EVA 7/10" in result.text
+    assert "Ana " not in result.text.replace("ANA ", "")
+    assert not result.leftovers  # "ANA" is the pack's acronym, not a leftover of "Ana"
+    upper = "Nombre: ANA PONS.\nANA positivos."
+    held = Pseudonymiser(seed=4).pseudonymise(doc(("NOMBRE_SUJETO_ASISTENCIA", "ANA PONS"), text=upper))
+    assert "ANA" not in held.text  # the name written in capitals: "ANA" may be her
+
+
+def test_a_generalised_description_is_generalised_at_every_mention():
+    text = "Antecedentes: hijo con síndrome de Down. El síndrome de Down se diagnosticó al nacer."
+    document = doc(("OTROS_SUJETO_ASISTENCIA", "síndrome de Down"), text=text)
+    assert found(document) == [("OTROS_SUJETO_ASISTENCIA", "síndrome de Down")]
+    result = Pseudonymiser(seed=2).pseudonymise(document)
+    assert "Down" not in result.text and not result.leftovers

@@ -144,8 +144,9 @@ def test_audit_never_holds_an_original_in_clear():
 
 
 def test_leftovers_are_reported():
-    # "Gil" is left unannotated in the second sentence: the scan finds it
-    text = "Paciente: Ana López Gil. Firma: Gil."
+    # "Gil" (also an ordinary word to the pack) starts the second line unannotated: propagation
+    # leaves a sentence start alone, the leftover scan finds it
+    text = "Paciente: Ana López Gil.\nGil firma."
     result = run(text, ("NOMBRE_SUJETO_ASISTENCIA", "Ana López Gil"))
     assert len(result.leftovers) == 1
     left = result.leftovers[0]
@@ -327,3 +328,14 @@ def test_a_decomposed_note_gets_the_same_surrogates_in_its_own_form():
         assert nfd_text[before.end:after.start] == decomposed.text[before.new_end:after.new_start]
     assert [r.surrogate for r in decomposed.audit] == [
         unicodedata.normalize("NFD", r.surrogate) if r.surrogate else None for r in composed.audit]
+
+
+def test_a_header_field_named_like_a_surname_is_not_a_leftover():
+    # the surname "Pais" of a clinician and the field "País:" heading a line of the header
+    text = ("Médico: Laura Pais Soto.\nPaís: España.\nEdad: 70 años.\nPaís de nacimiento: Perú.\n"
+            "La Dra. Pais revisa: País de origen.")
+    result = run(text, ("NOMBRE_PERSONAL_SANITARIO", "Laura Pais Soto"))
+    assert result.text.splitlines()[1] == "País: España."
+    assert result.text.splitlines()[3] == "País de nacimiento: Perú."
+    assert not result.leftovers
+    assert "Pais" not in result.text.splitlines()[4].replace("País de", "")

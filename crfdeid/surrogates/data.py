@@ -114,6 +114,7 @@ class SurrogateData:
         self.descriptions_kept = {
             fold(w) for words in (extra.get("descriptions_kept") or {}).values() for w in words
         }
+        self.name_acronyms = frozenset(fold(w) for w in extra.get("name_acronyms") or ())
 
     @staticmethod
     def _neutral(pack: LanguagePack, raw: dict[str, Any]) -> dict[str, str]:
