@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import csv
 import hashlib
+import importlib.util
 import json
 import re
 import sys
@@ -85,6 +86,23 @@ SOURCES = {
         "licence": "MIT (umpirsky/country-list), derived from Unicode CLDR",
         "attribution": "Country names from Unicode CLDR via umpirsky/country-list",
     },
+    "pack_name_spellings": {
+        "pack_files": ["name_spellings.yaml"],
+        "licence": "MIT (this project; hand-written)",
+        "attribution": "crfdeid language pack (hand list of name spellings)",
+    },
+    "faker_es": {
+        "package": "faker",
+        "package_files": ["faker/providers/person/es_ES/__init__.py"],
+        "licence": "MIT (Faker)",
+        "attribution": "Faker es_ES given names and surnames (joke2k/faker)",
+    },
+    "wordfreq_es": {
+        "package": "wordfreq",
+        "package_files": ["wordfreq/data/large_es.msgpack.gz"],
+        "licence": "Apache-2.0 (code), CC BY-SA 4.0 (word lists)",
+        "attribution": "wordfreq by Robyn Speer, large Spanish word list (CC BY-SA 4.0)",
+    },
     "esco": {
         "files": ["esco/occupations_es.json"],
         "licence": "ESCO, © European Union, reuse with attribution",
@@ -114,127 +132,6 @@ def uninvert(name: str) -> str:
 
 # --- display forms of names: INE lists are upper case without accents -------------------------
 
-# Accented spellings of frequent names and surnames that the "-ez" rule below cannot derive.
-_KNOWN_ACCENTS = {
-    "GARCIA": "García",
-    "DIAZ": "Díaz",
-    "MARTIN": "Martín",
-    "MUÑOZ": "Muñoz",
-    "ALVAREZ": "Álvarez",
-    "MARIN": "Marín",
-    "CORTES": "Cortés",
-    "LEON": "León",
-    "DURAN": "Durán",
-    "ROMAN": "Román",
-    "SAEZ": "Sáez",
-    "DIEZ": "Díez",
-    "IBAÑEZ": "Ibáñez",
-    "NUÑEZ": "Núñez",
-    "GALVEZ": "Gálvez",
-    "MARQUEZ": "Márquez",
-    "SUAREZ": "Suárez",
-    "PELAEZ": "Peláez",
-    "MONTAÑES": "Montañés",
-    "RIOS": "Ríos",
-    "JESUS": "Jesús",
-    "BELTRAN": "Beltrán",
-    "CALDERON": "Calderón",
-    "CHACON": "Chacón",
-    "MONDEJAR": "Mondéjar",
-    "ANDRES": "Andrés",
-    "JOSE": "José",
-    "TOMAS": "Tomás",
-    "RAMON": "Ramón",
-    "MARTI": "Martí",
-    "GUZMAN": "Guzmán",
-    "MAÑAS": "Mañas",
-    "ESPAÑA": "España",
-    "GASCON": "Gascón",
-    "PADRON": "Padrón",
-    "CARRION": "Carrión",
-    "BERMUDEZ": "Bermúdez",
-    "CACERES": "Cáceres",
-    "VALDES": "Valdés",
-    "INES": "Inés",
-    "MUÑIZ": "Muñiz",
-    "ARAGON": "Aragón",
-    "QUIÑONES": "Quiñones",
-    "MARTINEZ": "Martínez",
-    "ESTEVEZ": "Estévez",
-    "CHAVEZ": "Chávez",
-    "VELAZQUEZ": "Velázquez",
-    "CALVIÑO": "Calviño",
-    "CASTAÑO": "Castaño",
-    "CONCEPCION": "Concepción",
-    "ASUNCION": "Asunción",
-    "ENCARNACION": "Encarnación",
-    "ROCIO": "Rocío",
-    "ANGEL": "Ángel",
-    "ANGELES": "Ángeles",
-    "ALVARO": "Álvaro",
-    "OSCAR": "Óscar",
-    "VICTOR": "Víctor",
-    "RAUL": "Raúl",
-    "RUBEN": "Rubén",
-    "IVAN": "Iván",
-    "JOAQUIN": "Joaquín",
-    "SEBASTIAN": "Sebastián",
-    "ADRIAN": "Adrián",
-    "JULIAN": "Julián",
-    "GERMAN": "Germán",
-    "NICOLAS": "Nicolás",
-    "LUCIA": "Lucía",
-    "SOFIA": "Sofía",
-    "MONICA": "Mónica",
-    "VERONICA": "Verónica",
-    "BELEN": "Belén",
-    "MIRIAM": "Míriam",
-    "NOEMI": "Noemí",
-    "ANGELA": "Ángela",
-    "MARIA": "María",
-    "JOSEFA": "Josefa",
-    "MATIAS": "Matías",
-    "ELIAS": "Elías",
-    "TOBIAS": "Tobías",
-    "ISMAEL": "Ismael",
-    "HECTOR": "Héctor",
-    "CESAR": "César",
-    "FELIX": "Félix",
-    "BARBARA": "Bárbara",
-    "AGUEDA": "Águeda",
-    "REMEDIOS": "Remedios",
-    "DOLORES": "Dolores",
-    "MARTA": "Marta",
-    "SAMUEL": "Samuel",
-    "ESTIBALIZ": "Estíbaliz",
-    "JAVIER": "Javier",
-    "AINHOA": "Ainhoa",
-    "ZOE": "Zoe",
-    "DAMASO": "Dámaso",
-    "FERMIN": "Fermín",
-    "BENJAMIN": "Benjamín",
-    "AGUSTIN": "Agustín",
-    "VALENTIN": "Valentín",
-    "CRISTOBAL": "Cristóbal",
-    "ESTEBAN": "Esteban",
-    "SIMON": "Simón",
-    "ANIBAL": "Aníbal",
-    "MOISES": "Moisés",
-    "JERONIMO": "Jerónimo",
-    "CANDIDO": "Cándido",
-    "PLACIDO": "Plácido",
-    "EUGENIA": "Eugenia",
-    "NURIA": "Nuria",
-    "GENOVEVA": "Genoveva",
-    "JEREZ": "Jerez",
-    "CORTEZ": "Cortez",
-    "VALDEZ": "Valdez",
-    "SONIA": "Sonia",
-    "PAULA": "Paula",
-    "LAURA": "Laura",
-    "GUILLERMO": "Guillermo",
-}
-
 _VOWELS = "AEIOU"
 _ACCENTED = {"A": "Á", "E": "É", "I": "Í", "O": "Ó", "U": "Ú"}
 
@@ -261,40 +158,186 @@ def _accent_ez(word: str) -> str:
     return core[:k] + _ACCENTED[core[k]] + stem[k + 1 :] + "EZ"
 
 
-def display_word(word: str, accented: dict[str, str]) -> str:
-    """Title-case one upper-case INE word, restoring accents where we know them."""
-    if "-" in word:
-        return "-".join(display_word(part, accented) for part in word.split("-"))
-    if word in _KNOWN_ACCENTS:
-        return _KNOWN_ACCENTS[word]
-    known = accented.get(fold(word))
-    if known:
-        return known
-    if word.endswith("EZ") and len(word) > 4:
-        word = _accent_ez(word)
-    return word[:1] + word[1:].lower()
+def load_spellings(path: Path) -> dict[str, str]:
+    """The pack's hand list of name spellings: folded word -> the spelling to write."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return {name_key(w): w for key in ("spellings", "unaccented") for w in data.get(key, ())}
+
+
+def faker_names() -> tuple[list[str], list[str]]:
+    """Faker's es_ES given names and surnames, written as Spaniards write them (accents kept,
+    and unaccented where Spanish writes none: "Vera", "Mas", "Angulo"). Apart, because the
+    given name "Julia" is the surname "Juliá"."""
+    try:
+        from faker.providers.person.es_ES import Provider
+    except ImportError as exc:
+        raise SystemExit("faker is needed to build the gazetteers: pip install '.[build]'") from exc
+    return [*Provider.first_names_male, *Provider.first_names_female], list(Provider.last_names)
+
+
+def wordfreq_forms() -> dict[str, dict[str, float]]:
+    """Folded word -> its written forms in wordfreq's large Spanish list, with frequencies."""
+    try:
+        import wordfreq
+    except ImportError as exc:
+        raise SystemExit("wordfreq is needed to build the gazetteers: pip install '.[build]'") from exc
+    forms: dict[str, dict[str, float]] = defaultdict(dict)
+    for word, frequency in wordfreq.get_frequency_dict("es", wordlist="large").items():
+        if word.isalpha():
+            forms[fold(word)][word] = frequency
+    return dict(forms)
+
+
+def is_verb_form(word: str) -> bool:
+    """'verá', 'marcó', 'pasó': an inflected verb, whose accent a surname of the same letters
+    does not take. simplemma gives the infinitive as lemma (a guessed one, "gandía" -> "gandir",
+    is not in its dictionary and does not count)."""
+    import simplemma
+
+    lemma = simplemma.lemmatize(word, lang="es")
+    return (
+        fold(lemma) != fold(word)
+        and fold(lemma).endswith(("ar", "er", "ir"))
+        and simplemma.is_known(lemma, lang="es")
+    )
+
+
+_ACCENTS = "\u0300\u0301\u0308"  # grave, acute, diaeresis: not the tilde of ñ, a letter
+
+
+def has_accent(word: str) -> bool:
+    return any(c in _ACCENTS for c in unicodedata.normalize("NFD", word))
+
+
+def name_key(word: str) -> str:
+    """A word without its accents but with its letters: "Peña" is not "Pena" with an accent."""
+    bare = "".join(c for c in unicodedata.normalize("NFD", word) if c not in _ACCENTS)
+    return unicodedata.normalize("NFC", bare).casefold()
+
+
+class NameSpeller:
+    """Writes an upper-case INE word as Spaniards write it, asking in turn: the pack's hand list,
+    Faker's es_ES names (a name list: its spelling wins, accented or not), the accented words of
+    MEDDOCAN's name lists, the -ez rule, and wordfreq's Spanish list (an accented spelling more
+    frequent than the bare one, unless it is a verb form). Counts which source decided."""
+
+    def __init__(
+        self,
+        hand: dict[str, str],
+        names: Iterable[str] = (),
+        accented: dict[str, str] | None = None,
+        frequencies: dict[str, dict[str, float]] | None = None,
+    ) -> None:
+        self.hand = hand
+        self.names: dict[str, str] = {}
+        for name in names:
+            for word in re.findall(r"[^\W\d_]+", name):
+                key = name_key(word)
+                # a list may spell a name both ways ("Ruben", "Rubén"): the accented one wins
+                if key not in self.names or has_accent(word):
+                    self.names[key] = word[:1].upper() + word[1:]
+        self.accented = accented or {}
+        self.frequencies = frequencies or {}
+        self.decided: Counter = Counter()
+        self._cache: dict[str, str] = {}
+
+    def word(self, word: str) -> str:
+        if "-" in word:
+            return "-".join(self.word(part) for part in word.split("-"))
+        if word not in self._cache:
+            source, shown = self._spell(word)
+            self.decided[source] += 1
+            self._cache[word] = shown
+        return self._cache[word]
+
+    def _spell(self, word: str) -> tuple[str, str]:
+        key = name_key(word)
+        bare = word[:1] + word[1:].lower()
+        if key in self.hand:
+            return "hand", self.hand[key]
+        if key in self.names:
+            return "faker", self.names[key]
+        if key in self.accented:
+            return "meddocan", self.accented[key]
+        if word.endswith("EZ") and len(word) > 4 and _accent_ez(word) != word:
+            shown = _accent_ez(word)
+            return "ez_rule", shown[:1] + shown[1:].lower()
+        forms = self.frequencies.get(fold(word), {})
+        lower = word.lower()
+        candidates = [f for f in forms if has_accent(f) and name_key(f) == lower]
+        if candidates:
+            best = max(candidates, key=lambda f: (forms[f], f))
+            if forms[best] > forms.get(lower, 0.0) and not is_verb_form(best):
+                return "wordfreq", best[:1].upper() + best[1:]
+        return "none", bare
+
+    def name(self, name: str) -> str:
+        particles = {"DE", "DEL", "LA", "LAS", "LOS", "Y", "I"}
+        words = name.split()
+        return " ".join(
+            w.lower() if w in particles and i > 0 else self.word(w) for i, w in enumerate(words)
+        )
 
 
 def display_name(name: str, accented: dict[str, str]) -> str:
-    particles = {"DE", "DEL", "LA", "LAS", "LOS", "Y", "I"}
-    words = name.split()
-    out = []
-    for i, w in enumerate(words):
-        out.append(w.lower() if w in particles and i > 0 else display_word(w, accented))
-    return " ".join(out)
+    """Title-case an upper-case INE name with the pack's hand list, ``accented`` and the -ez
+    rule only (no Faker or wordfreq)."""
+    hand = load_spellings(REPO / "gazetteers" / "es" / "name_spellings.yaml")
+    return NameSpeller({**hand, **accented}).name(name)
 
 
 def accented_forms(paths: Iterable[Path]) -> dict[str, str]:
-    """Folded single word -> accented spelling, from lists that keep accents (MEDDOCAN's)."""
+    """Single word (:func:`name_key`) -> accented spelling, from lists that keep accents
+    (MEDDOCAN's)."""
     forms: dict[str, str] = {}
     for path in paths:
         for line in path.read_text(encoding="utf-8").splitlines():
             for word in line.split():
-                if word != fold(word) and any(
-                    unicodedata.combining(c) for c in unicodedata.normalize("NFD", word)
-                ):
-                    forms.setdefault(fold(word), word[:1].upper() + word[1:])
+                if has_accent(word):
+                    forms.setdefault(name_key(word), word[:1].upper() + word[1:])
     return forms
+
+
+# --- towns: the spelling a Spanish reader expects ----------------------------------------------
+
+_GRAVE = {"à": "á", "è": "é", "ò": "ó", "À": "Á", "È": "É", "Ò": "Ó"}
+_SPANISH_VOWELS = "aeiouáéíóúü"
+
+
+def castilian_accent(word: str) -> str:
+    """A Catalan word with a grave accent, accented by the Spanish rules instead (Spanish has no
+    grave accent): the grave marks the stressed vowel; Spanish writes an acute there only when
+    its rules need one. "València" -> "Valencia", "Vallès" -> "Vallés", "Barberà" -> "Barberá",
+    "Besòs" -> "Besós", "Òdena" -> "Ódena". Other words are returned as they are."""
+    graves = [i for i, c in enumerate(word) if c in _GRAVE]
+    if len(graves) != 1:
+        return word
+    k = graves[0]
+    bare = name_key(word[k])
+    plain = word[:k] + (bare.upper() if word[k].isupper() else bare) + word[k + 1 :]
+    after = word[k + 1 :].lower()
+    # syllables after the stressed vowel: a run of vowels is one (a diphthong) unless two
+    # strong vowels meet (a hiatus)
+    nuclei, previous = 0, ""
+    for c in after:
+        if c in _SPANISH_VOWELS:
+            if not previous or (previous in "aeo" and c in "aeo"):
+                nuclei += 1
+            previous = c
+        else:
+            previous = ""
+    # the stressed vowel's own run continues into the letters right after it ("Vallès": none)
+    if after[:1] in _SPANISH_VOWELS and after[:1] not in "aeo":
+        nuclei -= 1  # a weak vowel right after the stressed one shares its syllable
+    ends_plain = name_key(word[-1:]) in tuple("aeiouns")
+    needs = (nuclei == 0 and ends_plain) or (nuclei == 1 and not ends_plain) or nuclei >= 2
+    return word[:k] + _GRAVE[word[k]] + word[k + 1 :] if needs else plain
+
+
+def castilian_town(name: str) -> str:
+    """Every word of a town name through :func:`castilian_accent` (letters unchanged, so the
+    matcher, which ignores accents, finds the same entries)."""
+    return re.sub(r"[^\W\d_]+", lambda m: castilian_accent(m.group()), name)
 
 
 # --- readers ----------------------------------------------------------------------------------
@@ -343,7 +386,7 @@ class ProvinceIndex:
 # --- builders ---------------------------------------------------------------------------------
 
 
-def build_given_names(src: Path, accented: dict[str, str]) -> tuple[list[list[str]], dict]:
+def build_given_names(src: Path, speller: NameSpeller) -> tuple[list[list[str]], dict]:
     male = read_counts(src / "names/es/esmales.csv")
     female = read_counts(src / "names/es/esfemales.csv")
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
@@ -351,19 +394,26 @@ def build_given_names(src: Path, accented: dict[str, str]) -> tuple[list[list[st
         counts[name][0] += n
     for name, n in female:
         counts[name][1] += n
-    rows = [[display_name(name, accented), str(m), str(f)] for name, (m, f) in counts.items()]
+    before = Counter(speller.decided)
+    rows = [[speller.name(name), str(m), str(f)] for name, (m, f) in counts.items()]
     rows.sort(key=lambda r: (-(int(r[1]) + int(r[2])), r[0]))
-    return rows, {"rows_read": len(male) + len(female)}
+    return rows, {"rows_read": len(male) + len(female), "words_spelt_by": spelt_by(speller, before)}
 
 
-def build_surnames(src: Path, accented: dict[str, str]) -> tuple[list[list[str]], dict]:
+def build_surnames(src: Path, speller: NameSpeller) -> tuple[list[list[str]], dict]:
     rows_in = read_counts(src / "names/es/essurnames.csv")
     merged: dict[str, int] = defaultdict(int)
     for name, n in rows_in:
         merged[name] += n
-    rows = [[display_name(name, accented), str(n)] for name, n in merged.items()]
+    before = Counter(speller.decided)
+    rows = [[speller.name(name), str(n)] for name, n in merged.items()]
     rows.sort(key=lambda r: (-int(r[1]), r[0]))
-    return rows, {"rows_read": len(rows_in)}
+    return rows, {"rows_read": len(rows_in), "words_spelt_by": spelt_by(speller, before)}
+
+
+def spelt_by(speller: NameSpeller, before: Counter) -> dict[str, int]:
+    """How many distinct words each source spelt since ``before`` (for the provenance)."""
+    return dict(sorted((speller.decided - before).items()))
 
 
 def build_municipalities(src: Path, provinces: ProvinceIndex) -> tuple[list[list[str]], dict]:
@@ -378,7 +428,7 @@ def build_municipalities(src: Path, provinces: ProvinceIndex) -> tuple[list[list
     for row in addr:
         prov_of[fold(uninvert(row[0]))].add(provinces.canonical(row[5]))
     known = [next(iter(prov_of[fold(n)])) if len(prov_of.get(fold(n), ())) == 1 else None for n, _ in pop]
-    rows, unresolved = [], 0
+    rows, unresolved, respelt = [], 0, 0
     for i, (name, population) in enumerate(pop):
         province = known[i]
         if province is None:
@@ -391,9 +441,12 @@ def build_municipalities(src: Path, provinces: ProvinceIndex) -> tuple[list[list
         if province is None:
             unresolved += 1
             continue
-        rows.append([name, province, str(population)])
+        shown = castilian_town(name)
+        respelt += shown != name
+        rows.append([shown, province, str(population)])
     rows.sort(key=lambda r: (r[1], r[0]))
-    return rows, {"rows_read": len(pop), "unresolved_province": unresolved}
+    return rows, {"rows_read": len(pop), "unresolved_province": unresolved,
+                  "grave_accents_respelt": respelt}
 
 
 def check_postal_prefixes(src: Path, provinces: ProvinceIndex) -> dict[str, int]:
@@ -625,6 +678,22 @@ def build_territories(src: Path) -> tuple[list[list[str]], dict]:
     return [[t] for t in unique], {"rows_read": len(lines)}
 
 
+def source_files(info: dict, src: Path, out: Path) -> dict:
+    """SHA-256 of every file a source is read from: a raw source under ``src``, a hand list of the
+    pack under ``out``, or a data file of an installed package (with the package's version)."""
+    if "package" in info:
+        from importlib.metadata import version
+
+        site = Path(importlib.util.find_spec(info["package"]).origin).parent.parent
+        return {
+            "package": f"{info['package']}=={version(info['package'])}",
+            "files": {f: sha256(site / f) for f in info["package_files"]},
+        }
+    if "pack_files" in info:
+        return {"files": {f"gazetteers/es/{f}": sha256(out / f) for f in info["pack_files"]}}
+    return {"files": {f: sha256(src / f) for f in info["files"]}}
+
+
 # --- writing ----------------------------------------------------------------------------------
 
 
@@ -642,19 +711,24 @@ OUTPUTS = {
     # file: (header, sources, comment)
     "given_names.tsv": (
         ["name", "male", "female"],
-        ["ine_names", "meddocan_gazetteer"],
-        "Given names with the number of men and women who bear them (INE). Accents "
-        "restored from the MEDDOCAN list and a hand table; matching ignores them.",
+        ["ine_names", "pack_name_spellings", "faker_es", "meddocan_gazetteer", "wordfreq_es"],
+        "Given names with the number of men and women who bear them (INE). Accents restored "
+        "(the INE writes upper case without them)\nfrom the pack's name_spellings.yaml, Faker's "
+        "es_ES names, the MEDDOCAN lists, the -ez rule and wordfreq; matching ignores them.",
     ),
     "surnames.tsv": (
         ["name", "count"],
-        ["ine_surnames", "meddocan_gazetteer"],
-        "Surnames with the number of people who bear them (INE).",
+        ["ine_surnames", "pack_name_spellings", "faker_es", "meddocan_gazetteer", "wordfreq_es"],
+        "Surnames with the number of people who bear them (INE). Accents restored (the INE "
+        "writes upper case without them)\nfrom the pack's name_spellings.yaml, Faker's es_ES "
+        "names, the MEDDOCAN lists, the -ez rule and wordfreq; matching ignores them.",
     ),
     "municipalities.tsv": (
         ["name", "province", "population"],
         ["dismed_municipalities"],
-        "Spanish municipalities with province and 2019 population (INE).",
+        "Spanish municipalities with province and 2019 population (INE).\nA Catalan grave accent "
+        "is written as Spanish writes the name (València -> Valencia, Barberà del Vallès -> "
+        "Barberá del Vallés); matching ignores accents.",
     ),
     "countries.tsv": (["code", "name"], ["cldr_countries"], "Country names in Spanish (CLDR)."),
     "hospitals.tsv": (
@@ -706,13 +780,19 @@ def main(argv: list[str] | None = None) -> int:
     provinces = ProvinceIndex(read_tsv(out / "provinces.tsv"))
     typer = FacilityTyper(out / "facility_types.yaml")
     street_types = yaml.safe_load((out / "street_types.yaml").read_text(encoding="utf-8"))["types"]
-    accented = accented_forms(
-        [src / "meddocan-gazetteer/nombres.txt", src / "meddocan-gazetteer/apellidos.txt"]
+    hand = load_spellings(out / "name_spellings.yaml")
+    faker_given, faker_surnames = faker_names()
+    frequencies = wordfreq_forms()
+    given_speller = NameSpeller(
+        hand, faker_given, accented_forms([src / "meddocan-gazetteer/nombres.txt"]), frequencies
+    )
+    surname_speller = NameSpeller(
+        hand, faker_surnames, accented_forms([src / "meddocan-gazetteer/apellidos.txt"]), frequencies
     )
 
     built = {
-        "given_names.tsv": build_given_names(src, accented),
-        "surnames.tsv": build_surnames(src, accented),
+        "given_names.tsv": build_given_names(src, given_speller),
+        "surnames.tsv": build_surnames(src, surname_speller),
         "municipalities.tsv": build_municipalities(src, provinces),
         "countries.tsv": build_countries(src),
         "hospitals.tsv": build_hospitals(src, provinces, typer),
@@ -732,7 +812,7 @@ def main(argv: list[str] | None = None) -> int:
         provenance["sources"][key] = {
             "licence": info["licence"],
             "attribution": info["attribution"],
-            "files": {f: sha256(src / f) for f in info["files"]},
+            **source_files(info, src, out),
         }
     for filename, (rows, stats) in built.items():
         header, sources, comment = OUTPUTS[filename]

@@ -97,3 +97,61 @@ def _read_professions() -> list[dict[str, str]]:
              if not ln.startswith("#")]
     header = lines[0].split("\t")
     return [dict(zip(header, ln.split("\t"), strict=True)) for ln in lines[1:]]
+
+
+@pytest.mark.parametrize(
+    ("catalan", "spanish"),
+    [
+        ("València", "Valencia"),  # penultimate stress, ends in a vowel: no accent in Spanish
+        ("Vallès", "Vallés"),
+        ("Barberà", "Barberá"),
+        ("Besòs", "Besós"),
+        ("Òdena", "Ódena"),
+        ("Monòver", "Monóver"),
+        ("Eulàlia", "Eulalia"),
+        ("Madrid", "Madrid"),
+        ("Martí", "Martí"),
+    ],
+)
+def test_catalan_grave_accents_are_written_as_spanish_writes_them(build, catalan, spanish) -> None:
+    assert build.castilian_accent(catalan) == spanish
+
+
+def test_town_names_keep_their_letters(build) -> None:
+    assert build.castilian_town("Barberà del Vallès") == "Barberá del Vallés"
+    assert build.castilian_town("Vall d'Alcalà, la") == "Vall d'Alcalá, la"
+    for name in ("Barberà del Vallès", "L'Hospitalet de Llobregat", "València"):
+        assert build.fold(build.castilian_town(name)) == build.fold(name)  # matching unchanged
+
+
+def test_name_speller_asks_its_sources_in_turn(build) -> None:
+    frequencies = {
+        "avila": {"avila": 1e-6, "ávila": 5e-6},
+        "vera": {"vera": 1e-5, "verá": 2e-5},
+        "paso": {"paso": 2e-4, "pasó": 3e-4},
+        "pena": {"pena": 1e-4, "peña": 3e-5},
+        "oscar": {"oscar": 3e-5, "óscar": 7e-6},
+    }
+    speller = build.NameSpeller({"oscar": "Óscar"}, ["Vera", "Expósito"], {}, frequencies)
+    assert speller.name("AVILA") == "Ávila"  # wordfreq: the accented spelling is the usual one
+    assert speller.name("VERA") == "Vera"  # a name list wins over the verb "verá"
+    assert speller.name("PASO") == "Paso"  # a verb form ("pasó", pasar) gives no accent
+    assert speller.name("PENA") == "Pena"  # ñ is a letter, not an accent
+    assert speller.name("EXPOSITO") == "Expósito"
+    assert speller.name("OSCAR") == "Óscar"  # the hand list first
+    assert speller.name("MARIA DEL CARMEN") == "Maria del Carmen"
+
+
+def test_shipped_names_and_towns_carry_their_spanish_accents() -> None:
+    def first_column(name: str) -> set[str]:
+        lines = (pack_dir("es") / name).read_text(encoding="utf-8").splitlines()
+        return {ln.split("\t")[0] for ln in lines if not ln.startswith("#")}
+
+    surnames, given = first_column("surnames.tsv"), first_column("given_names.tsv")
+    towns = first_column("municipalities.tsv")
+    for word in ("Ávila", "Alcalá", "Rabadán", "Expósito", "Millán", "Galán", "Sáenz", "Cortés", "Vera"):
+        assert word in surnames, word
+    for word in ("Óscar", "Luis", "Julia", "Ángel"):
+        assert word in given, word
+    assert {"Valencia", "Barberá del Vallés", "Sant Adriá de Besós"} <= towns
+    assert not [t for t in towns if any(c in t for c in "àèòÀÈÒ")]  # Spanish has no grave accent
