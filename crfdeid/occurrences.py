@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 
 import ahocorasick
+import regex
 
 from .surrogates import fold
 
@@ -19,6 +20,21 @@ from .surrogates import fold
 _SPACE_RUNS = re.compile(r"\s{2,}|[^\S ]")
 #: How much of a key the automaton holds (the rest is compared where it matched).
 _PREFIX = 32
+#: Name words of three letters or more (combining marks included: NFD text).
+_NAME_WORDS = regex.compile(r"[^\W\d_]{3,}")
+#: Where two words were written without a space: a capital after a small letter.
+_GLUED = regex.compile(r"(?<=\p{Ll}\p{M}*)(?=\p{Lu})")
+
+
+def name_words(text: str) -> list[str]:
+    """The words of a name that may be written alone elsewhere in the note: three letters or
+    more, and the parts of a glued word ("ÁngelGarcía Escudero" -> Ángel, García, Escudero: the
+    header ran them together, the body writes "el Sr. García Escudero")."""
+    out: list[str] = []
+    for word in _NAME_WORDS.findall(text):
+        parts = [p for p in _GLUED.split(word) if len(p) >= 3]
+        out.extend(parts if len(parts) > 1 else [word])
+    return out
 
 
 def find_whole_words(text: str, keys: Iterable[str]) -> list[tuple[int, int, str]]:

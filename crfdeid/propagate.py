@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import regex
 
 from .langpack import LanguagePack
-from .occurrences import find_whole_words
+from .occurrences import find_whole_words, name_words
 from .surrogates import fold, normalise
 from .surrogates.people import PERSON_LABELS
 from .types import Document, Span
@@ -39,8 +39,6 @@ NOT_PROPAGATED = frozenset({
 })
 #: Strings shorter than this (folded) are not looked for: "M", "3", "Gil" is three.
 MIN_LENGTH = 3
-#: Name words of three letters or more (combining marks included: NFD text).
-_NAME_WORDS = regex.compile(r"[^\W\d_]{3,}")
 SOURCE = "propagated"
 #: What ends a sentence or a line: the capital after it says nothing.
 _SENTENCE_ENDS = frozenset(".!?¡¿\n\r\u2028\u2029")
@@ -80,7 +78,7 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
             wanted.setdefault(key, _Wanted(span.label, capitalised,
                                            capitalised and pack.is_stopword(original), _upper(original)))
         if span.label in PERSON_LABELS:
-            for word in _NAME_WORDS.findall(original):
+            for word in name_words(original):
                 if word[0].isupper() and not _closed(word, pack, particles):
                     wanted.setdefault(fold(word), _Wanted(span.label, True, pack.is_stopword(word),
                                                           _upper(word)))

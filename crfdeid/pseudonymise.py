@@ -40,7 +40,7 @@ from typing import Any
 
 import regex
 
-from .occurrences import find_whole_words
+from .occurrences import find_whole_words, name_words
 from .policy import Policy
 from .propagate import propagate
 from .surrogates import (
@@ -62,8 +62,6 @@ from .types import Document, Span
 #: Originals shorter than this are not looked for in the output ("M", "3"): they occur
 #: everywhere and the report would drown in noise.
 MIN_LEFTOVER_LENGTH = 3
-#: Name words of three letters or more (combining marks included: NFD text).
-_NAME_WORDS = regex.compile(r"[^\W\d_]{3,}")
 #: The note's prefix of a generator error: tests and the batch tell a bug from a planned fallback.
 GENERATOR_ERROR = "generator error"
 #: Every fallback level a record may name (``None``: the first choice worked).
@@ -358,7 +356,7 @@ class Pseudonymiser:
         state.forbidden.update(keys)
         for span, original in zip(spans, originals, strict=True):
             if span.label in PERSON_LABELS:
-                words = (fold(w) for w in _NAME_WORDS.findall(original))
+                words = (fold(w) for w in name_words(original))
                 state.forbidden_words.update(w for w in words if w not in self.data.name_particles)
         triples = [
             (s.start, s.end, s.label) for s in spans if self.policy.strategy(s.label) == "pseudonymise"
@@ -582,7 +580,7 @@ class Pseudonymiser:
                 if original.isupper():
                     written_upper.add(key)
             if span.label in PERSON_LABELS:
-                for word in _NAME_WORDS.findall(original):
+                for word in name_words(original):
                     if fold(word) not in self.data.name_particles and word[0].isupper():
                         wanted.setdefault(fold(word), (span.label, self.original_hash(word), True))
                         if word.isupper():

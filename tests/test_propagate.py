@@ -119,3 +119,16 @@ def test_a_generalised_description_is_generalised_at_every_mention():
     assert found(document) == [("OTROS_SUJETO_ASISTENCIA", "síndrome de Down")]
     result = Pseudonymiser(seed=2).pseudonymise(document)
     assert "Down" not in result.text and not result.leftovers
+
+
+def test_the_parts_of_a_glued_name_are_found_written_apart():
+    text = "Paciente: ÁngelGarcía Escudero.\nEvolución: el Sr. García Escudero refiere disnea. Ángel mejora."
+    document = doc(("NOMBRE_SUJETO_ASISTENCIA", "ÁngelGarcía Escudero"), text=text)
+    assert found(document) == [("NOMBRE_SUJETO_ASISTENCIA", "García"), ("NOMBRE_SUJETO_ASISTENCIA", "Escudero"),
+                               ("NOMBRE_SUJETO_ASISTENCIA", "Ángel")]
+    result = Pseudonymiser(seed=5).pseudonymise(document)
+    header, body = result.text.split("\n")
+    glued = header.removeprefix("Paciente: ").rstrip(".")
+    assert "García" not in result.text and "Ángel" not in result.text and not result.leftovers
+    surname = body.split()[3]  # "Evolución: el Sr. SURNAME Escudero's-surrogate …"
+    assert glued.split(" ")[0].endswith(surname) and glued.split(" ")[1] == body.split()[4]
