@@ -147,3 +147,19 @@ def test_email_local_parts_contain_no_word_outside_the_pack(parts):
     if new == surrogate_data("es").neutral["email"]:  # no safe address at all ("0@…"): the class word
         return
     assert new.endswith("@hotmail.com") and real_local_part(new.split("@")[0]), new
+
+
+def test_a_rebuilt_address_never_spells_a_name_of_the_note_inside_its_letters():
+    # "icegar" explains no name of the note as written: its letters become drawn names, and a
+    # drawn "garcia" beside a Dra. García would show her surname inside "mgarcia"
+    from crfdeid.pseudonymise import Pseudonymiser
+    from crfdeid.types import Document, Span
+
+    text = "Remitido por: Dra. Irene Cebrián García. Correo electrónico: icegar@gmail.com Hospital."
+    name, mail = text.index("Irene"), text.index("icegar")
+    document = Document("d", text, (Span(name, name + 25, "NOMBRE_PERSONAL_SANITARIO", "gold"),
+                                    Span(mail, mail + 16, "CORREO_ELECTRONICO", "gold")))
+    for seed in range(60):
+        result = Pseudonymiser(seed=seed).pseudonymise(document)
+        local = result.text.split("electrónico: ")[1].split("@")[0]
+        assert not any(word in local for word in ("garcia", "cebrian", "irene")), (seed, local)

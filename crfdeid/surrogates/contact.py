@@ -217,6 +217,8 @@ class EmailGenerator:
 
         def make(rng: random.Random) -> str:
             local = self.local(match["local"], state, rng)
+            if _spells_a_name(local, state):
+                return text  # a drawn "garcia" in "mgarcia" beside a Dra. García: rejected, drawn again
             return f"{lead}{local}{match['at']}{domain}{match['tail']}{trail}"
 
         levels = [
@@ -230,6 +232,13 @@ class EmailGenerator:
         ]
         new, level = state.draw_chain(text, levels, "email")
         return chosen(new, level)
+
+
+def _spells_a_name(local: str, state: DocumentState) -> bool:
+    """Does a rebuilt local part hold a name word of the note's people inside a letter run? The
+    whole-word check of every draw cannot see "garcia" in "mgarcia"."""
+    letters = ascii_fold(local).lower()
+    return any(len(word) >= 3 and ascii_fold(word) in letters for word in state.forbidden_words)
 
 
 class UrlGenerator:
