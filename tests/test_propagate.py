@@ -124,8 +124,7 @@ def test_a_generalised_description_is_generalised_at_every_mention():
 def test_the_parts_of_a_glued_name_are_found_written_apart():
     text = "Paciente: ÁngelGarcía Escudero.\nEvolución: el Sr. García Escudero refiere disnea. Ángel mejora."
     document = doc(("NOMBRE_SUJETO_ASISTENCIA", "ÁngelGarcía Escudero"), text=text)
-    assert found(document) == [("NOMBRE_SUJETO_ASISTENCIA", "García"), ("NOMBRE_SUJETO_ASISTENCIA", "Escudero"),
-                               ("NOMBRE_SUJETO_ASISTENCIA", "Ángel")]
+    assert [word for _, word in found(document)] == ["García", "Escudero", "Ángel"]
     result = Pseudonymiser(seed=5).pseudonymise(document)
     header, body = result.text.split("\n")
     glued = header.removeprefix("Paciente: ").rstrip(".")
