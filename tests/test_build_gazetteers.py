@@ -3,6 +3,7 @@ sources (so nobody hand-edits derived data), and its name helpers do what they s
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import json
 import shutil
@@ -65,6 +66,18 @@ def test_shipped_tables_are_exactly_what_the_script_builds(build, tmp_path: Path
     if sources is None or not sources.is_dir():
         pytest.skip("../shared/sources not found: cannot rebuild the gazetteers")
     shipped = pack_dir("es")
+    recorded = json.loads((shipped / "provenance.json").read_text(encoding="utf-8"))
+    for source in recorded.values():
+        package = source.get("package") if isinstance(source, dict) else None
+        if package:
+            name, _, version = package.partition("==")
+            try:
+                installed = importlib.metadata.version(name)
+            except importlib.metadata.PackageNotFoundError:
+                installed = None
+            if installed != version:
+                pytest.skip(f"the tables were built with {package} (provenance.json); installed: "
+                            f"{installed}. pip install '.[test]' installs it")
     out = tmp_path / "es"
     shutil.copytree(shipped, out)
     for table in out.glob("*.tsv"):
