@@ -362,6 +362,9 @@ def _load_surrogate(path: Path) -> dict[str, Any]:
         if not isinstance(value, dict) or not all(
                 isinstance(k, str) and (isinstance(v, str) or strings(v)) for k, v in value.items()):
             raise PackError(f"{key!r}: expected a mapping of names to strings or lists of strings", path)
+    codes = data.get("area_codes") or {}
+    if not all(all(c.isdigit() for c in ([v] if isinstance(v, str) else v)) for v in codes.values()):
+        raise PackError("'area_codes': expected a mapping of provinces to lists of digit strings", path)
     if not isinstance(data["age_generalised"], str) or "{limit}" not in data["age_generalised"]:
         raise PackError("'age_generalised': expected a string containing {limit}", path)
     return data
@@ -373,9 +376,10 @@ _OPTIONAL_CLOSED = ("surrogate",)
 _SURROGATE_LISTS = ("email_providers", "domain_words", "countries", "name_particles", "address_words")
 _SURROGATE_MAPS = ("capitals", "institutions", "sex_words", "age_units", "neutral", "age_number_words",
                    "institution_acronyms")
-#: Optional: a pack without them replaces every country by a frequent one, with no home country.
+#: Optional: a pack without them replaces every country by a frequent one, with no home country,
+#: and a fixed phone number keeps its original's two-digit prefix (no ``area_codes``).
 _SURROGATE_OPTIONAL_MAPS = ("home_country", "country_aliases", "country_display", "world_regions",
-                            "nationalities", "descriptions_kept")
+                            "nationalities", "descriptions_kept", "area_codes")
 _SURROGATE_OPTIONAL_LISTS = ("name_acronyms",)
 _MANIFEST_KEYS = ("language", "name", "version", "rules", "gazetteers", "closed_lists")
 

@@ -9,13 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from crfdeid.langpack import PackError, _load_surrogate
+from crfdeid.resources import data_dir
 from crfdeid.surrogates import build_registry, fold, surrogate_data
 from crfdeid.surrogates.base import LETTERS
 from crfdeid.surrogates.vocabulary import invented_words, pack_vocabulary
 
 from .surrogate_kit import new_texts, run, state
 
-REG = build_registry(surrogate_data("es"))
+DATA = surrogate_data("es")
+REG = build_registry(DATA)
 VOCAB = pack_vocabulary("es")
 
 
@@ -163,3 +166,37 @@ def test_a_rebuilt_address_never_spells_a_name_of_the_note_inside_its_letters():
         result = Pseudonymiser(seed=seed).pseudonymise(document)
         local = result.text.split("electrónico: ")[1].split("@")[0]
         assert not any(word in local for word in ("garcia", "cebrian", "irene")), (seed, local)
+
+
+def test_a_fixed_phone_takes_a_landline_prefix_of_the_surrogate_towns_province():
+    text = "Domicilio: Teruel. Tfno: 973 252 181. Móvil: 626 331 898. Fax: 902 100 200."
+    items = [("TERRITORIO", "Teruel"), ("NUMERO_TELEFONO", "973 252 181"), ("NUMERO_TELEFONO", "626 331 898"),
+             ("NUMERO_FAX", "902 100 200")]
+    for seed in range(6):
+        town, phone, mobile, fax = new_texts(run(text, *items, seed=seed))
+        codes = DATA.area_codes[DATA.capital_of.get(town) or DATA.find_town(town)[1]]
+        assert any(phone.replace(" ", "").startswith(c) for c in codes), (town, phone)
+        assert mobile.startswith("6") and fax.startswith("90")  # a mobile, a non-geographic number
+
+
+def test_landline_prefixes_are_pack_data():
+    assert DATA.area_province("976123456") == "Zaragoza" and DATA.area_province("912345678") == "Madrid"
+    assert DATA.area_province("626331898") is None
+    assert all(p in DATA.province_code for p in DATA.area_codes)
+
+
+def test_a_fixed_phone_with_no_town_beside_it_follows_where_the_notes_towns_went():
+    text = "Natural de Zaragoza." + " Sin antecedentes de interés." * 6 + "\n\nTeléfono: 976 123 456."
+    for seed in range(6):
+        town, phone = new_texts(run(text, ("TERRITORIO", "Zaragoza"), ("NUMERO_TELEFONO", "976 123 456"),
+                                    seed=seed))
+        codes = DATA.area_codes[DATA.capital_of[town]]
+        assert any(phone.replace(" ", "").startswith(c) for c in codes), (town, phone)
+
+
+def test_a_pack_with_landline_prefixes_that_are_not_digits_is_refused(tmp_path):
+    text = (data_dir("gazetteers") / "es" / "surrogates.yaml").read_text(encoding="utf-8")
+    broken = tmp_path / "surrogates.yaml"
+    broken.write_text(text.replace('Teruel: ["978"]', 'Teruel: ["97x"]'), encoding="utf-8")
+    with pytest.raises(PackError, match="area_codes"):
+        _load_surrogate(broken)

@@ -23,9 +23,11 @@ def test_towns_stay_in_their_province_and_postal_codes_agree():
         town, other, code, code2 = None, None, None, None
         result = run(text, (T, "50017"), (T, "Zaragoza"), (T, "Calatayud"), (T, "28029"), seed=seed)
         code, town, other, code2 = new_texts(result)
-        # Zaragoza is a capital: another capital of Aragón, and its postal code follows it
+        # Zaragoza is a city capital, alone of its size in Aragón: another city capital, and its
+        # postal code follows it
         province = DATA.find_town(town)[1]
-        assert province in ("Huesca", "Teruel") and town == DATA.capitals[province]
+        assert town == DATA.capitals[province] and province != "Zaragoza"
+        assert size_class(DATA.town_population[(town, province)]) == "city"
         assert code.startswith(DATA.province_code[province]) and code[2] == "0"  # a capital's code
         # Calatayud (20,000 people) is the only town of its size in Aragón: one of its size elsewhere
         assert size_class(DATA.town_population[DATA.find_town(other)]) == "town" and other != "Calatayud"
@@ -271,6 +273,8 @@ def test_a_capital_stays_a_capital_of_its_community_first():
         assert province != "Sevilla" and DATA.province_community[province] == "Andalucía"
         madrid = REG[T].generate("Madrid", T, 0, state("Madrid", seed=seed))
         assert madrid.text in DATA.capital_of and madrid.fallback == "anywhere"  # a one-province community
+        # ... but of its size: a city capital, never Teruel
+        assert size_class(DATA.town_population[(madrid.text, DATA.capital_of[madrid.text])]) == "city"
 
 
 def test_a_postal_code_on_the_line_after_its_town_follows_it():
@@ -284,3 +288,102 @@ def test_a_postal_code_on_the_line_after_its_town_follows_it():
 def test_a_capitalised_adjective_is_not_a_misspelt_country():
     new = REG["PAIS"].generate("Alemana", "PAIS", 0, state("Alemana")).text
     assert any(new == forms[1].capitalize() for forms in DATA.nationality.values()), new
+
+
+# --- places that fit together: what is written beside a town follows its surrogate ------------
+
+
+def _facility_provinces() -> dict[str, set[str]]:
+    """Folded catalogue name without its type words -> the provinces of the facilities so named."""
+    gen, out = REG["HOSPITAL"], {}
+    for table in ("hospital", "health_centre"):
+        for row in DATA.pack.table(table).rows:
+            typ, _ = gen.facility_type(row["name"])
+            rest = re.sub(r"^(de|del)\s+", "", fold(row["name"][len(typ) :].strip()))
+            out.setdefault(rest, set()).add(row["province"])
+    return out
+
+
+FACILITY_PROVINCES = _facility_provinces()
+
+
+def facility_provinces(name: str) -> set[str]:
+    typ, _ = REG["HOSPITAL"].facility_type(name)
+    return FACILITY_PROVINCES.get(re.sub(r"^(de|del)\s+", "", fold(name[len(typ) :].strip())), set())
+
+
+def province_of(town: str) -> str:
+    return DATA.capital_of.get(town) or DATA.find_town(town)[1]
+
+
+def test_a_hospital_comes_from_the_province_of_the_surrogate_town_beside_it():
+    text = "Hospital Clínico Universitario Lozano Blesa, Avda. San Juan Bosco 15, 50009 Zaragoza."
+    items = [("HOSPITAL", "Hospital Clínico Universitario Lozano Blesa"), (T, "50009"), (T, "Zaragoza")]
+    for seed in range(6):
+        hospital, code, town = new_texts(run(text, *items, seed=seed))
+        assert province_of(town) in facility_provinces(hospital), (hospital, town)
+        assert code.startswith(DATA.province_code[province_of(town)])
+
+
+def test_a_health_centre_before_its_town_follows_it_and_a_lone_hospital_follows_the_notes_town():
+    text = ("Seguimiento en el Centro de Salud Delicias Sur de Teruel." + " Sin incidencias." * 8
+            + "\nIngresa en el Hospital Virgen del Camino Alto por disnea.")
+    items = [("CENTRO_SALUD", "Centro de Salud Delicias Sur"), (T, "Teruel"),
+             ("HOSPITAL", "Hospital Virgen del Camino Alto")]
+    for seed in range(6):
+        centre, town, hospital = new_texts(run(text, *items, seed=seed))
+        assert province_of(town) in facility_provinces(centre), (centre, town)
+        assert province_of(town) in facility_provinces(hospital), (hospital, town)
+
+
+def test_a_facility_name_ending_in_a_place_names_its_province():
+    gen = REG["HOSPITAL"]
+    assert gen.named_province("Hospital Comarcal de Medina del Campo") == "Valladolid"
+    assert gen.named_province("Hospital San Rafael La Coruña") == "A Coruña"
+    assert gen.named_province("Hospital de la Santa Creu") is None
+
+
+@pytest.mark.parametrize("written", ["Barakaldo (Bizkaia)", "Barakaldo, Bizkaia", "Barakaldo / Bizkaia",
+                                     "Barakaldo. Bizkaia"])
+def test_a_province_written_after_its_town_becomes_the_surrogate_towns_province(written):
+    text = f"Localidad/ Provincia: {written}. CP 48901. Reside en Bizkaia desde 2001."
+    town_text, province_text = re.findall(r"\w+", written)
+    items = [(T, town_text), (T, province_text), (T, "48901"), (T, "Bizkaia")]
+    for seed in range(5):
+        town, province, code, later = new_texts(run(text, *items, seed=seed))
+        assert province == province_of(town) != "Bizkaia" and later == province, (town, province, later)
+        assert code.startswith(DATA.province_code[province])
+
+
+def test_an_unknown_place_written_before_its_province_is_a_town_of_another_province():
+    text = "Domicilio: 31620 Gorraiz (Navarra)."
+    for seed in range(5):
+        code, town, province = new_texts(run(text, (T, "31620"), (T, "Gorraiz"), (T, "Navarra"), seed=seed))
+        assert province == province_of(town) != "Navarra" and code.startswith(DATA.province_code[province])
+
+
+def test_a_repeated_town_keeps_one_surrogate_in_each_mentions_case():
+    result = run("Vive en Sevilla. NATURAL DE SEVILLA.", (T, "Sevilla"), (T, "SEVILLA"))
+    title, upper = new_texts(result)
+    assert upper == title.upper() and title != upper
+
+
+def test_capitals_keep_their_size_class():
+    for seed in range(6):
+        for capital in ("Madrid", "Zaragoza", "Murcia", "Palma", "Teruel", "Ceuta", "Melilla"):
+            new = REG[T].generate(capital, T, 0, state(capital, seed=seed)).text
+            before = size_class(DATA.town_population[DATA.find_town(capital)])
+            assert new in DATA.capital_of and new != capital, (capital, new)
+            assert size_class(DATA.town_population[(new, DATA.capital_of[new])]) == before, (capital, new)
+
+
+@pytest.mark.parametrize(("text", "pattern"), [
+    ("Av/ Colombia 12", r"Av/ [^\d/]+ \d\d"),
+    ("C/ Mayor 255, 1er Piso Contrafrente", r"C/ [^\d]+ \d{3}, 1er Piso Contrafrente"),
+    ("Calle Alcalá 12, 3º Der.", r"Calle [^\d]+ \d\d, \dº Der\."),
+    ("Calle Real 4, Urb. Los Pinos, bajo izqda.", r"Calle [^\d]+ \d, Urb\. [^\d]+, bajo izqda\."),
+])
+def test_street_separators_and_floor_words_stay(text, pattern):
+    for seed in range(4):
+        new = REG["CALLE"].generate(text, "CALLE", 0, state(text, seed)).text
+        assert re.fullmatch(pattern, new), new

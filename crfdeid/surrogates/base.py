@@ -132,13 +132,15 @@ def _within_one_edit(a: str, b: str) -> bool:
 
 @dataclass
 class TownMention:
-    """A town of the note already replaced: postal codes written next to it agree with it."""
+    """A town of the note already replaced: postal codes, hospitals and phone prefixes written
+    next to it agree with it. ``province`` is the original's, ``target`` the surrogate's."""
 
     start: int
     end: int
     province: str
     surrogate: str
     order: int
+    target: str = ""
 
 
 class TownIndex:
@@ -156,13 +158,20 @@ class TownIndex:
     def __contains__(self, start: int) -> bool:
         return start in self._by_start
 
-    def add(self, start: int, end: int, province: str, surrogate: str) -> None:
-        """Record a town once per position (a repeated mention is recorded where it is)."""
+    def add(self, start: int, end: int, province: str, surrogate: str, target: str = "") -> None:
+        """Record a town once per position (a repeated mention is recorded where it is);
+        ``target``: the surrogate's province (the original's when not given)."""
         if start in self._by_start:
             return
-        self._by_start[start] = TownMention(start, end, province, surrogate, len(self._by_start))
+        self._by_start[start] = TownMention(
+            start, end, province, surrogate, len(self._by_start), target or province
+        )
         bisect.insort(self._starts, start)
         self._longest = max(self._longest, end - start)
+
+    def at(self, start: int) -> TownMention | None:
+        """The town recorded at ``start``, if any."""
+        return self._by_start.get(start)
 
     def near(self, text: str, start: int, window: int) -> TownMention | None:
         """The closest town within ``window`` characters of ``start``, on the same line or the
@@ -247,8 +256,16 @@ class DocumentState:
     date_shift: dt.timedelta | None = None
     #: towns already replaced, by position
     towns: TownIndex = field(default_factory=TownIndex)
-    #: folded town original -> its province (for repeated mentions of a town)
-    town_provinces: dict[str, str] = field(default_factory=dict)
+    #: folded town original -> (its province, its surrogate's province), for repeated mentions
+    town_provinces: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: original province -> the province its note's first replaced town went to: a hospital,
+    #: postal code or phone prefix of that province with no town beside it, and the province
+    #: written elsewhere in the note, follow
+    province_map: dict[str, str] = field(default_factory=dict)
+    #: start of a province written right after its town ("Alcorcón (Madrid)") -> the town's start
+    town_pairs: dict[int, int] = field(default_factory=dict)
+    #: start of a town with its province written right after it -> that province
+    paired_towns: dict[int, str] = field(default_factory=dict)
     #: namespace -> set of surrogates handed out (the values of ``used``, kept in step)
     _values: dict[str, set[str]] = field(default_factory=dict, repr=False)
     #: (namespace, normalised original) -> the chain's result, so repeated mentions agree

@@ -2,9 +2,11 @@
 
 Phones keep their grouping, an international prefix, and their type: a Spanish mobile (6/7)
 stays a mobile and a fixed line (8/9) keeps its two-digit area prefix, like places keep their
-province. E-mail addresses whose local part came from a person's name are rebuilt from that
-person's surrogate name ("tarregui@…" for Tomás Arregui -> "mcastro@…" for Marta Castro); public
-provider domains (gmail.com…, from the pack) are kept and institutional ones replaced.
+province — or, where the pack lists landline prefixes by province (``area_codes``), takes one of
+the province of the surrogate town beside it ("Teruel. Tfno: 978 …", never Lleida's 973).
+E-mail addresses whose local part came from a person's name are rebuilt from that person's
+surrogate name ("tarregui@…" for Tomás Arregui -> "mcastro@…" for Marta Castro); public provider
+domains (gmail.com…, from the pack) are kept and institutional ones replaced.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ _EMAIL = re.compile(r"^(?P<local>[^@\s]+)(?P<at>\s?@\s?)(?P<domain>[^@\s]+?)(?P<
 _URL = re.compile(r"^(?P<scheme>[a-z][a-z0-9+.-]*://)?(?P<host>[^/?#\s:]+)(?P<rest>.*)$", re.IGNORECASE)
 _ALPHA_RUN = re.compile(r"[a-z]+")
 _LETTER_RUN = re.compile(r"[^\W\d_]+")
+#: How far (characters, same line or the next) a fixed phone number looks for the town whose
+#: province's landline prefix it takes.
+PHONE_WINDOW = 80
 
 
 def _digits(text: str, rng: random.Random) -> str:
@@ -72,12 +77,17 @@ class PhoneGenerator:
         national = compact[prefix:]
         keep = prefix + (1 if national[:1] in ("6", "7") else 2 if national[:1] in ("8", "9") else 0)
         ext = text.lower().find("ext")
+        area = self.area_codes(national, start, state)
 
         def make(rng: random.Random) -> str:
             out = list(scramble(text, rng))
             for n, i in enumerate(digits):
                 if n < keep:
                     out[i] = text[i]
+            if area:  # the surrogate town's province's prefix ("957" for Córdoba, "91" for Madrid)
+                code = rng.choice(area)
+                for n, i in enumerate(digits[prefix : prefix + len(code)]):
+                    out[i] = code[n]
             if ext >= 0:  # an extension is a plain number
                 for i in digits:
                     if i > ext:
@@ -96,6 +106,20 @@ class PhoneGenerator:
         ]
         new, level = state.draw_chain(text, levels, namespace)
         return chosen(new, level, kind)
+
+    def area_codes(self, national: str, start: int, state: DocumentState) -> list[str] | None:
+        """The landline prefixes a fixed number of a known province takes: those of the
+        surrogate town beside it, else of the province the note's towns of its own province
+        went to (None: a mobile, a non-geographic or unknown prefix, or a pack without
+        ``area_codes``: the original's first two digits are kept)."""
+        if len(national) != 9:
+            return None
+        original = self.data.area_province(national)
+        if original is None:
+            return None
+        near = state.towns.near(state.text, start, PHONE_WINDOW)
+        province = near.target if near is not None else state.province_map.get(original, original)
+        return self.data.area_codes.get(province)
 
 
 class EmailGenerator:

@@ -235,6 +235,7 @@ class SurrogateData:
         capitals = {p: display(c) for p, c in self.extra["capitals"].items()}
         self.capitals = {p: capitals.get(p, p) for p in self.province_code}
         self.capital_of = {town: p for p, town in self.capitals.items()}
+        self._area_codes(pack)
         self._countries(pack)
         self.street_types = sorted(
             ((fold(form), kind) for kind, forms in pack.street_types.items() for form in forms),
@@ -250,6 +251,23 @@ class SurrogateData:
             streets[row["type"]].append(name)
             streets["*"].append(name)
         self.streets = dict(streets)
+
+    def _area_codes(self, pack: LanguagePack) -> None:
+        """Landline prefixes by province (``area_codes`` in surrogates.yaml, optional): a fixed
+        number beside a town takes a prefix of the surrogate town's province."""
+        where = pack.path / "surrogates.yaml"
+        self.area_codes: dict[str, list[str]] = {}
+        self.area_code_province: dict[str, str] = {}
+        for province, codes in (self.extra.get("area_codes") or {}).items():
+            if province not in self.province_code:
+                raise PackError(f"'area_codes': {province!r} is not a province of the province table", where)
+            self.area_codes[province] = [codes] if isinstance(codes, str) else list(codes)
+            for code in self.area_codes[province]:
+                self.area_code_province.setdefault(code, province)  # shared codes: the first listed
+
+    def area_province(self, national: str) -> str | None:
+        """The province a national fixed number's prefix belongs to (three digits, else two)."""
+        return self.area_code_province.get(national[:3]) or self.area_code_province.get(national[:2])
 
     def _countries(self, pack: LanguagePack) -> None:
         """Countries by name and ISO code, their world region, the pack's home country and the

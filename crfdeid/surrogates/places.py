@@ -11,9 +11,11 @@ centres keep their facility type ("Hospital Universitario X" stays a "Hospital U
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from rapidfuzz.distance import Levenshtein
 
@@ -28,19 +30,29 @@ from .base import (
     match_case,
     normalise,
     scramble,
+    too_close,
     weighted_choice,
 )
 from .data import Pool, SurrogateData, country_key, display, size_class
 
 _POSTAL = re.compile(r"(?P<lead>E-?)?(?P<code>\d{5})")
 #: "s/n" (sin número) is one token, kept: cut in three, its "s" became another letter ("d/n").
-_TAIL_TOKEN = re.compile(r"\d+\s*-\s*\d+|\d+|(?i:s\s?/\s?n)\b|[^\W\d_]+|.", re.DOTALL)
+_TAIL_TOKEN = re.compile(r"\d+\s*-\s*\d+(?![^\W\d_])|\d+|(?i:s\s?/\s?n)\b|[^\W\d_]+|.", re.DOTALL)
 _RANGE = re.compile(r"(\d+)(\s*-\s*)(\d+)")
 #: Numbers up to this many digits are drawn as numbers; longer ones (junk) digit by digit.
 _SHORT = 18
 _ORDINAL_MARKS = "ºª"
 #: How far (characters, same line or the next) a postal code looks for the town it belongs to.
 TOWN_WINDOW = 40
+#: How far (characters, same line or the next) a hospital or health centre looks for its town.
+FACILITY_WINDOW = 80
+#: What separates a town from its province written after it: "Alcorcón (Madrid)", "Getafe,
+#: Madrid", "Aranda de Duero / Burgos", "Utrera - Sevilla", "Aranjuez. Madrid".
+_PAIR_GAP = re.compile(r"\s*[(,/.-]\s*|\s+")
+#: Spelt ordinal endings glued to a floor number ("1er piso", "2do", "3ra"): they fit only it.
+_ORDINAL_SUFFIXES = frozenset(
+    ("er", "ero", "era", "ro", "ra", "do", "da", "to", "ta", "vo", "va", "no", "na", "mo", "ma")
+)
 
 
 def _digits(number: str, rng: random.Random) -> str:
@@ -63,11 +75,15 @@ def _cased(model: str, word: str) -> str:
 class TerritoryGenerator:
     """TERRITORIO: municipalities, provinces, communities and postal codes.
 
-    Fallback chains: a town -> another town of its province -> of its community -> of anywhere;
-    a province -> another province of its community -> any province; a postal code -> its
-    province's prefix agreeing with the town beside it -> another province's prefix. Ceuta and
-    Melilla (provinces with one municipality) and single-province communities take the second
-    rung on every note; the audit records it.
+    Fallback chains: a town -> another town of its size class in its province -> of its
+    community -> of anywhere; a capital -> a capital of its size class in its community -> of
+    its class anywhere -> of its community -> any capital; a province -> the province the note's
+    towns of it went to, else another province of its community -> any province; a postal code
+    -> the prefix of the surrogate town beside it -> another province's prefix. A province
+    written right after its town ("Alcorcón (Madrid)", "Getafe, Madrid", "Localidad/ Provincia:
+    Ayora/ Valencia") becomes the surrogate town's province, so that town is drawn from another
+    province. Single-province communities take the later rungs on every note; the audit records
+    it.
     """
 
     name = "territories"
@@ -75,17 +91,49 @@ class TerritoryGenerator:
 
     def __init__(self, data: SurrogateData) -> None:
         self.data = data
-        self._filtered: dict[int, Pool | None] = {}
+        self._filtered: dict[tuple[int, bool, str], Pool | None] = {}
 
     def prepare(self, state: DocumentState, spans: list[tuple[int, int, str]]) -> None:
-        """Replace the towns first, so that postal codes can agree with them. A town that fails
-        here fails again in ``generate``, where the pseudonymiser catches and records it."""
-        for start, end, label in spans:
-            if label == "TERRITORIO" and not _POSTAL.fullmatch(state.text[start:end].strip()):
-                try:
-                    self.generate(state.text[start:end], label, start, state)
-                except Exception:  # surfaces again, per span, in generate
-                    continue
+        """Pair provinces written after their town, then replace the towns (paired ones first,
+        provinces last), so that postal codes, hospitals, phones and provinces written elsewhere
+        can follow them. A town that fails here fails again in ``generate``, where the
+        pseudonymiser catches and records it."""
+        text = state.text
+        places = sorted((s, e) for s, e, label in spans if label == "TERRITORIO")
+        for (a_start, a_end), (b_start, b_end) in itertools.pairwise(places):
+            if not _PAIR_GAP.fullmatch(text[a_end:b_start]):
+                continue
+            town = self.data.find_town(text[a_start:a_end])
+            province = self.data.province_lookup.get(fold(text[b_start:b_end].strip()))
+            if province is not None and (town[1] == province if town else self.unknown(text[a_start:a_end])):
+                state.town_pairs[b_start] = a_start
+                state.paired_towns[a_start] = province
+        paired = set(state.paired_towns)
+
+        def rank(span: tuple[int, int, str]) -> tuple[int, int]:
+            start, end, _ = span
+            stripped = text[start:end].strip()
+            province = self.data.find_town(stripped) is None and fold(stripped) in self.data.province_lookup
+            # towns before unknown places (which go where the note's towns went), provinces last
+            return (0 if start in paired else 3 if province else 2 if self.unknown(stripped) else 1, start)
+
+        for start, end, label in sorted(spans, key=rank):
+            if label != "TERRITORIO" or start in state.town_pairs:
+                continue  # a paired province follows its town in generate
+            if _POSTAL.fullmatch(text[start:end].strip()):
+                continue  # a paired province follows its town in generate
+            try:
+                self.generate(text[start:end], label, start, state)
+            except Exception:  # surfaces again, per span, in generate
+                continue
+
+    def unknown(self, text: str) -> bool:
+        """A place name the pack does not know (a hamlet, "Puerto de Santa María" without its
+        article), neither a town, a province, a community nor a postal code."""
+        stripped = text.strip()
+        key = fold(stripped)
+        return not (_POSTAL.fullmatch(stripped) or self.data.find_town(stripped) is not None
+                    or key in self.data.province_lookup or key in self.data.community_lookup)
 
     def neutral_category(self, text: str, label: str) -> str:
         stripped = text.strip()
@@ -98,27 +146,34 @@ class TerritoryGenerator:
                 return "community"
         return "town"
 
-    def town_levels(self, province: str, town: str | None = None) -> list[Level]:
+    def town_levels(
+        self, province: str, town: str | None = None, other_province: bool = False
+    ) -> list[Level]:
         """Where a town of ``province`` may be replaced from, most faithful first.
 
-        A province capital becomes another capital (of the same community first); any other
-        town a town of its size class (city, town, village) in its province, then its community,
-        then anywhere, before the size is given up. Capitals are not drawn for other towns."""
+        A province capital becomes another capital (of its size and community first); any
+        other town a town of its size class (city, town, village) in its province, then its
+        community, then anywhere, before the size is given up. Capitals are not drawn for other
+        towns. ``other_province``: the town's province is written beside it and changes with
+        it, so the town is never drawn from its own province."""
         data = self.data
         community = data.province_community.get(province, "")
         capital = town is not None and data.capital_of.get(town) == province
         levels = self.capital_levels(province, community) if capital else []
+        away = province if other_province else ""
         if town is not None and not capital:
             size = size_class(data.town_population.get((town, province), 0.0))
             own_size = data.town_pool_class.get((province, size))
             community_size = data.community_town_pool_class.get((community, size))
             levels += [
-                Level(self._non_capital(own_size), f"town:{province}:{size}"),
-                Level(self._non_capital(community_size), f"town-community:{community}:{size}", "community",
-                      "no safe town of the same size in the original's province: one of its community"),
-                Level(self._non_capital(data.town_pool_all_class.get(size)), f"town:*:{size}", "anywhere",
+                Level(None if away else self._draw(own_size), f"town:{province}:{size}"),
+                Level(self._draw(community_size, away=away), f"town-community:{community}:{size}",
+                      None if away else "community",
+                      "" if away else "no safe town of the same size in the original's province: "
+                      "one of its community"),
+                Level(self._draw(data.town_pool_all_class.get(size), away=away), f"town:*:{size}", "anywhere",
                       "no safe town of the same size in the original's community: one from anywhere"),
-                Level(self._non_capital(data.town_pool.get(province)), f"town:{province}:any-size",
+                Level(None if away else self._draw(data.town_pool.get(province)), f"town:{province}:any-size",
                       "any-size", "no safe town of the same size anywhere: another town of its province"),
             ]
         own = data.town_pool.get(province) or data.town_pool_all
@@ -127,17 +182,17 @@ class TerritoryGenerator:
             wider = None  # a single-province community has no other towns
         sized = town is not None
         levels += [
-            Level(own.choose if len(own.items) > 1 else None, f"town:{province}",
+            Level(own.choose if len(own.items) > 1 and not away else None, f"town:{province}",
                   "any-size" if sized else None,
                   "no safe town other than a capital in the province: any town of it" if sized else ""),
             Level(
-                wider.choose if wider else None,
+                self._draw(wider, capitals=True, away=away),
                 f"town-community:{community}",
                 "community",
                 "no safe town in the original's province: a town of the same community",
             ),
             Level(
-                data.town_pool_all.choose,
+                self._draw(data.town_pool_all, capitals=True, away=away),
                 "town:*",
                 "anywhere",
                 "no safe town in the original's province or community: a town from anywhere",
@@ -146,32 +201,72 @@ class TerritoryGenerator:
         return levels
 
     def capital_levels(self, province: str, community: str) -> list[Level]:
-        """Another province's capital: of the same community, else of any province."""
+        """Another province's capital, weighted by population, of the original's size class:
+        of the same community, else of any province ("Madrid", a city alone in its community,
+        becomes another city capital — Barcelona or Valencia likeliest —, never Teruel); only
+        then a capital of another size (community, then anywhere). Ceuta and Melilla are
+        capitals of their own."""
         data = self.data
-        near = sorted(data.capitals[p] for p in data.provinces_of.get(community, ()) if p != province)
-        every = sorted(c for p, c in data.capitals.items() if p != province)
+
+        def population(p: str) -> float:
+            return data.town_population.get((data.capitals[p], p), 0.0)
+
+        size = size_class(population(province))
+
+        def draw(provinces: list[str]) -> Callable[[random.Random], str] | None:
+            pairs = [(data.capitals[p], max(population(p), 1.0)) for p in sorted(provinces) if p != province]
+            return Pool.of(pairs).choose if pairs else None
+
+        near = list(data.provinces_of.get(community, ()))
+        every = sorted(data.capitals)
+        near_sized = [p for p in near if size_class(population(p)) == size]
+        every_sized = [p for p in every if size_class(population(p)) == size]
         return [
-            Level((lambda rng: rng.choice(near)) if near else None, f"capital:{community}"),
-            Level(lambda rng: rng.choice(every), "capital:*", "anywhere",
+            Level(draw(near_sized), f"capital:{community}:{size}"),
+            Level(draw(every_sized), f"capital:*:{size}", "anywhere",
+                  "no other safe capital of its size in the original's community: a capital from "
+                  "anywhere, of the same size"),
+            Level(draw(near), f"capital:{community}", "any-size",
+                  "no other safe capital of its size: a capital of the original's community"),
+            Level(draw(every), "capital:*", "anywhere",
                   "no other safe capital in the original's community: a capital from anywhere"),
         ]
 
-    def _non_capital(self, pool: Pool | None) -> Callable[[random.Random], str] | None:
-        """A draw from ``pool`` without the province capitals (``None`` if nothing is left)."""
+    def _draw(
+        self, pool: Pool | None, capitals: bool = False, away: str = ""
+    ) -> Callable[[random.Random], str] | None:
+        """A draw from ``pool`` without the province capitals (unless ``capitals``) and without
+        the towns of province ``away`` (``None`` if nothing is left)."""
         if pool is None:
             return None
-        key = id(pool)
+        if capitals and not away:
+            return pool.choose if pool.items else None
+        key = (id(pool), capitals, away)
         if key not in self._filtered:
-            capitals = self.data.capital_of
+            capital_of, town_province = self.data.capital_of, self.data.town_province
             pairs = [(item, weight) for item, weight in zip(pool.items, _weights(pool.cum), strict=True)
-                     if item not in capitals and weight > 0]
+                     if (capitals or item not in capital_of) and weight > 0
+                     and not (away and town_province.get(item) == away)]
             self._filtered[key] = Pool.of(pairs) if pairs else None
         filtered = self._filtered[key]
         return filtered.choose if filtered is not None else None
 
+    def surrogate_province(self, new: str, level: Level, province: str) -> str:
+        """The province a surrogate town is in: the original's where the rung drew from it,
+        a capital's own, else the most populous town of that name (in the rung's community)."""
+        if level.category.startswith(f"town:{province}"):
+            return province
+        if new in self.data.capital_of:
+            return self.data.capital_of[new]
+        rows = self.data.municipality_lookup.get(fold(new), [])
+        if level.category.startswith("town-community:"):
+            community = level.category.split(":")[1]
+            rows = [r for r in rows if self.data.province_community.get(r[1]) == community] or rows
+        return rows[0][1] if rows else province
+
     def town(self, text: str, province: str, state: DocumentState,
-             town: str | None = None) -> tuple[str, Level]:
-        return state.draw_chain(text, self.town_levels(province, town), "town")
+             town: str | None = None, other_province: bool = False) -> tuple[str, Level]:
+        return state.draw_chain(text, self.town_levels(province, town, other_province), "town")
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         stripped = text.strip()
@@ -179,49 +274,102 @@ class TerritoryGenerator:
         if postal:
             new, level = self.postal_code(stripped, postal, start, state)
             return chosen(text.replace(stripped, new), level, "postal code")
-        memo_key = ("territory", fold(stripped))
+        if start in state.town_pairs:
+            paired = self.paired_province(text, stripped, start, state)
+            if paired is not None:
+                return paired
+        key = fold(stripped)
+        memo_key = ("territory", key)
         if memo_key in state.memo:
             known = state.memo[memo_key]
-            province = state.town_provinces.get(memo_key[1], "")
-            if province:
-                state.towns.add(start, start + len(text), province, known.text.strip())
-            return known
+            plain = state.memo[("territory-plain", key)].text
+            if key in state.town_provinces:
+                province, target = state.town_provinces[key]
+                state.towns.add(start, start + len(text), province, plain, target)
+            # the same surrogate, in this mention's case ("Sevilla" ... "SEVILLA")
+            return replace(known, text=text.replace(stripped, _cased(stripped, plain)))
         found = self.data.find_town(stripped)
         if found is not None:
             shown, province = found
-            new, level = self.town(stripped, province, state, shown)
-            state.town_provinces[memo_key[1]] = province
-            state.towns.add(start, start + len(text), province, new)
-            result = chosen(text.replace(stripped, _cased(stripped, new)), level, "town of the same province")
-        elif fold(stripped) in self.data.province_lookup:
-            province = self.data.province_lookup[fold(stripped)]
-            community = self.data.province_community[province]
-            siblings = [p for p in self.data.provinces_of[community] if p != province]
-            everywhere = sorted(self.data.province_code)
-            levels = [
-                Level((lambda rng: rng.choice(siblings)) if siblings else None, "province"),
-                Level(
-                    lambda rng: rng.choice(everywhere),
-                    "province",  # the category of old: same draws where the first rung is empty
-                    "anywhere",
-                    "no other safe province in the original's community: a province from anywhere"
-                    if siblings
-                    else "the original's community has one province: a province from anywhere",
-                ),
-            ]
-            new, level = state.draw_chain(stripped, levels, "province")
-            result = chosen(text.replace(stripped, _cased(stripped, new)), level, "province")
-        elif fold(stripped) in self.data.community_lookup:
+            paired = start in state.paired_towns
+            new, level = self.town(stripped, province, state, shown, other_province=paired)
+            target = self.surrogate_province(new, level, province)
+            state.town_provinces[key] = (province, target)
+            state.province_map.setdefault(province, target)
+            state.towns.add(start, start + len(text), province, new, target)
+            note = "town of another province" if target != province else "town of the same province"
+            result = chosen(text.replace(stripped, _cased(stripped, new)), level, note)
+        elif key in self.data.province_lookup:
+            province = self.data.province_lookup[key]
+            mapped = state.province_map.get(province)
+            if mapped is not None and mapped != province and not too_close(mapped, stripped) \
+                    and not state.contains_original(normalise(mapped)):
+                # the note's towns of this province went to another: the province goes with them
+                new = mapped
+                written = text.replace(stripped, _cased(stripped, new))
+                result = Surrogate(written, note="province of its towns")
+            else:
+                community = self.data.province_community[province]
+                siblings = [p for p in self.data.provinces_of[community] if p != province]
+                everywhere = sorted(self.data.province_code)
+                levels = [
+                    Level((lambda rng: rng.choice(siblings)) if siblings else None, "province"),
+                    Level(
+                        lambda rng: rng.choice(everywhere),
+                        "province",  # the category of old: same draws where the first rung is empty
+                        "anywhere",
+                        "no other safe province in the original's community: a province from anywhere"
+                        if siblings
+                        else "the original's community has one province: a province from anywhere",
+                    ),
+                ]
+                new, level = state.draw_chain(stripped, levels, "province")
+                result = chosen(text.replace(stripped, _cased(stripped, new)), level, "province")
+            # a province where a town would be ("15006 La Coruña"): what is beside it follows
+            state.town_provinces[key] = (province, new)
+            state.province_map.setdefault(province, new)
+            state.towns.add(start, start + len(text), province, new, new)
+        elif key in self.data.community_lookup:
             communities = self.data.communities
             levels = [Level(lambda rng: rng.choice(communities), "community")]
             new, level = state.draw_chain(stripped, levels, "community")
             result = chosen(text.replace(stripped, _cased(stripped, new)), level, "community")
         else:
-            levels = [Level(self.data.town_pool_all.choose, "town:*")]
-            new, level = state.draw_chain(stripped, levels, "town")
-            result = chosen(text.replace(stripped, _cased(stripped, new)), level, "unknown place: a town")
+            # an unknown place written before its province ("Gorraiz (Navarra)") is a town of it
+            province = state.paired_towns.get(start, "")
+            note = "unknown place: a town"
+            if province:
+                new, level = self.town(stripped, province, state, other_province=True)
+                target = self.surrogate_province(new, level, province)
+                state.province_map.setdefault(province, target)
+            elif state.province_map:
+                # a neighbourhood or hamlet ("Playamar"): a town where the note's first town went
+                home = next(iter(state.province_map.values()))
+                new, level = self.town(stripped, home, state)
+                target = self.surrogate_province(new, level, home)
+                note = "unknown place: a town of the province the note's towns went to"
+            else:
+                levels = [Level(self.data.town_pool_all.choose, "town:*")]
+                new, level = state.draw_chain(stripped, levels, "town")
+                target = self.data.town_province.get(new, "")
+            if target:  # its postal code, hospital and phone follow it; its province is unknown
+                state.town_provinces[key] = (province, target)
+                state.towns.add(start, start + len(text), province, new, target)
+            result = chosen(text.replace(stripped, _cased(stripped, new)), level, note)
         state.memo[memo_key] = result
+        state.memo[("territory-plain", key)] = Surrogate(new)
         return result
+
+    def paired_province(self, text: str, stripped: str, start: int, state: DocumentState) -> Surrogate | None:
+        """The province written after its town: the surrogate town's province (None: the town
+        could not leave its province, and the province is replaced on its own)."""
+        mention = state.towns.at(state.town_pairs[start])
+        if mention is None:
+            return None
+        new = mention.target
+        if new == mention.province or too_close(new, stripped) or state.contains_original(normalise(new)):
+            return None
+        return Surrogate(text.replace(stripped, _cased(stripped, new)), note="province of the surrogate town")
 
     def postal_code(
         self, code_text: str, match: re.Match, start: int, state: DocumentState
@@ -230,11 +378,16 @@ class TerritoryGenerator:
         lead = match["lead"] or ""
         province = self.data.code_province.get(code[:2])
         near = state.towns.near(state.text, start, TOWN_WINDOW)
-        town = (near.province, near.surrogate) if near is not None else None
+        town: tuple[str, str] | None = None
         prefix = code[:2]
-        if near is not None and near.province == province:
+        if near is not None and near.province in (province, ""):  # "": a place the pack does not know
             # the code follows its town: a capital may have become another province's capital
-            province = self.data.town_province.get(near.surrogate, province)
+            town = (near.province, near.surrogate)
+            province = near.target
+            prefix = self.data.province_code.get(province, prefix)
+        elif province in state.province_map:
+            # no town of its province beside it: where the note's towns of its province went
+            province = state.province_map[province]
             prefix = self.data.province_code.get(province, prefix)
 
         def make(rng: random.Random) -> str:
@@ -292,8 +445,10 @@ class StreetGenerator:
 
     def new_name(self, old: str, names: list[str], rng: random.Random) -> str:
         new = rng.choice(names)
-        stripped = old.strip()
-        lead = old[: len(old) - len(old.lstrip())]
+        # what separates the type from the name stays ("Av/ Colombia", "C.: Mayor")
+        first = next((i for i, c in enumerate(old) if c.isalnum()), len(old))
+        lead = old[:first]
+        stripped = old[first:].strip()
         trail = old[len(old.rstrip()) :]
         connector = re.match(r"(de|del|d')\s*(la|las|los|el)?\s+", stripped, re.IGNORECASE)
         if connector:
@@ -310,7 +465,12 @@ class StreetGenerator:
 
     def new_tail(self, tail: str, rng: random.Random) -> str:
         out = []
-        for token in _TAIL_TOKEN.findall(tail):
+        tokens = _TAIL_TOKEN.findall(tail)
+        for index, token in enumerate(tokens):
+            following = tokens[index + 1] if index + 1 < len(tokens) else ""
+            if token.isdigit() and fold(following) in _ORDINAL_SUFFIXES:
+                out.append(token)  # a floor written "1er", "2do": the suffix fits only its number
+                continue
             numbers = _RANGE.fullmatch(token)
             short = numbers is not None and max(len(numbers[1]), len(numbers[3])) <= _SHORT
             if short and int(numbers[3]) >= int(numbers[1]):
@@ -425,24 +585,60 @@ class FacilityGenerator:
         centre = label == "CENTRO_SALUD" or kind in ("centro de salud", "consultorio")
         return "health_centre" if centre else "hospital"
 
+    def target_province(
+        self, original: str | None, start: int, text: str, state: DocumentState
+    ) -> str | None:
+        """Where a facility's surrogate comes from: the province of the surrogate town beside it
+        (after the name first: "Hospital X, C/ Mayor 3, 50009 Zaragoza"), else where the note's
+        towns of the original's province went (from the catalogue, or a province or town named
+        at the end of the name), else where the note's first town went (a note is about one
+        place), else the original's."""
+        for position in (start + len(text), start):
+            near = state.towns.near(state.text, position, FACILITY_WINDOW)
+            if near is not None:
+                return near.target
+        original = original or self.named_province(text)
+        if original is not None:
+            return state.province_map.get(original, original)
+        return next(iter(state.province_map.values()), None)
+
+    def named_province(self, text: str) -> str | None:
+        """The province a facility's name ends with ("Hospital San Rafael La Coruña",
+        "Hospital Comarcal de Medina del Campo"): the province named, or the town's."""
+        words = text.split()
+        for size in range(min(4, len(words) - 1), 0, -1):
+            tail = " ".join(words[-size:])
+            if fold(tail) in self.data.province_lookup:
+                return self.data.province_lookup[fold(tail)]
+            town = self.data.find_town(tail)
+            if town is not None and tail[:1].isupper():
+                return town[1]
+        return None
+
     def _local(self, centre: bool, kind: str, province: str) -> list[tuple[str, str]]:
-        """Facilities of a type in a province (memoised: the catalogue has thousands)."""
+        """Facilities of a type in a province (memoised: the catalogue has thousands); kind ""
+        of a hospital: any type."""
         key = (centre, kind, province)
         if key not in self._local_cache:
             table = self.data.centres if centre else self.typed
             candidates = table.get(kind, []) or table.get("hospital", []) or table.get("*", [])
+            if not centre and kind == "":
+                candidates = self._every_hospital
             self._local_cache[key] = [c for c in candidates if province and c[1] == province]
         return self._local_cache[key]
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
-        """Fallback chain: same type in the original's province -> same type anywhere -> any
-        type; an abbreviation ("HUMS") becomes another."""
+        """Fallback chain: same type in the province the facility follows (``target_province``)
+        -> any type there -> same type anywhere -> any type; an abbreviation ("HUMS") becomes
+        another."""
         type_text, kind = self.facility_type(text)
         centre = label == "CENTRO_SALUD" or kind in ("centro de salud", "consultorio")
         table = self.data.centres if centre else self.typed
-        province = self.data.hospital_lookup.get(fold(text))
+        province = self.target_province(self.data.hospital_lookup.get(fold(text)), start, text, state)
         typed = table.get(kind or "", []) or table.get("hospital", []) or table.get("*", [])
         local = self._local(centre, kind or "", province or "")
+        if len(local) < 3 and province:  # any facility of the province: the type words stay the original's
+            local = self._local(centre, "*" if centre else "", province)
         letters = [c for c in text if c.isalpha()]
         if not type_text and letters and all(c.isupper() for c in letters) and len(text.split()) == 1:
             abbreviation = [Level(lambda rng: scramble(text, rng), "facility")]
@@ -454,6 +650,13 @@ class FacilityGenerator:
                 name = rng.choice(candidates)[0] if candidates else "General"
                 own_type, _ = self.facility_type(name)
                 rest = name[len(own_type) :].strip() if own_type else name
+                # type words the original's type already has go ("Hospital Universitario" +
+                # "Universitario Virgen de la Arrixaca" -> "… Virgen de la Arrixaca")
+                typed_words = {fold(w) for w in type_text.split()}
+                words = rest.split()
+                while len(words) > 1 and fold(words[0]) in typed_words:
+                    words.pop(0)
+                rest = " ".join(words)
                 if not type_text or not text[len(type_text) :].strip():
                     return name  # no name to replace after the type ("Hospital General"): a whole one
                 after = text[len(type_text) :]
@@ -464,8 +667,8 @@ class FacilityGenerator:
             return one
 
         category = f"facility:{label}"
-        levels = [Level(make(local if len(local) >= 3 else typed), category)]
-        if len(local) >= 3:
+        levels = [Level(make(local if local else typed), category)]
+        if local:
             levels.append(
                 Level(
                     make(typed),
