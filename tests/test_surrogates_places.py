@@ -387,3 +387,20 @@ def test_street_separators_and_floor_words_stay(text, pattern):
     for seed in range(4):
         new = REG["CALLE"].generate(text, "CALLE", 0, state(text, seed)).text
         assert re.fullmatch(pattern, new), new
+
+
+def test_a_country_written_as_a_place_is_a_country():
+    # MEDDOCAN files "España" at the end of an address under TERRITORIO; as a town it became
+    # "Arona", and the "País: España" of the header was then a leftover of it
+    from crfdeid.pseudonymise import Pseudonymiser
+    from crfdeid.types import Document, Span
+
+    text = "País: España.\nC/ Mayor, s/n 01009 Vitoria-Gasteiz España\nViaje reciente a Marruecos."
+    spans = []
+    for word in ("Vitoria-Gasteiz", "España\n", "Marruecos"):
+        at = text.index(word)
+        spans.append(Span(at, at + len(word.strip()), "TERRITORIO", "gold"))
+    result = Pseudonymiser(seed=3).pseudonymise(Document("d", text, tuple(spans)))
+    assert result.text.splitlines()[1].endswith(" España") and not result.leftovers
+    assert "Marruecos" not in result.text
+    assert [r.note for r in result.audit if r.start == text.index("España\n")] != ["unknown place: a town"]

@@ -91,7 +91,7 @@ def build_registry(data: SurrogateData, options: GeneratorOptions | None = None)
         "CENTRO_SALUD": facilities,
         "INSTITUCION": InstitutionGenerator(data),
         "CALLE": StreetGenerator(data),
-        "TERRITORIO": TerritoryGenerator(data),
+        "TERRITORIO": TerritoryGenerator(data, countries),
         "PAIS": countries,
         "OTROS_SUJETO_ASISTENCIA": descriptions,
         "NUMERO_TELEFONO": phones,

@@ -89,8 +89,9 @@ class TerritoryGenerator:
     name = "territories"
     phase = 1
 
-    def __init__(self, data: SurrogateData) -> None:
+    def __init__(self, data: SurrogateData, countries: CountryGenerator | None = None) -> None:
         self.data = data
+        self.countries = countries  # a country written as a place ("01009 Vitoria, España")
         self._filtered: dict[tuple[int, bool, str], Pool | None] = {}
 
     def prepare(self, state: DocumentState, spans: list[tuple[int, int, str]]) -> None:
@@ -274,6 +275,9 @@ class TerritoryGenerator:
         if postal:
             new, level = self.postal_code(stripped, postal, start, state)
             return chosen(text.replace(stripped, new), level, "postal code")
+        if (self.countries is not None and country_key(stripped) in self.data.country_code
+                and self.data.find_town(stripped) is None):
+            return self.countries.generate(text, "PAIS", start, state)  # España kept, as under PAIS
         if start in state.town_pairs:
             paired = self.paired_province(text, stripped, start, state)
             if paired is not None:

@@ -114,6 +114,7 @@ def leftovers_by_regex(pseudonymiser: Pseudonymiser, document: Document, result)
     """The scan as it was written before the automaton: one alternation of every original."""
     kept = {(r.start, r.end) for r in result.audit if r.surrogate is None}
     wanted: dict[str, tuple[str, bool]] = {}
+    upper: set[str] = set()  # written in capitals in a span: its acronym may be the name
     for span in sorted(document.spans, key=lambda s: (s.start, -s.end, s.label)):
         if (span.start, span.end) in kept:
             continue
@@ -121,10 +122,16 @@ def leftovers_by_regex(pseudonymiser: Pseudonymiser, document: Document, result)
         key = normalise(original)
         if len(key) >= MIN_LEFTOVER_LENGTH:
             wanted.setdefault(key, (span.label, False))
+            if original.isupper():
+                upper.add(key)
         if span.label in PERSON_LABELS:
-            for word in re.findall(r"[^\W\d_]{3,}", original):
-                if fold(word) not in pseudonymiser.data.name_particles and word[0].isupper():
-                    wanted.setdefault(fold(word), (span.label, True))
+            for run in re.findall(r"[^\W\d_]{3,}", original):
+                parts = [p for p in re.split(r"(?<=[a-zà-ÿ])(?=[A-ZÀ-Þ])", run) if len(p) >= 3]
+                for word in parts if len(parts) > 1 else [run]:  # "ÁngelGarcía": Ángel, García
+                    if fold(word) not in pseudonymiser.data.name_particles and word[0].isupper():
+                        wanted.setdefault(fold(word), (span.label, True))
+                        if word.isupper():
+                            upper.add(fold(word))
     if not wanted:
         return []
     new_text = result.text
@@ -137,9 +144,17 @@ def leftovers_by_regex(pseudonymiser: Pseudonymiser, document: Document, result)
     dates = [(s.start, s.end) for s in result.spans if s.label == "FECHAS"]
     found = []
     for match in pattern.finditer(folded):
-        label, capitalised = wanted[" ".join(match.group().split())]
+        key = " ".join(match.group().split())
+        label, capitalised = wanted[key]
         if capitalised and not new_text[match.start()].isupper():
             continue
+        if (key in pseudonymiser.data.name_acronyms and key not in upper
+                and new_text[match.start():match.end()].isupper()):
+            continue  # "ANA positivos"
+        if (capitalised and re.match(r"(?:[ \t]+[a-zñáéíóúü]+){0,3}[ \t]*:", new_text[match.end():])
+                and (match.start() == 0 or new_text[match.start() - 1] in "\n\r")
+                and pseudonymiser.data.pack.is_stopword(key)):
+            continue  # "País: España"
         if any(start <= match.start() and match.end() <= end for start, end in dates):
             continue
         found.append((label, match.start(), match.end()))
