@@ -19,8 +19,13 @@ of a public corpus, for the developer who fixes them; never run this on real not
   3. big_city_kept: a TERRITORIO span naming a municipality of >= 100,000 people (population
      column of the pack's municipalities.tsv, the most populous reading of an ambiguous name)
      replaced by one of >= 100,000; size_class_kept: the same over three classes (>= 100k,
-     20k-100k, < 20k); capital_kept: a province capital replaced by a province capital.
+     20k-100k, < 20k); capital_kept: a province capital replaced by a province capital. A
+     province written after its town ("Alcobendas (Madrid)": the audit says "province of the
+     surrogate town") follows the town and is counted apart, not as a town.
   4. sn_kept: "s/n" (sin número) of a CALLE span still in its surrogate. Target 100 %.
+     Places that follow the surrogate town: a postal code, a hospital or health centre of the
+     catalogue, a fixed phone prefix with a surrogate town on its line within 80 characters in
+     that town's province; a "Town (Province)" pair of the output whose province is the town's.
   5. known_words: the share of the letter words (two letters or more) of every surrogate that are
      in the pack's lists (names, surnames, towns, provinces, communities, countries, streets,
      hospitals, health centres, professions, street and facility types, stop list, word classes,
@@ -61,6 +66,7 @@ from __future__ import annotations
 import argparse
 import csv
 import importlib.util
+import itertools
 import json
 import platform
 import re
@@ -77,7 +83,7 @@ from crfdeid.io.corpus import load_annotations
 from crfdeid.labels import GUIDELINE_LABELS
 from crfdeid.langpack import fold
 from crfdeid.resources import meddocan_dir
-from crfdeid.surrogates import normalise, surrogate_data
+from crfdeid.surrogates import build_registry, normalise, surrogate_data
 from crfdeid.surrogates.data import SurrogateData, country_key
 from crfdeid.surrogates.people import PERSON_LABELS
 from crfdeid.types import Document
@@ -113,6 +119,10 @@ TARGETS: dict[str, tuple[str, float]] = {
     "size_class_kept_pct": (">=", 100.0),
     "capital_kept_pct": (">=", 100.0),
     "sn_kept_pct": (">=", 100.0),
+    "postal_code_in_town_province_pct": (">=", 95.0),
+    "facility_in_town_province_pct": (">=", 90.0),
+    "phone_prefix_in_town_province_pct": (">=", 100.0),
+    "town_province_pairs_pct": (">=", 95.0),
     "known_words_pct": (">=", 99.5),
     "standard_accent_pct": (">=", 99.0),
     "patient_name_sex_pct": (">=", 99.0),
@@ -382,6 +392,100 @@ def wordfreq_spellings() -> dict[str, dict[str, float]] | None:
     return spellings(wordfreq.get_frequency_dict("es", wordlist="large"))
 
 
+# --- places that follow the surrogate town (postal codes, facilities, phones, pairs) ----------
+
+#: How far (characters, same line) an item looks for the surrogate town it should agree with.
+WINDOW = 80
+FACILITIES = ("HOSPITAL", "CENTRO_SALUD")
+
+
+def _get(record: Any, key: str) -> Any:
+    return record[key] if isinstance(record, dict) else getattr(record, key)
+
+
+def facility_provinces(data: SurrogateData, facilities: Any) -> dict[str, set[str]]:
+    """Folded catalogue name (whole, and without its type words) -> provinces it is in."""
+    where: dict[str, set[str]] = {}
+    for table in ("hospital", "health_centre"):
+        for row in data.pack.table(table).rows:
+            typ, _ = facilities.facility_type(row["name"])
+            for key in {fold(row["name"]), fold(row["name"][len(typ):].strip())}:
+                where.setdefault(key, set()).add(row["province"])
+    return where
+
+
+def _provinces_of(data: SurrogateData, facilities: Any, catalogue: dict[str, set[str]],
+                  label: str, surrogate: str) -> tuple[str, set[str]] | None:
+    """(kind, provinces the surrogate belongs to), None when it says nothing about a province."""
+    sur = surrogate.strip()
+    if label == "TERRITORIO":
+        if not re.fullmatch(r"E?-?\d{5}", sur):
+            return None
+        return "postal code", {data.code_province.get(sur[-5:-3], "?")}
+    if label in ("NUMERO_TELEFONO", "NUMERO_FAX"):
+        digits = re.sub(r"\D", "", sur)
+        digits = digits[2:] if digits.startswith("34") and len(digits) == 11 else digits
+        province = data.area_province(digits) if len(digits) == 9 and digits[0] == "9" else None
+        return ("phone prefix", {province}) if province else None
+    if label in FACILITIES:
+        typ, _ = facilities.facility_type(sur)
+        rest = re.sub(r"^(de|del)\s+", "", fold(sur[len(typ):].strip()))
+        provinces = catalogue.get(fold(sur)) or catalogue.get(rest) or set()
+        return ("facility", provinces) if provinces else None
+    return None
+
+
+def place_agreement(data: SurrogateData, facilities: Any, catalogue: dict[str, set[str]],
+                    new_text: str, records: Iterable[Any]) -> Counter:
+    """Counts, for one pseudonymised note: for each postal code, hospital/centre (from the
+    catalogue) and fixed phone with a surrogate town within ``WINDOW`` characters on its line,
+    whether it is in that town's province ("<kind> near a town", "<kind> in the town's
+    province"); for each "Town (Province)" / "Town, Province" pair of the output, whether the
+    province written is the town's; and whether capitals stayed capitals of their size class."""
+    counts: Counter = Counter()
+    rows = [r for r in records if _get(r, "surrogate") and _get(r, "new_start") is not None
+            and _get(r, "new_start") >= 0]
+    towns: list[tuple[int, int, str, str]] = []
+    for r in rows:
+        if _get(r, "label") != "TERRITORIO":
+            continue
+        sur = new_text[_get(r, "new_start"):_get(r, "new_end")].strip()
+        found = data.find_town(sur)
+        if found is not None and not re.fullmatch(r"\d{5}", sur):
+            towns.append((_get(r, "new_start"), _get(r, "new_end"), found[1], sur))
+    for r in rows:
+        label, a, b = _get(r, "label"), _get(r, "new_start"), _get(r, "new_end")
+        found = _provinces_of(data, facilities, catalogue, label, new_text[a:b])
+        if found is None:
+            continue
+        kind, provinces = found
+        near = [(min(abs(t0 - b), abs(a - t1)), province) for t0, t1, province, _ in towns
+                if min(abs(t0 - b), abs(a - t1)) <= WINDOW and "\n" not in new_text[min(a, t0):max(b, t1)]]
+        if not near:
+            continue
+        province = min(near)[1]
+        counts[f"{kind} near a town"] += 1
+        counts[f"{kind} in the town's province"] += province in provinces
+        if province not in provinces:
+            start = new_text.rfind("\n", 0, a) + 1
+            end = new_text.find("\n", b)
+            line = new_text[start:end if end >= 0 else None][:160]
+            counts.setdefault("_disagree", []).append(  # type: ignore[call-overload]
+                f"{kind}: {province} vs {sorted(provinces)} | {line}")
+    for (t0, t1, town_province, _), (p0, p1, _, written) in itertools.pairwise(towns):
+        between = new_text[t1:p0]
+        province = data.province_lookup.get(fold(written))
+        if province is None or not re.fullmatch(r"\s*[(,/.-]\s*|\s+", between):
+            continue
+        counts["town, province pairs"] += 1
+        counts["town, province pairs consistent"] += province == town_province
+        if province != town_province:
+            start = new_text.rfind("\n", 0, t0) + 1
+            counts.setdefault("_disagree", []).append(  # type: ignore[call-overload]
+                f"pair: {new_text[start:new_text.find(chr(10), p1)][:160]}")
+    return counts
+
+
 # --- the run ------------------------------------------------------------------------------
 
 
@@ -434,6 +538,8 @@ def gold_pass(
     home = fold(HOME_COUNTRY)
     nationality = {fold(w) for w in HOME_NATIONALITY}
     report = Report()
+    facilities = build_registry(data)["HOSPITAL"]
+    catalogue = facility_provinces(data, facilities)
     linkage: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     extra: dict[str, Any] = {"unknown_words": Counter(), "mixed_sex": [], "clashes": []}
     for doc in gold.values():
@@ -455,6 +561,13 @@ def gold_pass(
             if match.group(1) in GUIDELINE_LABELS:
                 report.counts["masks"] += 1
                 report.misses["masks"].append((doc.id, match.group()))
+        agree = place_agreement(data, facilities, catalogue, result.text, result.audit)
+        for kind, name in (("postal code", "postal"), ("facility", "facility"), ("phone prefix", "phone")):
+            report.counts[name + "_n"] += agree[f"{kind} near a town"]
+            report.counts[name + "_ok"] += agree[f"{kind} in the town's province"]
+        report.counts["pairs_n"] += agree["town, province pairs"]
+        report.counts["pairs_ok"] += agree["town, province pairs consistent"]
+        report.misses["places"].extend((doc.id, line) for line in agree.get("_disagree", []))
         pairs_of_person: list[tuple[str, str]] = []
         for r in rows:
             label, original, new = r.get("label"), r["original"], r["new"]
@@ -485,7 +598,9 @@ def gold_pass(
                 else:
                     report.counts["subregion_unresolved"] += 1
             # 3. towns
-            if label == "TERRITORIO" and fold(original.strip()) in population:
+            if label == "TERRITORIO" and str(r.get("note") or "").startswith("province"):
+                report.counts["provinces_following_their_town"] += 1  # "Alcobendas (Madrid)"
+            elif label == "TERRITORIO" and fold(original.strip()) in population:
                 before_pop = population[fold(original.strip())]
                 after_pop = population.get(fold(new.strip()))
                 if after_pop is None:
@@ -631,6 +746,10 @@ def figures(report: Report, model: dict[str, Any] | None) -> dict[str, Any]:
         "size_class_kept_pct": report.share("size_class"),
         "capital_kept_pct": report.share("capital"),
         "sn_kept_pct": report.share("sn"),
+        "postal_code_in_town_province_pct": report.share("postal"),
+        "facility_in_town_province_pct": report.share("facility"),
+        "phone_prefix_in_town_province_pct": report.share("phone"),
+        "town_province_pairs_pct": report.share("pairs"),
         "known_words_pct": report.share("known"),
         "standard_accent_pct": report.share("accent"),
         "patient_name_sex_pct": report.share("patient_sex"),
@@ -680,9 +799,14 @@ def main() -> int:
                                            {"unresolved": c["subregion_unresolved"]}],
         "big_city_kept": [c["big_city_ok"], c["big_city_n"]],
         "size_class_kept": [c["size_class_ok"], c["size_class_n"],
-                            {"surrogate_not_a_town": c["towns_not_a_town"]}],
+                            {"surrogate_not_a_town": c["towns_not_a_town"],
+                             "provinces_following_their_town": c["provinces_following_their_town"]}],
         "capital_kept": [c["capital_ok"], c["capital_n"]],
         "sn_kept": [c["sn_ok"], c["sn_n"]],
+        "postal_code_in_town_province": [c["postal_ok"], c["postal_n"]],
+        "facility_in_town_province": [c["facility_ok"], c["facility_n"]],
+        "phone_prefix_in_town_province": [c["phone_ok"], c["phone_n"]],
+        "town_province_pairs": [c["pairs_ok"], c["pairs_n"]],
         "known_words": [c["known_ok"], c["known_n"]],
         "standard_accent": [c["accent_ok"], c["accent_n"]],
         "patient_name_sex": [c["patient_sex_ok"], c["patient_sex_n"]],
@@ -703,8 +827,8 @@ def main() -> int:
     unknown = extra["unknown_words"].most_common()
     print(f"\nwords not found in the pack's lists ({len(unknown)} distinct):")
     print("  " + ", ".join(f"{w} ({label}) x{n}" for (label, w), n in unknown[:40]))
-    for name in ("home", "subregion", "big_city", "capital", "sn", "accent", "patient_sex", "profession",
-                 "masks", "towns_not_a_town"):
+    for name in ("home", "subregion", "big_city", "capital", "sn", "places", "accent", "patient_sex",
+                 "profession", "masks", "towns_not_a_town"):
         if report.misses.get(name):
             print(f"\nmissed, {name} ({len(report.misses[name])}):")
             for case in report.misses[name][:SHOWN]:
