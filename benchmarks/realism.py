@@ -9,8 +9,9 @@ with the embedded model for the last. Each figure is printed with its target and
 JSON keeps the figures, the counts behind them and the cases that miss (surrogates and originals
 of a public corpus, for the developer who fixes them; never run this on real notes and publish).
 
-  1. home_country_kept: "España" as a PAIS span and the nationality words "español(a)(s)" inside
-     any span, kept as written (default policy keeps the home country). Target 100 %.
+  1. home_country_kept: the pack's home country ("España", "Spain"…) as a PAIS span, and it or its
+     nationality words ("español(a)(s)") inside any other span but an organisation's name, kept as
+     written (default policy keeps the home country). Target 100 %.
   2. foreign_country_same_subregion: a foreign PAIS span replaced by a country of the same UN M49
      sub-region (the grouping of CLDR territory containment: Western Africa, South America…).
      Country names -> ISO codes from the pack's country table; codes -> sub-region from the
@@ -26,12 +27,11 @@ of a public corpus, for the developer who fixes them; never run this on real not
      Places that follow the surrogate town: a postal code, a hospital or health centre of the
      catalogue, a fixed phone prefix with a surrogate town on its line within 80 characters in
      that town's province; a "Town (Province)" pair of the output whose province is the town's.
-  5. known_words: the share of the letter words (two letters or more) of every surrogate that are
-     in the pack's lists (names, surnames, towns, provinces, communities, countries, streets,
-     hospitals, health centres, professions, street and facility types, stop list, word classes,
-     kinship, honorifics, calendar, surrogates.yaml) or appear in the original span (structure
-     kept). An e-mail or URL word counts as known when it splits into known words and at most two
-     initials ("jgarcia", "hospitalsalud"). Target >= 99.5 %; the unknown words are listed.
+  5. known_words: the share of the letter words (two letters or more) of every surrogate that
+     ``crfdeid.surrogates.vocabulary.invented_words`` does not call invented: words of the pack's
+     lists, structure kept from the original, initials and acronyms of the surrogate's own words,
+     address words spelled from pack words and a few initials ("jgarcia"). Target >= 99.5 %;
+     the invented words are listed.
   6. standard_accent: among the surrogate words of person names and towns that wordfreq's Spanish
      list knows, and whose standard spelling (the most frequent form in that list among the forms
      that fold to the same letters) or whose written form carries an accent, the share written as
@@ -86,16 +86,13 @@ from crfdeid.resources import meddocan_dir
 from crfdeid.surrogates import build_registry, normalise, surrogate_data
 from crfdeid.surrogates.data import SurrogateData, country_key
 from crfdeid.surrogates.people import PERSON_LABELS
+from crfdeid.surrogates.vocabulary import invented_words, pack_vocabulary
 from crfdeid.types import Document
 
 #: The independent source of UN M49 sub-regions, when installed.
 CONVERTER = "country_converter UNregion (UN M49)"
-HOME_COUNTRY = "España"
-HOME_NATIONALITY = ("español", "española", "españoles", "españolas")
 BIG_CITY = 100_000
 MEDIUM_TOWN = 20_000
-#: E-mail and URL words split into known words and at most this many single letters (initials).
-MAX_INITIALS = 2
 #: An accented spelling is standard too when it is at least this share as frequent as the top one:
 #: "Óscar" (0.28 of "oscar", the award), "Cortés" (0.26 of the noun "cortes"); not "València" (0.02).
 ACCENT_RATIO = 0.15
@@ -109,8 +106,9 @@ _MASK = re.compile(r"\[([A-Z][A-Z_]+)\]")
 _DIGITS = re.compile(r"\d+")
 #: A header field of surnames: "Apellidos: José Riera" holds no given name.
 _SURNAMES_FIELD = re.compile(r"apellidos?\s*:\s*$", re.IGNORECASE)
-WEB_LABELS = ("CORREO_ELECTRONICO", "URL_WEB")
 ACCENT_LABELS = (*PERSON_LABELS, "TERRITORIO")
+#: Names replaced as a whole: "KCI Clinic Spain SL" becomes another company, "Spain" and all.
+ORGANISATIONS = ("INSTITUCION", "HOSPITAL", "CENTRO_SALUD")
 
 TARGETS: dict[str, tuple[str, float]] = {
     "home_country_kept_pct": (">=", 100.0),
@@ -158,22 +156,6 @@ def letter_words(text: str, min_length: int = 1) -> list[str]:
 def size_class(population: float) -> str:
     """The issue's three town sizes."""
     return "big" if population >= BIG_CITY else "medium" if population >= MEDIUM_TOWN else "small"
-
-
-def splits_into_known(word: str, vocabulary: set[str], max_initials: int = MAX_INITIALS) -> bool:
-    """Whether a folded word is a run of known words of two letters or more and at most
-    ``max_initials`` single letters ("jgarcialopez" yes, "rauluidgfv" no)."""
-    word = fold(word)
-    best: list[int | None] = [0] + [None] * len(word)  # fewest initials to reach each position
-    for i in range(len(word)):
-        if best[i] is None:
-            continue
-        for j in range(i + 1, len(word) + 1):
-            piece = word[i:j]
-            cost = best[i] + (1 if len(piece) == 1 else 0)
-            if (len(piece) == 1 or piece in vocabulary) and (best[j] is None or cost < best[j]):
-                best[j] = cost
-    return best[-1] is not None and best[-1] <= max_initials
 
 
 def accent_key(word: str) -> str:
@@ -319,36 +301,11 @@ def kinship_or_home(text: str, words: set[str], number_words: Mapping[str, int])
 # --- the pack's vocabulary and reference data ------------------------------------------------
 
 
-def _strings(value: Any) -> Iterable[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, Mapping):
-        for k, v in value.items():
-            yield str(k)
-            yield from _strings(v)
-    elif isinstance(value, (list, tuple, set)):
-        for v in value:
-            yield from _strings(v)
-
-
-def pack_vocabulary(data: SurrogateData) -> set[str]:
-    """Every folded word of the pack's lists (the "is it a real word" reference of figure 5)."""
-    pack = data.pack
-    texts: list[str] = []
-    for table in pack.tables.values():
-        for row in table.rows:
-            texts.extend(v for k, v in row.items() if v and k not in ("code", "count", "male", "female",
-                                                                        "population"))
-    for mapping in (pack.street_types, pack.facility_types):
-        texts.extend(_strings(mapping))
-    texts.extend(pack.stopwords)
-    texts.extend(pack.word_classes)
-    texts.extend(pack.kinship)
-    texts.extend(pack.honorifics)
-    for name in (*pack.months, *pack.weekdays):
-        texts.extend([name.name, *name.abbreviations])
-    texts.extend(_strings(dict(pack.surrogate)))
-    return {fold(w) for text in texts for w in letter_words(str(text), 2)}
+def home_words(data: SurrogateData) -> tuple[set[str], set[str]]:
+    """The pack's home country (folded names and aliases: "España", "Spain") and its
+    nationality words ("español", "española"…), from ``home_country`` in surrogates.yaml."""
+    home = data.extra.get("home_country") or {}
+    return {fold(a) for a in home.get("aliases", [])}, set(data.home_words)
 
 
 def town_populations(data: SurrogateData) -> dict[str, float]:
@@ -532,11 +489,10 @@ def gold_pass(
 ) -> tuple[Report, dict]:
     """Figures 1-10 and the two extra counts, from the gold spans."""
     deidentifier = DeidentifierSpec(from_annotations=True, seed=seed).build()
-    vocabulary = pack_vocabulary(data)
+    vocabulary = pack_vocabulary(data.pack.language)
     population = town_populations(data)
     capitals = {fold(c) for c in data.capitals.values()}
-    home = fold(HOME_COUNTRY)
-    nationality = {fold(w) for w in HOME_NATIONALITY}
+    home, nationality = home_words(data)
     report = Report()
     facilities = build_registry(data)["HOSPITAL"]
     catalogue = facility_provinces(data, facilities)
@@ -550,11 +506,12 @@ def gold_pass(
         # 1. home country and nationality words inside spans
         for r in rows:
             words = [fold(w) for w in letter_words(r["original"])]
-            if r.get("label") == "PAIS" and fold(r["original"].strip()) == home:
-                report.add("home", fold(r["new"].strip()) == home, (doc.id, r["original"], r["new"]))
-            elif any(w in nationality or w == home for w in words):
+            if r.get("label") == "PAIS" and fold(r["original"].strip()) in home:
+                report.add("home", fold(r["new"].strip()) == fold(r["original"].strip()),
+                           (doc.id, r["original"], r["new"]))
+            elif r.get("label") not in ORGANISATIONS and any(w in nationality or w in home for w in words):
                 kept = {fold(w) for w in letter_words(r["new"])}
-                ok = all(w in kept for w in words if w in nationality or w == home)
+                ok = all(w in kept for w in words if w in nationality or w in home)
                 report.add("home", ok, (doc.id, r.get("label"), r["original"], r["new"]))
         # 9. masks in running text
         for match in _MASK.finditer(result.text):
@@ -575,14 +532,11 @@ def gold_pass(
                 continue
             linkage[f"{label}|{normalise(original)}"][doc.id].add(normalise(new))
             # 5. known words
-            before = {fold(w) for w in letter_words(original)}
+            invented = invented_words(original, new, label, vocabulary)
             for word in letter_words(new, 2):
-                key = fold(word)
-                ok = key in vocabulary or key in before or (
-                    label in WEB_LABELS and splits_into_known(key, vocabulary | before))
-                report.add("known", ok)
-                if not ok:
-                    extra["unknown_words"][(label, word)] += 1
+                report.add("known", word not in invented)
+            for word in invented:
+                extra["unknown_words"][(label, word)] += 1
             # 6. accents
             if standard is not None and label in ACCENT_LABELS:
                 for word in letter_words(new, 2):
@@ -590,7 +544,7 @@ def gold_pass(
                     if check is not None:
                         report.add("accent", check, (doc.id, label, word, standard_form(word, standard)))
             # 2. foreign countries
-            if label == "PAIS" and fold(original.strip()) not in (home, *nationality):
+            if label == "PAIS" and fold(original.strip()) not in home | nationality:
                 a, b = country_code(data, original.strip()), country_code(data, new.strip())
                 if regions is not None and a in regions and b in regions:
                     report.add("subregion", regions[a] == regions[b],
@@ -696,7 +650,7 @@ def model_pass(gold: Mapping[str, Document], seed: int, data: SurrogateData) -> 
     A string the model missed, or replaced by something that still shows it, counts whatever
     it is. ``strict_leak_pct`` counts every one."""
     deidentifier = DeidentifierSpec(seed=seed).build()
-    words = {fold(w) for w in data.pack.kinship} | {fold(HOME_COUNTRY), *(fold(w) for w in HOME_NATIONALITY)}
+    words = {fold(w) for w in data.pack.kinship} | set().union(*home_words(data))
     distinct = 0
     leaks: list[tuple[str, str, str]] = []
     apart: Counter = Counter()

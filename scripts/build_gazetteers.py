@@ -39,6 +39,8 @@ from pathlib import Path
 
 import yaml
 
+from crfdeid.surrogates.data import dominant_group  # the rule the engine reads the column with
+
 REPO = Path(__file__).resolve().parent.parent
 
 SOURCES = {
@@ -582,27 +584,6 @@ def _feminine(masculine: str) -> str:
     if masculine[-1:].isalpha() and masculine[-1:] not in "aeiouáéíóú":
         return masculine + "a"
     return masculine
-
-
-#: A word that names or heads several occupations gets their group only when this share of them
-#: falls in one ISCO sub-major group ("mecánico": 91 % crafts; "trabajador": 61 % social work,
-#: too mixed; "empleado", "técnico": none).
-DOMINANT_SHARE = 2 / 3
-
-
-def dominant_group(votes: Counter) -> str:
-    """The usual unit group among ``votes`` (unit group -> occupations), or "" if they spread."""
-    votes = Counter({g: n for g, n in votes.items() if g})
-    by_sub_major: Counter = Counter()
-    for group, n in votes.items():
-        by_sub_major[group[:2]] += n
-    if not by_sub_major:
-        return ""
-    sub_major, n = min(by_sub_major.items(), key=lambda kv: (-kv[1], kv[0]))
-    if n < DOMINANT_SHARE * sum(by_sub_major.values()):
-        return ""
-    within = [(g, c) for g, c in votes.items() if g.startswith(sub_major)]
-    return min(within, key=lambda kv: (-kv[1], kv[0]))[0]
 
 
 def build_professions(src: Path) -> tuple[list[list[str]], dict]:

@@ -27,14 +27,6 @@ def test_size_class(population, size):
     assert realism.size_class(population) == size
 
 
-def test_email_words_split_into_known_words_and_few_initials():
-    vocabulary = {"garcia", "lopez", "hospital", "salud"}
-    assert realism.splits_into_known("jgarcialopez", vocabulary)
-    assert realism.splits_into_known("hospitalsalud", vocabulary)
-    assert not realism.splits_into_known("rauluidgfv", vocabulary)
-    assert not realism.splits_into_known("abcgarcia", vocabulary)  # three initials
-
-
 def test_accent_key_keeps_enye_and_cedilla():
     assert realism.accent_key("Rabadán") == "rabadan"
     assert realism.accent_key("Mariño") == "mariño"

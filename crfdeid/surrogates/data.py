@@ -381,13 +381,15 @@ class SurrogateData:
         self.profession_forms = sorted({form for pair in self.profession_lookup.values() for form in pair})
 
 
-#: A word heading several professions gets their group only when this share of them falls in
-#: one ISCO sub-major group ("mecánico": 91 % crafts; "trabajador": 61 % social work, too mixed).
+#: A word that names or heads several professions gets their group only when this share of them
+#: falls in one ISCO sub-major group ("mecánico": 91 % crafts; "trabajador": 61 % social work,
+#: too mixed). The build script fills the table's ``isco`` column with the same rule.
 DOMINANT_SHARE = 2 / 3
 
 
 def dominant_group(votes: Counter) -> str:
     """The usual unit group among ``votes`` (unit group -> professions), "" if they spread."""
+    votes = Counter({g: n for g, n in votes.items() if g})
     by_sub_major: Counter = Counter()
     for group, n in votes.items():
         by_sub_major[group[:2]] += n
