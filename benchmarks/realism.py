@@ -106,6 +106,8 @@ _MASK = re.compile(r"\[([A-Z][A-Z_]+)\]")
 _DIGITS = re.compile(r"\d+")
 #: A header field of surnames: "Apellidos: José Riera" holds no given name.
 _SURNAMES_FIELD = re.compile(r"apellidos?\s*:\s*$", re.IGNORECASE)
+#: A header field of given names: "Nombre: Alvaro".
+_GIVEN_FIELD = re.compile(r"nombre\s*:\s*$", re.IGNORECASE)
 ACCENT_LABELS = (*PERSON_LABELS, "TERRITORIO")
 #: Names replaced as a whole: "KCI Clinic Spain SL" becomes another company, "Spain" and all.
 ORGANISATIONS = ("INSTITUCION", "HOSPITAL", "CENTRO_SALUD")
@@ -241,18 +243,39 @@ def mixed_sex(run: list[str], given: Mapping[str, tuple[int, int]]) -> bool:
     return len(sexes) > 1
 
 
-def name_clashes(pairs: Iterable[tuple[str, str]], particles: set[str]) -> dict[str, set[str]]:
+def name_clashes(pairs: Iterable[tuple[str, ...]], particles: set[str]) -> dict[str, set[str]]:
     """Original name word -> its surrogate words, where one word got two (in one note). Pairs are
-    (original, surrogate) of person spans; words are aligned by position when the counts match."""
-    seen: dict[str, set[str]] = defaultdict(set)
-    for original, surrogate in pairs:
+    (original, surrogate[, field]) of person spans, ``field`` "given" or "surname" for a span of a
+    "Nombre:" or "Apellidos:" header field; words are aligned by position when the counts match.
+    A word that is one person's given name and another's surname (a field, or the first and the
+    last word of a longer name: the patient "Alvaro", the Dra. Noelia Rubio Álvaro) is two names,
+    one surrogate each: it clashes only if a role gets two, or a mention of no clear role a third."""
+    aligned: list[tuple[str, str, str]] = []
+    for pair in pairs:
+        original, surrogate, field = (*pair, "")[:3]
         before = [w for w in letter_words(original, 2) if fold(w) not in particles]
         after = [w for w in letter_words(surrogate, 2) if fold(w) not in particles]
         if len(before) != len(after):
             continue
-        for a, b in zip(before, after, strict=True):
-            seen[fold(a)].add(fold(b))
-    return {k: v for k, v in seen.items() if len(v) > 1}
+        for i, (a, b) in enumerate(zip(before, after, strict=True)):
+            role = field or ("" if len(before) < 2 else "given" if i == 0 else
+                             "surname" if i == len(before) - 1 else "")
+            aligned.append((fold(a), role, fold(b)))
+    roles: dict[str, set[str]] = defaultdict(set)
+    for word, role, _ in aligned:
+        if role:
+            roles[word].add(role)
+    seen: dict[str, set[str]] = defaultdict(set)
+    for word, role, new in aligned:
+        seen[f"{word} ({role})" if len(roles[word]) == 2 and role else word].add(new)
+    clashes = {}
+    for key, news in seen.items():
+        both = len(roles[key]) == 2
+        if len(news) > 1 and not both:
+            clashes[key] = news
+        if both and news - seen[f"{key} (given)"] - seen[f"{key} (surname)"]:
+            clashes[key] = news | seen[f"{key} (given)"] | seen[f"{key} (surname)"]
+    return clashes
 
 
 def linked(surrogates_by_note: Mapping[str, Mapping[str, set[str]]]) -> tuple[int, int, list[str]]:
@@ -525,7 +548,7 @@ def gold_pass(
         report.counts["pairs_n"] += agree["town, province pairs"]
         report.counts["pairs_ok"] += agree["town, province pairs consistent"]
         report.misses["places"].extend((doc.id, line) for line in agree.get("_disagree", []))
-        pairs_of_person: list[tuple[str, str]] = []
+        pairs_of_person: list[tuple[str, str, str]] = []
         for r in rows:
             label, original, new = r.get("label"), r["original"], r["new"]
             if not replaced(r):
@@ -580,7 +603,10 @@ def gold_pass(
                     gender = None if pair[0] == pair[1] else "m" if masculine else "f"
                     report.add("profession", gender in (None, sex), (doc.id, sex, original, new))
             if label in PERSON_LABELS:
-                pairs_of_person.append((original, new))
+                line = doc.text[doc.text.rfind("\n", 0, r["start"]) + 1:r["start"]]
+                field = "surname" if _SURNAMES_FIELD.search(line) else (
+                    "given" if _GIVEN_FIELD.search(line) else "")
+                pairs_of_person.append((original, new, field))
                 words = letter_words(new, 2)
                 before_run = given_run(letter_words(original, 2), data.given, data.surname)
                 run = given_run(words, data.given, data.surname)

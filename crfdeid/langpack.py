@@ -380,7 +380,7 @@ _SURROGATE_MAPS = ("capitals", "institutions", "sex_words", "age_units", "neutra
 #: and a fixed phone number keeps its original's two-digit prefix (no ``area_codes``).
 _SURROGATE_OPTIONAL_MAPS = ("home_country", "country_aliases", "country_display", "world_regions",
                             "nationalities", "descriptions_kept", "area_codes")
-_SURROGATE_OPTIONAL_LISTS = ("name_acronyms",)
+_SURROGATE_OPTIONAL_LISTS = ("name_acronyms", "medical_acronyms")
 _MANIFEST_KEYS = ("language", "name", "version", "rules", "gazetteers", "closed_lists")
 
 

@@ -32,9 +32,14 @@ def name_words(text: str) -> list[str]:
     header ran them together, the body writes "el Sr. García Escudero")."""
     out: list[str] = []
     for word in _NAME_WORDS.findall(text):
-        parts = [p for p in _GLUED.split(word) if len(p) >= 3]
+        parts = [p for p in glued_parts(word) if len(p) >= 3]
         out.extend(parts if len(parts) > 1 else [word])
     return out
+
+
+def glued_parts(word: str) -> list[str]:
+    """A word cut where a capital follows a small letter: "ÁngelGarcía" -> Ángel, García."""
+    return [p for p in _GLUED.split(word) if p]
 
 
 def find_whole_words(text: str, keys: Iterable[str]) -> list[tuple[int, int, str]]:

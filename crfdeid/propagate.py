@@ -15,19 +15,29 @@ stays, and the leftover scan holds the note for a reader if it was the name). An
 pack lists as spelled like a name (``name_acronyms``: "ANA" the antinuclear antibodies, "EVA"
 the pain scale) written in capitals is not a mention of a name written otherwise. Labels whose
 strategy keeps or shifts them are not propagated (dates, ages, sex, kinship).
+
+A name's span is widened to what is written glued or beside it and belongs to the name:
+initials outside it ("Dr. F. A. [Ferrer]", "[Nikolaos Antoniadis] P. Departamento de…") and the
+rest of a word it cuts ("DR.F[rancisco Javier Candel]"); kept outside, they would keep the
+original's letters. And a word of three or four capitals equal to the initials of a replaced
+person of the note ("FAF" signing for the Dr. Francisco Alberto Ferrer) is a mention of that
+person, unless the pack knows it as something else (``known_acronym``: "HTA", "TAC", "NHC",
+a name, a closed-class word).
 """
 
 from __future__ import annotations
 
 import bisect
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import regex
 
 from .langpack import LanguagePack
-from .occurrences import find_whole_words, name_words
+from .occurrences import find_whole_words, glued_parts, name_words
 from .surrogates import fold, normalise
+from .surrogates.base import LETTERS
 from .surrogates.people import PERSON_LABELS
 from .types import Document, Span
 
@@ -56,12 +66,16 @@ class _Wanted:
 
 def propagate(document: Document, replaced: Callable[[str], bool], pack: LanguagePack,
               particles: frozenset[str] | set[str] = frozenset(),
-              acronyms: frozenset[str] | set[str] = frozenset()) -> tuple[Span, ...]:
-    """The new spans: other whole-word occurrences of the document's replaced strings.
+              acronyms: frozenset[str] | set[str] = frozenset(),
+              known_acronym: Callable[[str], bool] | None = None) -> tuple[Span, ...]:
+    """The new spans: other whole-word occurrences of the document's replaced strings, names
+    widened to their initials and cut words, and acronyms of the note's people.
 
     ``replaced(label)`` says whether the policy replaces a label (a kept label is not
-    propagated); ``acronyms`` are the folded ``name_acronyms`` of the pack. Deterministic:
-    depends on the document only.
+    propagated); ``acronyms`` are the folded ``name_acronyms`` of the pack; ``known_acronym``
+    (folded word -> bool) tells capitals that are no one's initials, and without it acronyms
+    of people are not looked for. A widened name is a new span that covers its source (which
+    the pseudonymiser then drops as inside it). Deterministic: depends on the document only.
     """
     text = document.text
     wanted: dict[str, _Wanted] = {}  # folded key -> what an occurrence must look like
@@ -99,7 +113,133 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
         if _overlaps(taken, starts, longest_end, start, end):
             continue
         found.append(Span(start, end, want.label, SOURCE))
+    found = _widened(document, found, replaced, pack)
+    if known_acronym is not None:
+        found.extend(_acronyms(document, found, replaced, pack, particles, known_acronym))
     return tuple(found)
+
+
+#: Initials written just before a name, outside its span ("Dr. F. A. ", "por J.M. "): capitals
+#: with their full stop, none glued to a word or a stop before it.
+_INITIALS_BEFORE = regex.compile(r"(?<![\w.])(?:\p{Lu}\.[ \t]?){1,3}$")
+#: ... or just after it ("Antoniadis P. Departamento", "García A.B., Servicio"): then a line or
+#: a clause ends, or a capitalised word follows.
+_INITIALS_AFTER = regex.compile(
+    r"[ \t]\p{Lu}\.(?:[ \t]?\p{Lu}\.){0,2}(?=[ \t]*(?:$|[\n\r.,;:)])|[ \t]+\p{Lu})")
+#: What may stand before initials that belong to the name after them: a line start, an
+#: opening or separating mark, a title or a closed-class word ("Dr.", "por", "y").
+_BEFORE_INITIALS = regex.compile(r"(?:^|[:;,(\[/-]|(?<![\w.])(?P<word>[^\W\d_]+\.?))[ \t]*$")
+#: Capitals that are roman numerals ("III", "VII"), not initials.
+_ROMAN = regex.compile(r"[IVXLCDM]+")
+
+
+def _widened(document: Document, found: list[Span], replaced: Callable[[str], bool],
+             pack: LanguagePack) -> list[Span]:
+    """``found`` with every person span (the document's and the propagated ones) widened to the
+    initials beside it and to the whole words it cuts: a propagated span is replaced by its
+    widened self, a span of the document gets a widened copy (source ``propagated``)."""
+    text = document.text
+    every = sorted((*document.spans, *found), key=lambda s: (s.start, s.end))
+    ranges = [(s.start, s.end) for s in every]
+    starts = [r[0] for r in ranges]
+    longest = max((e - s for s, e in ranges), default=0)
+    propagated = {id(s) for s in found}
+    out = [s for s in found if s.label not in PERSON_LABELS]
+    for span in every:
+        if span.label not in PERSON_LABELS:
+            continue
+        if id(span) not in propagated and not replaced(span.label):
+            continue
+        start, end = _name_edges(text, span.start, span.end, pack)
+        clear = all(
+            not _overlaps(ranges, starts, longest, a, b)
+            for a, b in ((start, span.start), (span.end, end)) if b > a
+        )
+        if (start, end) == (span.start, span.end) or not clear:
+            if id(span) in propagated:
+                out.append(span)
+            continue
+        out.append(Span(start, end, span.label, SOURCE))
+    return sorted(out, key=lambda s: (s.start, s.end, s.label))
+
+
+def _name_edges(text: str, start: int, end: int, pack: LanguagePack) -> tuple[int, int]:
+    """The bounds of a name span widened over the word it cuts and the initials beside it."""
+    # a cut word goes on in small letters across the edge ("DR.F|rancisco", "Cande|l"); a
+    # capital there starts another word written glued ("Medina|NºCol"): not the name's
+    if 0 < start < len(text) and _in_word(text[start - 1]) and not text[start].isupper() \
+            and _in_word(text[start]):
+        while start > 0 and _in_word(text[start - 1]):
+            start -= 1
+            if text[start].isupper():
+                break
+    if 0 < end < len(text) and _in_word(text[end - 1]) and not text[end].isupper() and _in_word(text[end]):
+        while end < len(text) and _in_word(text[end]) and not text[end].isupper():
+            end += 1
+    newline = text.rfind("\n", max(0, start - 40), start)
+    line = text[newline + 1 if newline >= 0 else max(0, start - 40) : start]
+    before = _INITIALS_BEFORE.search(line)
+    if before is not None:
+        lead = _BEFORE_INITIALS.search(line[: before.start()])
+        word = lead["word"] if lead is not None else None
+        if lead is not None and (word is None or pack.honorific(word) is not None
+                                 or pack.honorific(word.rstrip(".")) is not None
+                                 or (not word.endswith(".") and fold(word) in pack.word_classes)):
+            start -= len(line) - before.start()
+    after = _INITIALS_AFTER.match(text, end)
+    if after is not None:
+        end = after.end()
+    return start, end
+
+
+def _in_word(char: str) -> bool:
+    """A letter or a combining mark: what a word is made of."""
+    return char.isalpha() or unicodedata.combining(char) > 0
+
+
+def _acronyms(document: Document, found: list[Span], replaced: Callable[[str], bool], pack: LanguagePack,
+              particles: frozenset[str] | set[str], known: Callable[[str], bool]) -> list[Span]:
+    """Words of three or four capitals equal to the initials of a replaced person of the note
+    ("FAF", "JMLV"), outside every span: spans of that person's label."""
+    text = document.text
+    wanted: dict[str, str] = {}
+    for span in sorted((*document.spans, *found), key=lambda s: (s.start, s.end)):
+        if span.label in PERSON_LABELS and replaced(span.label):
+            for form in initials_of(text[span.start:span.end], pack, particles):
+                if not known(form) and not _ROMAN.fullmatch(form.upper()):
+                    wanted.setdefault(form, span.label)
+    if not wanted:
+        return []
+    taken = sorted((s.start, s.end) for s in (*document.spans, *found))
+    starts = [t[0] for t in taken]
+    longest = max((e - s for s, e in taken), default=0)
+    return [
+        Span(start, end, wanted[key], SOURCE)
+        for start, end, key in find_whole_words(text, wanted)
+        if text[start:end].isupper() and text[start:end].isalpha()
+        and not _overlaps(taken, starts, longest, start, end)
+    ]
+
+
+def initials_of(name: str, pack: LanguagePack,
+                particles: frozenset[str] | set[str] = frozenset()) -> list[str]:
+    """The folded acronyms of three or four letters a name is signed with: every name word
+    ("fafg" for Francisco Alberto Ferrer Gómez), all but the second ("ffg"), all but the last
+    ("faf"). Titles, particles, kinship and lower-case words are no name words; "M.a" is "M"."""
+    words = []
+    for word in LETTERS.findall(name):
+        if not word[0].isupper() or fold(word) in particles or pack.kinship_term(word) is not None:
+            continue
+        if pack.honorific(word) is not None or pack.honorific(word + ".") is not None:
+            continue
+        words.extend(glued_parts(word))
+    forms = [words, words[:1] + words[2:], words[:-1]] if len(words) >= 3 else [words]
+    out = []
+    for form in forms:
+        initials = fold("".join(w[0] for w in form))
+        if 3 <= len(initials) <= 4 and initials not in out:
+            out.append(initials)
+    return out
 
 
 def _closed(word: str, pack: LanguagePack, particles: frozenset[str] | set[str]) -> bool:

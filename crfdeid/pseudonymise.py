@@ -345,7 +345,8 @@ class Pseudonymiser:
         planning = document if view.exact else view.document(document)
         if self.propagate_mentions:
             extra = propagate(planning, lambda label: self.policy.strategy(label) != "keep",
-                              self.data.pack, self.data.name_particles, self.data.name_acronyms)
+                              self.data.pack, self.data.name_particles, self.data.name_acronyms,
+                              self.data.is_known_acronym)
             if extra:
                 planning = planning.with_spans((*planning.spans, *extra))
         spans, dropped = resolve_overlaps(planning.spans)

@@ -77,6 +77,14 @@ def test_name_clashes_in_one_note():
     assert clashes == {"garcia": {"perez", "gomez"}}
     assert realism.name_clashes([("Juan de la Fuente", "Pedro de la Vega"), ("Juan", "Pedro")],
                                 {"de", "la"}) == {}
+    # the patient "Alvaro" (a "Nombre:" field) and the Dra. Noelia Rubio Álvaro: two names
+    roles = [("Alvaro", "Joaquín", "given"), ("Noelia Rubio Álvaro", "Virtudes Ortega Morcillo"),
+             ("Álvaro", "Morcillo")]
+    assert realism.name_clashes(roles, set()) == {}
+    assert realism.name_clashes([*roles, ("Álvaro", "Gil")], set()) == {
+        "alvaro": {"gil", "joaquin", "morcillo"}}
+    assert realism.name_clashes([*roles, ("Alvaro", "Luis", "given")], set()) == {
+        "alvaro (given)": {"joaquin", "luis"}}
 
 
 def test_linkage_counts_originals_with_one_surrogate_everywhere():

@@ -4,8 +4,9 @@ are replaced the same way and audited as ``propagated``; ordinary words are left
 from __future__ import annotations
 
 from crfdeid.langpack import load_pack
-from crfdeid.propagate import propagate
+from crfdeid.propagate import initials_of, propagate
 from crfdeid.pseudonymise import Pseudonymiser
+from crfdeid.surrogates import surrogate_data
 from crfdeid.types import Document, Span
 
 from .surrogate_kit import spans_of
@@ -131,3 +132,56 @@ def test_the_parts_of_a_glued_name_are_found_written_apart():
     assert "García" not in result.text and "Ángel" not in result.text and not result.leftovers
     surname = body.split()[3]  # "Evolución: el Sr. SURNAME Escudero's-surrogate …"
     assert glued.split(" ")[0].endswith(surname) and glued.split(" ")[1] == body.split()[4]
+
+
+# --- initials beside a name, a cut word, acronyms of a person ----------------------------------
+
+S = "NOMBRE_PERSONAL_SANITARIO"
+DATA = surrogate_data("es")
+
+
+def widened(text: str, *items: tuple[str, str]) -> list[str]:
+    document = doc(*items, text=text)
+    return [text[s.start:s.end] for s in propagate(document, lambda _: True, PACK)]
+
+
+def test_initials_beside_a_name_are_taken_into_its_span():
+    # MEDDOCAN dev S0376-78922011000100010-1: "Dr. Nikolaos Antoniadis P." with the "P." outside
+    assert widened("Responsable clínico: Dr. Nikolaos Antoniadis P. Departamento de Cirugía.",
+                   (S, "Nikolaos Antoniadis")) == ["Nikolaos Antoniadis P."]
+    assert widened("Remitido por: Dr. F. A. Ferrer. Servicio de Urología.", (S, "Ferrer")) == ["F. A. Ferrer"]
+    assert widened("Revisado por J.M. García, Servicio de Digestivo.", (S, "García")) == ["J.M. García"]
+    assert widened("Firmado: P. Ruiz A.B.\n", (S, "Ruiz")) == ["P. Ruiz A.B."]
+
+
+def test_near_misses_are_not_initials_of_the_name():
+    patient = "NOMBRE_SUJETO_ASISTENCIA"
+    assert widened("Se pauta vitamina D. García refiere mejoría.", (patient, "García")) == []
+    assert widened("Visto por el Dr. García. A las diez horas, fiebre.", (S, "García")) == []
+    assert widened("Dres. García A. y Pérez B. firman.", (S, "García")) == []  # "A. y": not sure, left
+    assert widened("Médico: Carolina Morato MedinaNºCol: 45 74 22861.", (S, "Carolina Morato Medina")) == []
+
+
+def test_a_span_that_cuts_a_word_is_widened_to_the_word():
+    # dev S0212-71992005001000009-1: the gold span starts after the "F" of "DR.Francisco"
+    text = "Remitido por: DR.Francisco Javier Candel. Servicio de Microbiología Clínica."
+    assert widened(text, (S, "rancisco Javier Candel")) == ["Francisco Javier Candel"]
+    assert widened("Médico: Ana Cande.", (S, "Ana Cand")) == ["Ana Cande"]
+
+
+def test_capitals_equal_to_a_person_s_initials_are_that_person():
+    text = ("Remitido por: Dr. Francisco Alberto Ferrer, Servicio de Urología.\n"
+            "Paciente: Héctor Tomás Alonso. Antecedentes: HTA, DM, III par craneal.\nFirmado: FAF.")
+    document = doc((S, "Francisco Alberto Ferrer"), ("NOMBRE_SUJETO_ASISTENCIA", "Héctor Tomás Alonso"),
+                   text=text)
+    spans = propagate(document, lambda _: True, PACK, known_acronym=DATA.is_known_acronym)
+    assert [(s.label, text[s.start:s.end]) for s in spans] == [(S, "FAF")]  # "HTA" is hypertension
+    assert propagate(document, lambda _: True, PACK) == ()  # without the pack's acronyms: not looked for
+
+
+def test_initials_of_a_name():
+    particles = DATA.name_particles
+    assert initials_of("Dr. Francisco Alberto Ferrer Gómez", PACK, particles) == ["fafg", "ffg", "faf"]
+    assert initials_of("M.a José de la Torre", PACK, DATA.name_particles) == ["mjt"]
+    assert initials_of("ÁngelGarcía Escudero", PACK, DATA.name_particles) == ["age"]
+    assert initials_of("Ana Pons", PACK, DATA.name_particles) == []  # two letters: not an acronym

@@ -137,3 +137,74 @@ def test_a_town_written_in_an_identifier_becomes_another_town():
         new = gen("ID_TITULACION_PERSONAL_SANITARIO", "Colegiado 282828 de Zaragoza", seed)
         town = new.split(" de ", 1)[1]
         assert new.startswith("Colegiado ") and "Zaragoza" not in new and data.find_town(town)
+
+
+# --- collegiate numbers and social security numbers: a real province ---------------------------
+
+LICENCE = "ID_TITULACION_PERSONAL_SANITARIO"
+CODES = set(surrogate_data("es").code_province)
+
+
+def run_note(text: str, *items: tuple[str, str], seed: int = 1) -> dict[str, str]:
+    from .surrogate_kit import run
+
+    result = run(text, *items, seed=seed)
+    return {original: surrogate for label, original, surrogate in result.mapping}
+
+
+@pytest.mark.parametrize(
+    "number", ["28 28 57810", "282857810", "08-08-25574", "28 28", "4608123", "13 87 71356"]
+)
+def test_a_collegiate_number_starts_with_a_real_province_code(number):
+    digits = re.sub(r"\D", "", number)
+    for seed in range(8):
+        new = gen(LICENCE, number, seed)
+        new_digits = re.sub(r"\D", "", new)
+        assert shape(new) == shape(number) and new != number
+        assert new_digits[:2] in CODES
+        if digits[2:4] == digits[:2]:
+            assert new_digits[2:4] == new_digits[:2]  # "28 28": the code written twice stays so
+
+
+def test_a_collegiate_number_follows_the_note_s_surrogate_province():
+    # dev S0004-06142006000900009-1: a Sevilla college in a note about Sevilla
+    text = "Localidad/ Provincia: Sevilla.\nMédico: Rosa María Jiménez NºCol: 41 41 98745."
+    for seed in range(8):
+        mapping = run_note(text, ("TERRITORIO", "Sevilla"), (LICENCE, "41 41 98745"), seed=seed)
+        province = surrogate_data("es").province_code[mapping["Sevilla"]]  # capital -> capital
+        assert mapping["41 41 98745"].startswith(f"{province} {province} ")
+
+
+def test_a_social_security_number_in_its_groups_gets_valid_check_digits():
+    for text in ("47 39047534 02", "14-63504522-08", "28 12345678 40"):  # none of them checks
+        for seed in range(8):
+            new = gen("ID_ASEGURAMIENTO", text, seed)
+            assert shape(new) == shape(text) and new[:2] in CODES and es_nss(new), new
+
+
+def test_every_identifier_of_dev_keeps_its_format_and_its_check_digits(meddocan_dir):
+    from crfdeid.io.corpus import load_annotations
+    from crfdeid.pseudonymise import Pseudonymiser
+    from crfdeid.surrogates import IDENTIFIER_LABELS
+    from crfdeid.surrogates.identifiers import kind_of
+
+    pseudonymiser = Pseudonymiser(seed=3)
+    seen = 0
+    for doc in load_annotations(meddocan_dir / "dev").values():
+        for label, original, new in pseudonymiser.pseudonymise(doc).mapping:
+            if label not in IDENTIFIER_LABELS or not any(c.isdigit() for c in original):
+                continue
+            seen += 1
+            assert shape(new) == shape(original) and new != original, (original, new)
+            # one edit away only for a one-digit code ("Residente de 5° año")
+            assert sum(c.isdigit() for c in original) == 1 or not too_close(new, original), (original, new)
+            compact = "".join(c for c in original if c.isalnum()).upper()
+            kind = kind_of(compact)
+            if kind is not None:
+                assert kind_of("".join(c for c in new if c.isalnum()).upper()) == kind, (original, new)
+            if label != LICENCE and re.fullmatch(r"\d\d[ -]\d{8}[ -]\d\d", original.strip()):
+                assert es_nss(new) and new[:2] in CODES, (original, new)
+            digits = re.sub(r"\D", "", original)
+            if label == LICENCE and len(digits) >= 4 and digits[:2] in CODES:
+                assert re.sub(r"\D", "", new)[:2] in CODES, (original, new)
+    assert seen > 600

@@ -199,16 +199,18 @@ def test_sexo_m_is_read_with_the_rest_of_the_note():
         assert sex_of(new_texts(run(female, (P, "Reyes"), seed=seed))[0]) == "f"
 
 
+def signed_twice(name: str, title: str, seed: int) -> list[str]:
+    """The surrogates of a doctor named in a note's header and again, after a title, in its
+    footer (MEDDOCAN's layout)."""
+    text = f"Médico: {name} NºCol: 20 20 11223.\nResponsable clínico: {title} {name}. Servicio de Digestivo."
+    return new_texts(run(text, (S, name), (S, name), seed=seed))
+
+
 def test_every_mention_of_a_person_gets_one_sex_and_one_surrogate():
     # the header has no title, the footer a generic "Dr.": one woman, one surrogate, whose
     # second given name ("Cristián" is a man's name) is a woman's too
-    text = (
-        "Médico: Carla Cristián Palma NºCol: 20 20 11223.\n"
-        "Responsable clínico: Dr. Carla Cristián Palma. Servicio de Digestivo."
-    )
     for seed in SEEDS:
-        result = run(text, (S, "Carla Cristián Palma"), (S, "Carla Cristián Palma"), seed=seed)
-        header, footer = new_texts(result)
+        header, footer = signed_twice("Carla Cristián Palma", "Dr.", seed)
         assert header == footer
         assert [decisive_sex(w) for w in header.split()[:2]] == ["f", "f"], header
 
@@ -262,3 +264,122 @@ def test_an_initial_nobody_spells_out_is_still_replaced():
     result = run("Firmado: J. Navarro.", (S, "J. Navarro"))
     (new,) = new_texts(result)
     assert not new.startswith("J.") and new.split()[1] != "Navarro"
+
+
+# --- a word that is one person's given name and another's surname ----------------------------
+
+
+def test_a_given_name_and_the_same_word_as_a_surname_get_surrogates_of_their_kinds():
+    # MEDDOCAN dev S1130-63432014000500008-1: the patient Alvaro, the Dra. Noelia Rubio Álvaro
+    text = (
+        "Nombre:  Alvaro.\nApellidos: Morcillo Gil.\nEdad: 40 años Sexo: H.\n"
+        "Médico: Noelia Rubio Álvaro  NºCol: 28 28 55478.\n"
+        "Remitido por: Dra. Noelia Rubio Álvaro Correo electrónico: noerual@hotmail.com"
+    )
+    for seed in SEEDS:
+        result = run(text, (P, "Alvaro"), (S, "Noelia Rubio Álvaro"), (S, "Noelia Rubio Álvaro"), seed=seed)
+        patient, header, footer = new_texts(result)
+        assert header == footer  # one doctor, one surrogate
+        surname = header.split()[2]
+        assert fold(patient) != fold(surname)
+        assert decisive_sex(patient) == "m" and fold(surname) in DATA.surname, (patient, surname)
+
+
+def test_a_surname_field_and_the_same_word_as_a_given_name():
+    # dev S0210-48062009000300017-1: "Apellidos: Miguel Chamoy" and the Dr. Miguel Ángel López
+    text = "Apellidos: Miguel  Chamoy.\nMédico: Miguel Ángel López Aramburu NºCol: 09 09 64234.\n"
+    for seed in SEEDS:
+        spans = (P, "Miguel  Chamoy"), (S, "Miguel Ángel López Aramburu")
+        patient, doctor = new_texts(run(text, *spans, seed=seed))
+        assert fold(patient.split()[0]) != fold(doctor.split()[0])
+        assert fold(patient.split()[0]) in DATA.surname and decisive_sex(doctor.split()[0]) == "m"
+
+
+def test_one_person_written_in_two_orders_keeps_one_surrogate():
+    # "Álvaro Pérez" and "Pérez Álvaro" share "Pérez": one person, whatever the order
+    gen = PeopleGenerator(DATA)
+    text = "Dr. Álvaro Pérez Gil.\nFirma: Pérez Álvaro."
+    mentions = [(4, gen.classify(text, 4, "Álvaro Pérez Gil")), (28, gen.classify(text, 28, "Pérez Álvaro"))]
+    assert gen.two_roles(text, mentions) == set()
+
+
+
+# --- initials beside a name and acronyms of a person -------------------------------------------
+
+
+def test_initials_beside_a_replaced_surname_take_the_surrogate_s_initials():
+    text = (
+        "Médico: Francisco Alberto Ferrer NºCol: 28 28 57810.\n"
+        "Remitido por: Dr. F. A. Ferrer. Servicio de Urología.\nFirmado: FAF. HTA controlada."
+    )
+    for seed in SEEDS:
+        result = run(text, (S, "Francisco Alberto Ferrer"), (S, "Ferrer"), seed=seed)
+        full = new_texts(result)[0]
+        initials = fold("".join(w[0] for w in full.split())).upper()  # "Ángel" signs "A."
+        assert f"Dr. {initials[0]}. {initials[1]}. {full.split()[2]}." in result.text, (full, result.text)
+        assert f"Firmado: {initials}." in result.text and "HTA controlada" in result.text
+        assert not result.leftovers
+
+
+def test_initials_and_acronym_of_a_name_known_only_by_its_initials():
+    text = "Remitido por: Dr. F. A. Ferrer. Servicio de Urología.\nFirmado: FAF."
+    for seed in SEEDS:
+        result = run(text, (S, "Ferrer"), seed=seed)
+        name = result.text.split("Dr. ")[1].split(". Servicio")[0]
+        first, second, surname = name.split()
+        assert first[0] != "F" and second[0] != "A" and surname != "Ferrer"
+        assert f"Firmado: {first[0]}{second[0]}{fold(surname[0]).upper()}." in result.text
+
+
+def test_a_name_written_with_and_without_its_trailing_initial_keeps_one_surrogate():
+    # MEDDOCAN dev S0376-78922011000100010-1: the header's span has the "P", the footer's not
+    text = (
+        "Médico: Nikolaos Antoniadis P..\n"
+        "Responsable clínico: Dr. Nikolaos Antoniadis P. Departamento de Cirugía Plástica."
+    )
+    for seed in SEEDS:
+        spans = (S, "Nikolaos Antoniadis P"), (S, "Nikolaos Antoniadis")
+        header, footer = new_texts(run(text, *spans, seed=seed))
+        assert footer == f"{header}." and not footer.endswith(" P.")  # the footer's span took the "P."
+
+
+# --- what else gave a person away on MEDDOCAN dev ---------------------------------------------
+
+
+def test_maria_abbreviated_makes_the_compound_a_woman_s_name():
+    # dev S0210-48062005000700013-1: "Dra. M.a José Tapia Guerrero" became "G.a Driss …" (a
+    # man's name): the name lists' "José" outvoted the "Dra." of one mention of two
+    for seed in SEEDS:
+        header, footer = signed_twice("M.a José Tapia Guerrero", "Dra.", seed)
+        assert header == footer and header.split()[0].endswith(".a")
+        assert sex_of(header.split()[1]) == "f", header
+
+
+def test_a_name_after_a_bare_de_is_a_surname():
+    # dev S0210-48062004000300006-1: "Victoria de Juan Herráez" became "Silvia de Laura …"
+    gen = PeopleGenerator(DATA)
+    names = ("Victoria de Juan Herráez", "María del Carmen Ruiz", "María de Lourdes Pérez",
+             "De Miguel Rivera")
+    kinds = {name: [k for *_, k in gen.classify("Médico: " + name, 8, name)] for name in names}
+    assert kinds == {
+        "Victoria de Juan Herráez": ["given", "surname", "surname"],
+        "María del Carmen Ruiz": ["given", "given", "surname"],  # a compound given name
+        "María de Lourdes Pérez": ["given", "given", "surname"],
+        "De Miguel Rivera": ["surname", "surname"],
+    }
+
+
+def test_nombre_in_prose_is_no_header_field():
+    # dev S2254-28842012000300010-1: "su hija de 50 años de nombre Natalia Ontiveros Palacios"
+    # read as a "Nombre:" field made every word a given name; the daughter shares the patient's
+    # surname ("Apellidos: Ontiveros Ruiz") and must keep sharing its surrogate
+    text = (
+        "Nombre: Enrique .\nApellidos: Ontiveros Ruiz.\n"
+        "Está al cuidado de su hija de 50 años de nombre Natalia Ontiveros Palacios, ademas…"
+    )
+    for seed in SEEDS:
+        spans = (P, "Enrique"), (P, "Ontiveros Ruiz"), (F, "Natalia Ontiveros Palacios")
+        result = run(text, *spans, seed=seed)
+        _, patient, daughter = new_texts(result)
+        assert daughter.split()[1] == patient.split()[0]
+        assert fold(daughter.split()[2]) in DATA.surname and sex_of(daughter.split()[0]) == "f"

@@ -242,12 +242,19 @@ class DocumentState:
     #: (folded given-name token, sex) -> surrogate, for a given name borne by people of both
     #: sexes in one note ("María" alone and in "José María"): a compound takes the person's sex
     name_map_sex: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: (folded name token, "given" or "surname") -> surrogate, for a word that is a given name of
+    #: one person and a surname of another in the note (the patient "Alvaro", the Dra. Rubio
+    #: Álvaro): each role has its own surrogate, of its own kind
+    name_roles: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: (folded name token, role) -> its group, for those words (tags number the two apart)
+    name_role_groups: dict[tuple[str, str], str] = field(default_factory=dict)
     #: the given names of a person in the note (folded) -> the person's sex, read once from
     #: every mention (title, patient's sex, the name lists)
     people_sex: dict[tuple[str, ...], str | None] = field(default_factory=dict)
-    #: offset of an initial or an acronym of initials ("J.", "JGE") -> the folded name tokens
-    #: it abbreviates, found by the people generator: it becomes the surrogate's initials
-    person_initials: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    #: offset of an initial or an acronym of initials ("J.", "JGE") -> the name tokens it
+    #: abbreviates (folded token, kind, the person's sex), found by the people generator: it
+    #: becomes the surrogate's initials
+    person_initials: dict[int, tuple[tuple[str, str, str | None], ...]] = field(default_factory=dict)
     #: canonical name token -> the sex its surrogate was drawn for (None: a surname)
     name_sex: dict[str, str | None] = field(default_factory=dict)
     #: the patient's sex read from the note ("m", "f" or None), set by the people generator

@@ -109,12 +109,15 @@ class SurrogateData:
         }
         self.institution_default = templates.pop("default", ["{surname}"])
         self.institution_acronyms = sorted(str(k) for k in extra["institution_acronyms"])
+        self._institution_acronyms = frozenset(fold(k) for k in self.institution_acronyms)
         self.institutions = sorted(templates.items(), key=lambda kv: -len(kv[0]))
         self.neutral = self._neutral(pack, extra["neutral"])
         self.descriptions_kept = {
             fold(w) for words in (extra.get("descriptions_kept") or {}).values() for w in words
         }
         self.name_acronyms = frozenset(fold(w) for w in extra.get("name_acronyms") or ())
+        #: capitals of clinical text that are no one's initials ("HTA", "TAC", "NHC"), folded
+        self.medical_acronyms = frozenset(fold(w) for w in extra.get("medical_acronyms") or ())
 
     @staticmethod
     def _neutral(pack: LanguagePack, raw: dict[str, Any]) -> dict[str, str]:
@@ -173,6 +176,20 @@ class SurrogateData:
 
     def name_sex(self, token: str) -> tuple[int, int]:
         return self.given.get(fold(token), (0, 0))
+
+    def is_known_acronym(self, folded: str) -> bool:
+        """Capitals that are not a person's initials even where a person of the note has those
+        initials: an acronym of clinical text ("hta", "nhc"), of the pack's institutions or
+        spelled like a name ("ana"), a name itself ("paz"), a stop or closed-class word."""
+        return (
+            folded in self.medical_acronyms
+            or folded in self.name_acronyms
+            or folded in self._institution_acronyms
+            or folded in self.given
+            or folded in self.surname
+            or self.pack.is_stopword(folded)
+            or folded in self.pack.word_classes
+        )
 
     # --- places -------------------------------------------------------------------------------
 

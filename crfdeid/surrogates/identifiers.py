@@ -6,6 +6,13 @@ Spanish account check digits inside) or payment card, the surrogate is made vali
 downstream validation behaves as on the original and nobody can tell real from surrogate by a
 failing checksum. The NIE's leading X/Y/Z is kept (it is format, not identity).
 
+A professional's collegiate number ("NºCol: 28 28 57810", "colegiado 4608123") starts with the
+INE code of its college's province (the postal prefix): the surrogate starts with a real province
+code — the province the note's towns went to when the note has one, else any — repeated where the
+original repeats it ("28 28" -> "41 41"), the rest redrawn, spaces and grouping kept. A number
+grouped as a social security number ("28 12345678 40": province, number, two check digits) gets a
+real province and valid check digits even when the original's do not check.
+
 Words written inside an identifier span are kept: "Residente de 3° año" (filed as an employee
 id) is a job title around a number, and scrambled letters ("Qjhykdjkv lx 9° uey") showed the
 reader what was replaced. Only codes change: digits, and letters of a token that has digits or
@@ -35,6 +42,11 @@ LONGEST_CHECKED = 34
 _TOKEN = regex.compile(r"[^\W_]+")
 #: Ordinal marks ("5º", "3ª"): letters to Unicode, format to a reader; never replaced.
 _ORDINAL_MARKS = "ºª"
+#: Labels of professional licence numbers: a Spanish collegiate number starts with the INE code
+#: of its college's province.
+LICENCE_LABELS = frozenset({"ID_TITULACION_PERSONAL_SANITARIO"})
+#: A social security number written in its groups: province, number, check ("28 12345678 40").
+_NSS_GROUPS = regex.compile(r"(\d{2})[ ./-](\d{7,8})[ ./-](\d{2})")
 
 
 def is_word(token: str) -> bool:
@@ -127,6 +139,39 @@ def with_check(text: str, kind: str | None, rng: random.Random, swap: WordSwap |
     return "".join(out)
 
 
+def province_digits(text: str, codes: list[str], province: str | None, rng: random.Random) -> str:
+    """``text`` with its digits redrawn, the first two (a province's INE code) set to
+    ``province`` (or a real code drawn from ``codes``), and the next two too where the original
+    repeats its code ("28 28 57810"); everything but digits kept."""
+    positions = [i for i, c in enumerate(text) if c in "0123456789"]
+    original = "".join(text[i] for i in positions)
+    code = province or rng.choice(codes)
+    digits = [rng.choice("0123456789") for _ in positions]
+    digits[0:2] = code
+    if len(original) >= 4 and original[2:4] == original[:2]:
+        digits[2:4] = code
+    out = list(text)
+    for i, digit in zip(positions, digits, strict=True):
+        out[i] = digit
+    return "".join(out)
+
+
+def nss_in_groups(text: str, province: str | None, codes: list[str], rng: random.Random) -> str:
+    """A social security number in the groups of ``text`` ("28 12345678 40"): a real province
+    code (``province``, else one of ``codes``), a new number and valid check digits."""
+    match = _NSS_GROUPS.fullmatch(text.strip())
+    assert match is not None
+    code = province or rng.choice(codes)
+    length = len(match[2])
+    number = "".join(rng.choice("0123456789") for _ in range(length))
+    base = int(code) * 10_000_000 + int(number) if int(number) < 10_000_000 else int(code + number)
+    lead = text[: len(text) - len(text.lstrip())]
+    trail = text[len(text.rstrip()) :]
+    stripped = text.strip()
+    first, second = stripped[2], stripped[2 + 1 + length]
+    return f"{lead}{code}{first}{number}{second}{base % 97:02d}{trail}"
+
+
 class IdentifierGenerator:
     """Record, insurance, licence, employee and other numbers; vehicle and device ids."""
 
@@ -168,6 +213,10 @@ class IdentifierGenerator:
             return None
 
         levels = [Level(lambda rng: with_check(text, kind, rng, swap), f"id:{label}", check_close=check)]
+        special = self.province_levels(text, label, state, check)
+        if special:
+            levels = [*special, Level(levels[0].make, f"id:{label}", "digits",
+                                      "no safe number of a real province: digits redrawn", check)]
         if kind is not None:
             levels.append(
                 Level(
@@ -179,4 +228,39 @@ class IdentifierGenerator:
                 )
             )
         new, level = state.draw_chain(text, levels, f"id:{label}")
-        return chosen(new, level, f"valid {kind}" if kind else "")
+        note = "valid nss" if special and kind is None and _NSS_GROUPS.fullmatch(text.strip()) else ""
+        return chosen(new, level, f"valid {kind}" if kind else note)
+
+    def province_levels(self, text: str, label: str, state: DocumentState, check: bool) -> list[Level]:
+        """The chain of a number that starts with a province's code: a collegiate number (its
+        college's province) or a social security number in its groups. First the province the
+        note's towns went to (for a collegiate number) or its own province's (for an NSS),
+        then any real province."""
+        if not text.isascii() or any(c.isalpha() for c in text):
+            return []
+        codes = sorted(self.data.code_province)
+        digits = "".join(c for c in text if c.isdigit())
+        province = self.data.code_province.get(digits[:2])
+        if label not in LICENCE_LABELS and _NSS_GROUPS.fullmatch(text.strip()):
+            # its province, or the one the note's towns of it went to; a code that is no
+            # province's ("71"): any real one
+            mapped = state.province_map.get(province, province) if province else None
+            own = self.data.province_code.get(mapped) if mapped else None
+            return [
+                Level(lambda rng: nss_in_groups(text, own, codes, rng), f"nss:{label}", check_close=check),
+                Level(lambda rng: nss_in_groups(text, None, codes, rng), f"nss:{label}:any", "anywhere",
+                      "no safe number of its province: a social security number of another", check),
+            ]
+        if label not in LICENCE_LABELS or len(digits) < 4 or province is None:
+            return []
+        target = state.province_map.get(province) or next(iter(state.province_map.values()), None)
+        code = self.data.province_code.get(target) if target else None
+        levels = []
+        if code is not None:
+            levels.append(Level(lambda rng: province_digits(text, codes, code, rng), f"college:{label}",
+                                check_close=check))
+        levels.append(Level(lambda rng: province_digits(text, codes, None, rng), f"college:{label}:any",
+                            "anywhere" if code is not None else None,
+                            "no safe number of the note's province: another province's college"
+                            if code is not None else "", check))
+        return levels

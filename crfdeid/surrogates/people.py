@@ -27,8 +27,10 @@ PERSON_LABELS = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO")
 PATIENT_LABEL = "NOMBRE_SUJETO_ASISTENCIA"
 SEX_LABEL = "SEXO_SUJETO_ASISTENCIA"
 _WORD = LETTERS
-_SURNAMES_FIELD = re.compile(r"apellidos?\s*[:.]?\s*$", re.IGNORECASE)
-_GIVEN_FIELD = re.compile(r"(?<!y )(?<!\w)nombre\s*[:.]?\s*$", re.IGNORECASE)
+#: A header field before a name, at the start of its line or with its colon: "Apellidos:",
+#: "Nombre:" (not "… su hija de nombre Natalia Ontiveros", a full name in prose).
+_SURNAMES_FIELD = re.compile(r"(?:^\W*apellidos?\s*[:.]?|(?<!\w)apellidos?\s*:)\s*$", re.IGNORECASE)
+_GIVEN_FIELD = re.compile(r"(?:^\W*nombre\s*[:.]?|(?<!y )(?<!\w)nombre\s*:)\s*$", re.IGNORECASE)
 _SURNAMES_ANYWHERE = re.compile(r"^\W*apellidos?\s*[:.]", re.IGNORECASE | re.MULTILINE)
 #: Where two names were written glued ("ÁngelGarcía"): a lower-case letter (two, so that "McArdle"
 #: stays whole) followed by a capitalised word.
@@ -38,6 +40,10 @@ _SEX_FIELD = re.compile(r"\bsexo\s*[:.]?\s*([^\W\d_]+)", re.IGNORECASE)
 #: an age: "Varón de 51 años", "mujer caucásica de 56 años", "paciente masculino de 52 años"
 _PATIENT_INTRO = r"\b({words})\b(?:\s+[^\W\d_]+){{0,2}}?\s+de\s+\d"
 _PATIENT_SEX = re.compile(r"\b(el|la) paciente\b|\b(varón|mujer|hombre)\b", re.IGNORECASE)
+#: A bare "de" just before a name word ("de Juan"), not "del", "de la", "de los".
+_AFTER_DE = re.compile(r"(?<!\w)de\s+$", re.IGNORECASE)
+#: "María" abbreviated at the head of a compound: "M.a José", "Mª Pilar", "M.ª Teresa".
+_MARIA = re.compile(r"M(?:\.\s?[aª]|ª)(?=\s)")
 #: Variants are merged only when both tokens are at least this long (shorter names are too
 #: close to each other: "Ana"/"Ada") and not both frequent in the lists ("Marín"/"Martín").
 FUZZY_MIN_LENGTH = 4
@@ -60,6 +66,9 @@ class Occurrence:
     token: str
     kind: str
     sex: str | None
+    #: "given" or "surname" for a word that is a given name of one person and a surname of
+    #: another in the note ("Alvaro" the patient, Dra. Rubio Álvaro): each role its own group
+    role: str = ""
 
 
 @dataclass
@@ -73,6 +82,7 @@ class Person:
 @dataclass
 class Group:
     canonical: str
+    role: str = ""
     members: set[str] = field(default_factory=set)
     kinds: Counter = field(default_factory=Counter)
     sexes: Counter = field(default_factory=Counter)
@@ -211,6 +221,13 @@ class PeopleGenerator:
             if word[0].islower() and folded not in self.data.given and folded not in self.data.surname:
                 continue  # not a name ("su", "materna")
             tokens.append((s, e, word))
+        # "Victoria de Juan Herráez": after a bare "de" inside a name comes a surname, even one
+        # spelled like a man's name; "María del Carmen", "María de Lourdes" stay given names
+        after_de = {
+            s for s, _, word in tokens
+            if _AFTER_DE.search(span_text, max(0, s - 8), s)
+            and self._table_sex(fold(word), DECISIVE_SHARE) != "f"
+        }
         if not tokens:
             # a name made of particles only ("Del Santo"): its last capitalised word is the name
             pack = self.data.pack
@@ -238,7 +255,7 @@ class PeopleGenerator:
             g = sum(self.data.name_sex(word))
             n = self.data.surname.get(fold(word), 0)
             alone = len(tokens) == 1
-            if seen_surname:
+            if seen_surname or s in after_de:
                 kind = "surname"
             elif alone:
                 kind = "given" if (g > n and not after_title) or (g > 0 and n == 0) else "surname"
@@ -280,6 +297,9 @@ class PeopleGenerator:
         if label == PATIENT_LABEL and patient in ("m", "f"):
             votes[patient] += 3
         first = next((t for _, _, t, k in classified if k == "given"), None)
+        if classified and classified[0][3] in ("initial", "given") \
+                and _MARIA.match(span_text, classified[0][0]):
+            first = "María"  # "M.a José", "Mª Pilar": María abbreviated, a woman
         if first is not None:
             decisive = self._table_sex(fold(first), DECISIVE_SHARE)
             leaning = decisive or self._table_sex(fold(first), 0.5 + 1e-9)
@@ -327,20 +347,65 @@ class PeopleGenerator:
                 )
         # every mention of a person takes the person's sex, read from all of them at once
         state.people_sex = {key: self.decide(votes) for key, votes in evidence.items()}
+        split = self.two_roles(text, mentions)
         for start, classified in mentions:
             sex = state.people_sex.get(self.given_key(classified))
             for _, _, token, kind in classified:
-                occurrences.append(Occurrence(token, kind, sex))
+                role = kind if fold(token) in split and kind in ("given", "surname") else ""
+                occurrences.append(Occurrence(token, kind, sex, role))
             people.append(Person([(start + s, fold(t), k) for s, _, t, k in classified], sex))
         state.patient_sex = patient
         self._assign(state, occurrences)
         self._initials(state, people)
+
+    def firm(self, text: str, start: int, classified: list) -> bool:
+        """Does a mention itself say which of its words are given names and which surnames: two
+        name words or more ("Noelia Rubio Álvaro": the last is a surname), or a field
+        ("Nombre:", "Apellidos:")? A word alone ("Álvaro") is read from the lists: either."""
+        if sum(k in ("given", "surname") for *_, k in classified) >= 2:
+            return True
+        _, before = line_before(text, start)
+        return bool(_SURNAMES_FIELD.search(before) or _GIVEN_FIELD.search(before))
+
+    def two_roles(self, text: str, mentions: list[tuple[int, list]]) -> set[str]:
+        """The folded words that are a given name of one person and a surname of another: the
+        patient "Alvaro" and the Dra. Noelia Rubio Álvaro. A word counts only where its mention
+        says its role (``firm``), only when the name lists know it as both (a misread
+        "Ontiveros" is no given name), and only when no mention of it as a given name shares
+        another name word with a mention of it as a surname ("Álvaro Pérez" and "Pérez Álvaro"
+        are one person written two ways: one surrogate)."""
+        others: dict[str, dict[str, set[frozenset[str]]]] = {}
+        for start, classified in mentions:
+            if not self.firm(text, start, classified):
+                continue
+            names = frozenset(fold(t) for _, _, t, k in classified if k in ("given", "surname"))
+            for _, _, token, kind in classified:
+                if kind in ("given", "surname"):
+                    others.setdefault(fold(token), {}).setdefault(kind, set()).add(names - {fold(token)})
+        return {
+            word
+            for word, roles in others.items()
+            if len(roles) == 2
+            and sum(self.data.given.get(word, (0, 0))) > 0 < self.data.surname.get(word, 0)
+            and all(a.isdisjoint(b) for a in roles["given"] for b in roles["surname"])
+        }
 
     def _initials(self, state: DocumentState, people: list[Person]) -> None:
         """Which names an initial ("J. García") or an acronym ("JGE") abbreviates: the person
         of the note with the same surname (or the only given name) starting with that letter,
         or the person whose initials those are. Their surrogate's initials replace them."""
         full = [p for p in people if all(k in ("given", "surname") for _, _, k in p.tokens) and p.tokens]
+        full_ids = {id(p) for p in full}
+        # initials written together -> the names they abbreviate: a full name first; else a
+        # name written with initials ("F. A. Ferrer" signing "FAF"), whose initials are the
+        # surrogate's initials there too. Built once: a long note has thousands of each.
+        partial = [p for p in people if p.tokens and id(p) not in full_ids]
+        signed: dict[str, tuple[tuple[str, str, str | None], ...]] = {}
+        for other in (*full, *partial):
+            for names in self.abbreviable(other):
+                if 2 <= len(names) <= 4:
+                    acronym = "".join(t[:1] for t, _ in names)
+                    signed.setdefault(acronym, tuple((t, k, other.sex) for t, k in names))
         group = state.name_groups
         givens: dict[str, set[str]] = {}
         for person in full:
@@ -352,47 +417,41 @@ class PeopleGenerator:
             for index, (offset, token, kind) in enumerate(person.tokens):
                 if kind == "initial":
                     named = [
-                        t
+                        (t, other.sex)
                         for other in full
                         if surnames and surnames <= {group.get(x, x) for _, x, k in other.tokens}
                         for _, t, k in other.tokens[index : index + 1]
                         if k == "given" and t[:1] == token
                     ]
                     if not named and len(givens.get(token, ())) == 1:
-                        named = sorted(givens[token])
+                        named = [(min(givens[token]), None)]
                     if named:
-                        state.person_initials[offset] = (named[0],)
-                elif kind == "initials":
-                    for other in full:
-                        names = next(
-                            (n for n in self.abbreviable(other) if "".join(t[:1] for t in n) == token), None
-                        )
-                        if names:
-                            state.person_initials[offset] = names
-                            break
+                        state.person_initials[offset] = ((named[0][0], "given", named[0][1]),)
+                elif kind == "initials" and token in signed:
+                    state.person_initials[offset] = signed[token]
 
     @staticmethod
-    def abbreviable(person: Person) -> list[tuple[str, ...]]:
-        """The ways a full name is written as initials: every name ("JMLV" for José María Lasso
-        Vidal), the first given name and the surnames ("JLV"), the given names and the first
-        surname ("JML")."""
-        given = [t for _, t, k in person.tokens if k == "given"]
-        surnames = [t for _, t, k in person.tokens if k == "surname"]
+    def abbreviable(person: Person) -> list[tuple[tuple[str, str], ...]]:
+        """The ways a name is written as initials, as (token, kind) sequences: every name
+        ("JMLV" for José María Lasso Vidal), the first given name and the surnames ("JLV"), the
+        given names and the first surname ("JML"); an initial stands for its given name."""
+        given = [(t, k) for _, t, k in person.tokens if k in ("given", "initial")]
+        surnames = [(t, k) for _, t, k in person.tokens if k == "surname"]
         return [tuple(given + surnames), tuple(given[:1] + surnames), tuple(given + surnames[:1])]
 
     def _group(self, occurrences: list[Occurrence]) -> list[Group]:
         """Spelling variants into groups. Each token joins the first group (in creation order)
-        whose canonical spelling is one edit away, found through a one-deletion index rather
-        than by comparing with every group (quadratic in a long note)."""
-        counts = Counter(fold(o.token) for o in occurrences if o.kind not in ABBREVIATIONS)
+        of its role whose canonical spelling is one edit away, found through a one-deletion
+        index rather than by comparing with every group (quadratic in a long note)."""
+        counts = Counter((fold(o.token), o.role) for o in occurrences if o.kind not in ABBREVIATIONS)
         groups: list[Group] = []
-        index: dict[str, Group] = {}
-        neighbours: dict[str, list[int]] = {}
-        for token, _ in sorted(counts.items(), key=lambda kv: (-kv[1], -len(kv[0]), kv[0])):
+        index: dict[tuple[str, str], Group] = {}
+        neighbours: dict[tuple[str, str], list[int]] = {}
+        for (token, role), _ in sorted(counts.items(), key=lambda kv: (-kv[1], -len(kv[0][0]), kv[0])):
             home = None
             if FUZZY_MIN_LENGTH <= len(token) <= VARIANT_MAX_LENGTH:
                 variants = deletions(token)
-                candidates = sorted({i for v in variants for i in neighbours.get(v, ())})
+                candidates = sorted({i for v in variants for i in neighbours.get((v, role), ())})
                 for i in candidates:
                     other = groups[i].canonical
                     if Levenshtein.distance(token, other, score_cutoff=1) > 1:
@@ -404,17 +463,17 @@ class PeopleGenerator:
                     home = groups[i]
                     break
             if home is None:
-                home = Group(token)
+                home = Group(token, role)
                 groups.append(home)
                 if FUZZY_MIN_LENGTH <= len(token) <= VARIANT_MAX_LENGTH:
                     for variant in deletions(token):
-                        neighbours.setdefault(variant, []).append(len(groups) - 1)
+                        neighbours.setdefault((variant, role), []).append(len(groups) - 1)
             home.members.add(token)
-            index[token] = home
+            index[(token, role)] = home
         for occ in occurrences:
             if occ.kind in ABBREVIATIONS:
                 continue
-            group = index[fold(occ.token)]
+            group = index[(fold(occ.token), occ.role)]
             group.kinds[occ.kind] += 1
             if occ.kind == "given" and occ.sex:
                 group.sexes[occ.sex] += 1
@@ -452,17 +511,26 @@ class PeopleGenerator:
 
     def _assign(self, state: DocumentState, occurrences: list[Occurrence]) -> None:
         for group in self._group(occurrences):
-            kind = "given" if group.kinds["given"] > group.kinds["surname"] else "surname"
+            kind = group.role or ("given" if group.kinds["given"] > group.kinds["surname"] else "surname")
             sex = self.group_sex(group) if kind == "given" else None
             for member in group.members:
-                state.name_groups[member] = group.canonical
+                if group.role:
+                    state.name_role_groups[(member, group.role)] = f"{group.canonical}:{group.role}"
+                state.name_groups.setdefault(member, group.canonical)
             state.name_sex[group.canonical] = sex
             try:
                 surrogate, level = self.draw_token(state, group.canonical, kind, sex)
             except SurrogateFailure:
                 continue  # every rung failed: each span with this name gets the neutral word
             for member in group.members:
-                state.name_map[member] = surrogate
+                if group.role:
+                    state.name_roles[(member, group.role)] = surrogate
+                    # the plain map (e-mails, identifiers) takes the given name's: addresses
+                    # are made of given names more often than not ("alvaro.gil@")
+                    if state.name_map.get(member) is None or kind == "given":
+                        state.name_map[member] = surrogate
+                else:
+                    state.name_map[member] = surrogate
                 if level.fallback:
                     state.name_fallbacks[member] = level
             if kind != "given":
@@ -551,12 +619,18 @@ class PeopleGenerator:
         token: str,
         kind: str,
         sex: str | None,
-        names: tuple[str, ...] | None = None,
+        names: tuple[tuple[str, str, str | None], ...] | None = None,
         spelled: bool = False,
     ) -> str:
         folded = fold(token)
         if names:
-            initials = "".join(fold(state.name_map.get(n, ""))[:1] for n in names).upper()
+            # a name word by its surrogate's initial, an initial ("F." of "F. A. Ferrer") by the
+            # letter it becomes
+            initials = "".join(
+                self.replace_token(state, n, "initial", None) if k == "initial"
+                else fold(self.known(state, n, k, s) or "")[:1]
+                for n, k, s in names
+            ).upper()
             if len(initials) == len(names) and (spelled or initials != folded.upper()):
                 return match_case(token, initials) if len(token) > 1 or token.isupper() else initials.lower()
         if kind == "initials":
@@ -576,8 +650,7 @@ class PeopleGenerator:
             if level.fallback:
                 state.name_fallbacks[folded] = level
             return match_case(token, new) if token.isupper() else new.lower()
-        surrogate = state.name_map_sex.get((folded, sex)) if kind == "given" and sex else None
-        surrogate = surrogate or state.name_map.get(folded)
+        surrogate = self.known(state, folded, kind, sex)
         if surrogate is None:  # a name prepare() did not see (e.g. a span of another label)
             if sex is None and kind == "given":
                 sex = self._table_sex(folded, 0.5 + 1e-9)
@@ -587,14 +660,20 @@ class PeopleGenerator:
                 state.name_fallbacks[folded] = level
         return match_case(token, surrogate)
 
+    @staticmethod
+    def known(state: DocumentState, folded: str, kind: str, sex: str | None) -> str | None:
+        """The surrogate drawn in prepare() for a name token of this kind and person's sex."""
+        surrogate = state.name_map_sex.get((folded, sex)) if kind == "given" and sex else None
+        return surrogate or state.name_roles.get((folded, kind)) or state.name_map.get(folded)
+
     def neutral_category(self, text: str, label: str) -> str:
         return "person"
 
     def entity(self, text: str, start: int, state: DocumentState) -> frozenset[str]:
         """The name groups a span mentions: spans whose groups nest are one person (for tags)."""
-        groups = state.name_groups
+        groups, roles = state.name_groups, state.name_role_groups
         return frozenset(
-            groups.get(fold(t), fold(t))
+            roles.get((fold(t), k)) or groups.get(fold(t), fold(t))
             for _, _, t, k in self.classify(state.text, start, text)
             if k not in ABBREVIATIONS
         )

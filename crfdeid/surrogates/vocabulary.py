@@ -51,6 +51,11 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
+#: Lists of the surrogate data that hold no word a surrogate is made of: the capitals of clinical
+#: text ("TGB", "HTA") would let "sancheztgbcl" pass for an address spelled from real words.
+NOT_WORDS = ("medical_acronyms",)
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     """Folded words of every list of a pack, plain and as spelled in addresses (ASCII)."""
@@ -64,7 +69,7 @@ class Vocabulary:
         for table in pack.tables.values():
             for row in table.rows:
                 texts.extend(v for v in row.values() if v and not v.isdigit())
-        texts.extend(_strings(pack.surrogate))
+        texts.extend(_strings({k: v for k, v in pack.surrogate.items() if k not in NOT_WORDS}))
         for term in pack.kinship.values():
             texts.extend((term.word, term.lemma))
         for honorific in pack.honorifics.values():
