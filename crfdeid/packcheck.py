@@ -91,7 +91,8 @@ def format_checks(checks: list[Check]) -> str:
     width = max(len(c.name) for c in checks)
     lines = [f"{c.status.upper():<8} {c.name:<{width}}  {c.detail}" for c in checks]
     counts = Counter(c.status for c in checks)
-    lines.append(f"{len(checks)} checks: {counts[OK]} ok, {counts[WARNING]} warning(s), {counts[ERROR]} error(s)")
+    lines.append(f"{len(checks)} checks: {counts[OK]} ok, {counts[WARNING]} warning(s), "
+                 f"{counts[ERROR]} error(s)")
     return "\n".join(lines)
 
 

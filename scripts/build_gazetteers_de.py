@@ -42,7 +42,7 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_gazetteers import fold, read_tsv, write_pack  # noqa: E402  (the Spanish build's helpers)
+from build_gazetteers import fold, read_tsv, write_pack
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = "scripts/build_gazetteers_de.py"
@@ -329,8 +329,9 @@ def check_states(states: States, capitals: dict[str, str], towns: list[list[str]
              "99084": "Thüringen", "39104": "Sachsen-Anhalt", "19053": "Mecklenburg-Vorpommern",
              "24103": "Schleswig-Holstein", "28195": "Bremen", "30159": "Niedersachsen",
              "55116": "Rheinland-Pfalz", "66111": "Saarland", "14467": "Brandenburg",
-             "1010": "Wien", "8010": "Steiermark", "6020": "Tirol", "5020": "Salzburg", "4020": "Oberösterreich",
-             "9020": "Kärnten", "6900": "Vorarlberg", "7000": "Burgenland", "3100": "Niederösterreich"}
+             "1010": "Wien", "8010": "Steiermark", "6020": "Tirol", "5020": "Salzburg",
+             "4020": "Oberösterreich", "9020": "Kärnten", "6900": "Vorarlberg", "7000": "Burgenland",
+             "3100": "Niederösterreich"}
     for code, state in known.items():
         found = [r[1] for r in postal if len(r[2]) == len(code) and r[2] <= code <= r[3]]
         if found[:1] != [state]:

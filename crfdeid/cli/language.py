@@ -194,9 +194,8 @@ def cmd_pack_check(args: argparse.Namespace) -> int:
 
     checks = check_pack(args.folder, rules=args.rules)
     if args.format == "json":
-        print(json.dumps({"ok": not failed(checks),
-                          "checks": [{"name": c.name, "status": c.status, "detail": c.detail} for c in checks]},
-                         ensure_ascii=False, indent=2))
+        rows = [{"name": c.name, "status": c.status, "detail": c.detail} for c in checks]
+        print(json.dumps({"ok": not failed(checks), "checks": rows}, ensure_ascii=False, indent=2))
     else:
         print(format_checks(checks))
     return 1 if failed(checks) else 0
