@@ -213,8 +213,8 @@ def _check_provenance(root: Path) -> list[Check]:
 
 def _check_loads(root: Path) -> Check:
     def run() -> Check:
-        langpack._load_pack_cached.cache_clear()  # check the files as they are now
-        pack = langpack.load_pack(root)
+        # the files as they are now: the uncached loader, so no pack loaded earlier is reused
+        pack = langpack._load_pack_cached.__wrapped__(str(root.resolve()))
         return Check("pack loads", OK, f"{pack.name} ({pack.language}): {len(pack.tables)} tables, "
                      f"{len(pack.kinship)} kinship terms, {len(pack.honorifics)} honorific forms")
 

@@ -20,13 +20,18 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "build_gazetteers.py"
 
 
-@pytest.fixture(scope="module")
-def build():
-    spec = importlib.util.spec_from_file_location("build_gazetteers", SCRIPT)
+def load_script(path: Path):
+    """A script of scripts/ as a module (registered, so that one build script can import another)."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
-    sys.modules["build_gazetteers"] = module
+    sys.modules[path.stem] = module
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(scope="module")
+def build():
+    return load_script(SCRIPT)
 
 
 @pytest.mark.parametrize(

@@ -3,17 +3,15 @@ from the pinned packages (so nobody hand-edits derived data), and its helpers do
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
 from crfdeid.langpack import pack_dir
 
-from .test_build_gazetteers import skip_unless_recorded_packages
+from .test_build_gazetteers import load_script, skip_unless_recorded_packages
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "build_gazetteers_de.py"
@@ -21,11 +19,7 @@ SCRIPT = ROOT / "scripts" / "build_gazetteers_de.py"
 
 @pytest.fixture(scope="module")
 def build():
-    spec = importlib.util.spec_from_file_location("build_gazetteers_de", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["build_gazetteers_de"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 def test_shipped_german_tables_are_exactly_what_the_script_builds(build, tmp_path: Path) -> None:
