@@ -38,7 +38,7 @@ RULE_KEYS = {"id", "label", "description", "pattern", "context", "validator", "p
              "examples"}
 REQUIRED_RULE_KEYS = ("id", "label", "description", "pattern")
 FILE_KEYS = {"description", "rules"}
-MANIFEST_KEYS = {"name", "language", "description", "origin", "licence", "date"}
+MANIFEST_KEYS = {"name", "language", "description", "origin", "licence", "date", "scheme"}
 CONTEXT_KEYS = {"require", "forbid", "window"}
 EXAMPLES_KEYS = {"match", "no_match"}
 MATCH_EXAMPLE_KEYS = {"text", "phi"}
@@ -194,7 +194,7 @@ def _examples(raw: Any, where: _Where, line: int | None) -> tuple[tuple[Example,
     return tuple(positive), negative
 
 
-def _rule(raw: Any, family: str, path: str, index: int) -> Rule:
+def _rule(raw: Any, family: str, path: str, index: int, scheme: str) -> Rule:
     line = _line(raw)
     rule_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
     where = _Where(path, rule_id or f"#{index + 1}")
@@ -215,14 +215,18 @@ def _rule(raw: Any, family: str, path: str, index: int) -> Rule:
         values["examples"], values["counter_examples"] = _examples(raw["examples"], where,
                                                                    _line(raw, "examples"))
     try:
-        return Rule(family=family, path=path, line=line, **values)
+        return Rule(family=family, path=path, line=line, scheme=scheme, **values)
     except InvalidRule as exc:
         raise where.error(str(exc), _line(raw, exc.field)) from None
 
 
-def load_rule_file(path: str | Path) -> list[Rule]:
-    """The rules of one YAML file; the family is the file name without ``.yaml``."""
+def load_rule_file(path: str | Path, scheme: str | None = None) -> list[Rule]:
+    """The rules of one YAML file; the family is the file name without ``.yaml``. Their labels
+    belong to ``scheme`` (default: the one the ``pack.yaml`` beside the file names, else
+    meddocan)."""
     path = Path(path)
+    if scheme is None:
+        scheme = read_manifest(path.parent).get("scheme", "meddocan")
     data = parse_yaml(read_text(path), path)
     where = _Where(str(path))
     _check_keys(data, FILE_KEYS, "a rule file", where, _line(data) or 1)
@@ -230,11 +234,12 @@ def load_rule_file(path: str | Path) -> list[Rule]:
         raise where.error("a rule file needs a 'rules:' list", _line(data, "rules") or 1)
     if not isinstance(data.get("description"), str):
         raise where.error("a rule file needs a 'description:' of its family", _line(data) or 1)
-    return [_rule(raw, path.stem, str(path), i) for i, raw in enumerate(data["rules"])]
+    return [_rule(raw, path.stem, str(path), i, scheme) for i, raw in enumerate(data["rules"])]
 
 
 def read_manifest(folder: str | Path) -> dict[str, str]:
-    """The pack's ``pack.yaml`` (name, language, origin, licence, date), or {} when absent."""
+    """The pack's ``pack.yaml`` (name, language, origin, licence, date, and the label ``scheme``
+    its rules emit: ``meddocan`` when absent, ``generic``), or {} when absent."""
     path = Path(folder) / MANIFEST
     if not path.is_file():
         return {}

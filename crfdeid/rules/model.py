@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import regex
 
 from ..errors import CrfdeidError
-from ..labels import GUIDELINE_LABELS
+from ..labels import RULE_SCHEMES
 from ..tokenize import tokenize
 from ..types import Span
 from ..validators import VALIDATORS, Validator
@@ -247,15 +247,23 @@ class Rule:
     counter_examples: tuple[Example, ...] = ()
     path: str | None = None
     line: int | None = None
+    #: The label scheme of the rule's pack (its manifest's ``scheme``): which labels are valid.
+    scheme: str = "meddocan"
     compiled: regex.Pattern = field(init=False, repr=False)
     _check: Validator | None = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not _ID_RE.fullmatch(self.id):
             raise InvalidRule("id", f"rule id {self.id!r} must be lower-case letters, digits, '_', '.', '-'")
-        if self.label not in GUIDELINE_LABELS:
-            raise InvalidRule("label", f"unknown label {self.label!r}; expected a MEDDOCAN label such as "
-                              "ID_SUJETO_ASISTENCIA (see crfdeid/labels.py)")
+        if self.scheme not in RULE_SCHEMES:
+            raise InvalidRule("scheme", f"unknown label scheme {self.scheme!r}; known: "
+                              f"{', '.join(sorted(RULE_SCHEMES))}")
+        if self.label not in RULE_SCHEMES[self.scheme]:
+            if self.scheme == "meddocan":
+                raise InvalidRule("label", f"unknown label {self.label!r}; expected a MEDDOCAN label such as "
+                                  "ID_SUJETO_ASISTENCIA (see crfdeid/labels.py)")
+            raise InvalidRule("label", f"unknown label {self.label!r}; expected a label of the "
+                              f"{self.scheme} scheme such as DATE (see crfdeid/labels.py)")
         if not isinstance(self.description, str) or not self.description.strip():
             raise InvalidRule("description", "description must be a sentence a privacy officer understands")
         if type(self.priority) is not int:
