@@ -8,8 +8,15 @@ from pathlib import Path
 import pytest
 
 from crfdeid.cli import main
-from crfdeid.labels import GUIDELINE_LABELS
-from crfdeid.rules import lint, load_rules, read_manifest, resolve_pack, run_examples, shipped_packs
+from crfdeid.rules import (
+    lint,
+    load_rules,
+    pack_scheme,
+    read_manifest,
+    resolve_pack,
+    run_examples,
+    shipped_packs,
+)
 
 PACKS = shipped_packs()
 
@@ -35,17 +42,18 @@ def test_lint_is_clean_for_every_shipped_pack(pack: str):
 
 
 @pytest.mark.parametrize("pack", PACKS)
-def test_each_rule_has_examples_a_description_and_a_known_label(pack: str):
+def test_each_rule_has_examples_a_description_and_a_label_of_its_pack_scheme(pack: str):
+    scheme = pack_scheme(pack)
     for rule in load_rules(pack):
         assert len(rule.examples) >= 2 and len(rule.counter_examples) >= 1, rule.id
         assert rule.description.strip().endswith((".", ")", '"')), rule.id
-        assert rule.label in GUIDELINE_LABELS
+        assert rule.label in scheme.labels
 
 
 @pytest.mark.parametrize("pack", PACKS)
 def test_manifest_records_origin_licence_and_date(pack: str):
     manifest = read_manifest(resolve_pack(pack))
-    assert {"origin", "licence", "date"} <= set(manifest)
+    assert {"origin", "licence", "date", "scheme"} <= set(manifest)
     assert manifest["language"] == pack
 
 
