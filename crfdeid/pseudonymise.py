@@ -60,6 +60,7 @@ from .surrogates import (
     surrogate_data,
     too_close,
 )
+from .surrogates.ages import AgeGenerator
 from .surrogates.people import PERSON_LABELS, PeopleGenerator
 from .textview import TextView, form_of, same_form
 from .types import Document, Span
@@ -197,6 +198,36 @@ def apply_replacements(
     return "".join(pieces), positions
 
 
+def whole_words(text: str, spans: Iterable[Span]) -> list[Span]:
+    """Spans that start or end inside a word, widened to the whole word.
+
+    An annotator's slip ("F|rancisco Javier" marked from the "r") or a rule's boundary would
+    otherwise leave a letter of the original beside its surrogate ("FMariano"), and the note
+    would be held back for a leftover. A word continues where a letter meets a small letter;
+    a capital after a small letter is where two glued words meet ("ÁngelGarcía") and stays a
+    boundary, as do digits and punctuation. Discontinuous spans are left as they are."""
+    out = []
+    for span in spans:
+        start, end = span.start, span.end
+        if span.fragments is None and start < end:
+            while start > 0 and _in_word(text[start - 1]) and _continues(text[start]):
+                start -= 1
+            while end < len(text) and _in_word(text[end - 1]) and _continues(text[end]):
+                end += 1
+        out.append(span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end))
+    return out
+
+
+def _in_word(char: str) -> bool:
+    """A letter, or a combining mark on one (decomposed text)."""
+    return char.isalpha() or unicodedata.combining(char) > 0
+
+
+def _continues(char: str) -> bool:
+    """A character that goes on the word before it: a small letter or a combining mark."""
+    return char.islower() or unicodedata.combining(char) > 0
+
+
 def resolve_overlaps(spans: Iterable[Span]) -> tuple[list[Span], list[Span]]:
     """Keep the earliest, then longest, of overlapping spans; return (kept, dropped)."""
     kept: list[Span] = []
@@ -312,6 +343,7 @@ class Pseudonymiser:
             else self._secret.digest("crfdeid-audit")
         )
         self._people = next((g for g in self.registry.values() if isinstance(g, PeopleGenerator)), None)
+        self._ages = next((g for g in self.registry.values() if isinstance(g, AgeGenerator)), None)
 
     def category(self, label: str) -> str | None:
         """A label's PHI category (the model's scheme first, then the shipped ones)."""
@@ -372,6 +404,9 @@ class Pseudonymiser:
         original text at its own offsets, each surrogate in the normalisation form of what it
         replaces, so every character outside the spans stays exactly as it was."""
         text = document.text
+        widened = whole_words(text, document.spans)
+        if widened != list(document.spans):
+            document = document.with_spans(widened)
         view = TextView(text, nfc_only=True)
         if not view.exact:
             document = document.with_spans(view.snap_span(s) for s in document.spans)
@@ -516,6 +551,12 @@ class Pseudonymiser:
             return Plan(self._one(texts, self._tag(span, document, state, tags)), strategy)
         label = self.generator_label(span.label)
         generator = self.registry.get(label or "")
+        misfiled = ""
+        ages = self._ages
+        if ages is not None and generator is not ages and len(texts) == 1 and self._is_age(texts[0]):
+            # "32 años" filed as PAIS or FECHAS (MEDDOCAN train has both): an age is an age,
+            # kept as ages are, and its second mention "Varón de 32 años" is no leftover
+            generator, misfiled = ages, f"an age filed as {span.label}: treated as an age"
         if generator is None:
             return self._without_generator(span, document, state, tags, texts)
         if not any(c.isalnum() for t in texts for c in t):
@@ -539,6 +580,8 @@ class Pseudonymiser:
             return self._neutral(generator, span, texts, state, f"{GENERATOR_ERROR} ({type(exc).__name__})")
         if not kept and any(normalise(o) == normalise(t) for o, t in zip(out, texts, strict=True)):
             return self._neutral(generator, span, texts, state, "the surrogate equalled the original")
+        if misfiled:
+            notes.insert(0, misfiled)
         return Plan(out, strategy, "; ".join(dict.fromkeys(notes)), kept, fallbacks[0] if fallbacks else None)
 
     def _redact_note(self, label: str) -> str:
@@ -573,6 +616,11 @@ class Pseudonymiser:
             return Plan(self._one(texts, self._tag(span, document, state, tags)), strategy, note)
         value = self.policy.redact_text if strategy == "redact" else f"[{span.label}]"
         return Plan(self._one(texts, value), strategy, note)
+
+    def _is_age(self, text: str) -> bool:
+        """A number of at most three digits and one of the pack's age units, nothing else."""
+        match = _AGE.fullmatch(text.strip())
+        return match is not None and self.data is not None and fold(match.group(2)) in self.data.age_units
 
     def _neutral(
         self, generator: Generator, span: Span, texts: list[str], state: DocumentState, reason: str
@@ -678,6 +726,8 @@ class Pseudonymiser:
         return found
 
 
+#: An age as a header writes it: "32 años", "7 meses", "3 días".
+_AGE = regex.compile(r"(\d{1,3})[ \t]*([^\W\d_]+)\.?")
 #: What follows the first word of a header field's name: "País:", "País de nacimiento:".
 _FIELD_NAME = regex.compile(r"(?:[ \t]+\p{Ll}+){0,3}[ \t]*:")
 

@@ -446,7 +446,8 @@ def dropped_rules_message(rules: Iterable[Any], label_map: LabelMap) -> str | No
         return None
     parts = [f"{', '.join(ids)} ({category})" for category, ids in sorted(by_category.items())]
     return (f"scheme {label_map.target.name!r} has no label for the categories of rule(s) "
-            f"{'; '.join(parts)}: their spans are dropped (they still feed the CRF as features)")
+            f"{'; '.join(parts)}: their spans are dropped (they still feed the CRF as features); to keep "
+            "them, map each category to a label of the scheme under its rules_map_to:")
 
 
 def to_scheme(documents: Mapping[str, Document], target: Scheme, source: Scheme | None = None

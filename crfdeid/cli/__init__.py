@@ -39,6 +39,7 @@ examples:
   crfdeid rules test                             run every example of the Spanish rule pack
   crfdeid inspect note.txt                       tokens with lemma, POS and gazetteer matches
   crfdeid pack show es                           the Spanish pack: lists, sizes, licences
+  crfdeid pack check gazetteers/de               validate a pack folder: files, columns, lists, rules
 
 Run 'crfdeid COMMAND --help' for the options of a command.
 """

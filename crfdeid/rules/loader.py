@@ -224,7 +224,8 @@ def _rule(raw: Any, family: str, path: str, index: int, scheme: Scheme | None = 
         values["examples"], values["counter_examples"] = _examples(raw["examples"], where,
                                                                    _line(raw, "examples"))
     try:
-        return Rule(family=family, path=path, line=line, **values)
+        return Rule(family=family, path=path, line=line, scheme=scheme.name if scheme else DEFAULT_SCHEME,
+                    **values)
     except InvalidRule as exc:
         raise where.error(str(exc), _line(raw, exc.field)) from None
 
@@ -245,7 +246,8 @@ def load_rule_file(path: str | Path, scheme: Scheme | None = None) -> list[Rule]
 
 
 def read_manifest(folder: str | Path) -> dict[str, str]:
-    """The pack's ``pack.yaml`` (name, language, origin, licence, date), or {} when absent."""
+    """The pack's ``pack.yaml`` (name, language, origin, licence, date, and the label ``scheme``
+    its rules emit: ``meddocan`` when absent, ``generic``), or {} when absent."""
     path = Path(folder) / MANIFEST
     if not path.is_file():
         return {}

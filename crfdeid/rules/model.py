@@ -247,6 +247,9 @@ class Rule:
     counter_examples: tuple[Example, ...] = ()
     path: str | None = None
     line: int | None = None
+    #: The name of the label scheme of the rule's pack (its manifest's ``scheme``; the loader
+    #: checks the label against it, ``crfdeid.schemes``).
+    scheme: str = "meddocan"
     compiled: regex.Pattern = field(init=False, repr=False)
     _check: Validator | None = field(init=False, repr=False)
 
