@@ -26,14 +26,3 @@ EXTRA_GUIDELINE_LABELS: tuple[str, ...] = (
 
 GUIDELINE_LABELS: frozenset[str] = frozenset(MEDDOCAN_LABELS + EXTRA_GUIDELINE_LABELS)
 
-#: The generic (HIPAA-like) scheme's labels. A rule pack whose manifest says ``scheme: generic``
-#: (rules/de) emits these instead of MEDDOCAN's; the scheme files map each to its PHI category.
-GENERIC_LABELS: frozenset[str] = frozenset({
-    "NAME_PATIENT", "NAME_CLINICIAN", "NAME_RELATIVE", "NAME_OTHER", "KINSHIP", "DATE", "AGE",
-    "SEX", "CITY", "STATE", "STREET", "ZIP", "COUNTRY", "HOSPITAL", "HEALTH_CENTRE", "ORGANIZATION",
-    "LOCATION_OTHER", "ID_PATIENT", "ID_CASE", "ID_INSURANCE", "ID_LICENSE", "ID_EMPLOYEE", "ID_OTHER",
-    "PHONE", "FAX", "EMAIL", "URL", "IP", "VEHICLE", "DEVICE", "BIOMETRIC", "PROFESSION", "OTHER",
-})
-
-#: The labels a rule may carry, by the ``scheme`` its pack's manifest names (default: meddocan).
-RULE_SCHEMES: dict[str, frozenset[str]] = {"meddocan": GUIDELINE_LABELS, "generic": GENERIC_LABELS}

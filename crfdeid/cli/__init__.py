@@ -32,6 +32,7 @@ examples:
   crfdeid annotate notes/ -o out/ --rules-only   the YAML rules alone
   crfdeid train corpus/ -o my_model/             train a CRF model on BRAT annotations
   crfdeid cv corpus/ --folds 5 -j 2              cross-validated MEDDOCAN figures
+  crfdeid train corpus/ -o m/ --lang none        your labels (schemes/), any language
   crfdeid explain-model                          what the embedded model learned
   crfdeid deidentify notes/ -o released/         de-identified notes with realistic surrogates
   crfdeid rules explain "NHC: 2347865"           which rule finds what, and why

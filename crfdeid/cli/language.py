@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from ..errors import CrfdeidError
-from .options import add_input_options
+from .options import add_input_options, add_pack_options
 
 # --- language packs and linguistic annotators -------------------------------------------------
 
@@ -20,7 +20,9 @@ CRF's feature extractor, shown for people.
 The default backend needs no download: lemmas from simplemma, closed word classes from the
 language pack (DET, ADP, PRON…), NUM/PUNCT/SYM from the characters, OPEN for other known words
 and OOV for words outside the lexicon. --backend stanza uses Stanford's tagger (install
-'crfdeid[stanza]' and its models: crfdeid models download es).
+'crfdeid[stanza]' and its models: crfdeid models download es). --lang none shows what a
+language-neutral model sees: no gazetteers, the lowercase word as lemma, POS only NUM, PUNCT,
+SYM or X.
 """
 
 _INSPECT_EPILOG = """\
@@ -76,8 +78,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     ins = commands.add_parser("inspect", help="show tokens with lemma, POS and gazetteer matches",
                               description=_INSPECT_DESCRIPTION, epilog=_INSPECT_EPILOG, formatter_class=raw)
     ins.add_argument("input", metavar="TEXT_OR_FILE", help="a .txt file, or the text itself")
-    ins.add_argument("--lang", default="es",
-                     help="language pack: a code or a pack folder (default: %(default)s)")
+    add_pack_options(ins, rules=False)
     ins.add_argument("--backend", choices=("default", "stanza"), default="default",
                      help="linguistic backend for lemma and POS (default: %(default)s)")
     ins.add_argument("--stanza-dir", metavar="DIR",
@@ -121,8 +122,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
 def cmd_inspect(args: argparse.Namespace) -> int:
     from ..gazetteer import GazetteerMatcher
     from ..io.text import read_text
-    from ..langpack import load_pack
     from ..linguistic import make_annotator
+    from ..packs import choose_pack
     from ..tokenize import tokenize
 
     path = Path(args.input)
@@ -132,21 +133,26 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         raise CrfdeidError("file not found", path, hint="to inspect a text, pass the text itself in quotes")
     else:
         text = args.input
-    pack = load_pack(args.lang)
+    lang = args.lang
+    if lang is not None and lang != "none" and Path(lang).is_dir() and args.pack is None:
+        lang, args.pack = None, lang  # --lang FOLDER, as before --pack existed
+    pack = choose_pack(lang, args.pack).pack
     lists = [x.strip() for x in args.lists.split(",") if x.strip()] if args.lists else None
+    if pack is None and args.backend == "stanza":
+        raise CrfdeidError("--backend stanza needs a language; --lang none has no lemmatiser")
     try:
-        matcher = GazetteerMatcher(pack, lists=lists)
+        matcher = GazetteerMatcher(pack, lists=lists) if pack is not None else None
     except ValueError as exc:
         raise CrfdeidError(str(exc), hint="see the list names with: crfdeid pack show") from None
     config: dict[str, str] = {"backend": args.backend}
-    if args.backend == "stanza":
+    if args.backend == "stanza" and pack is not None:
         config["language"] = pack.language
         if args.stanza_dir:
             config["model_dir"] = args.stanza_dir
     annotator = make_annotator(config, pack)
     tokens = tokenize(text)
     analysis = annotator.analyse(tokens)
-    members = matcher.membership(tokens)
+    members = matcher.membership(tokens) if matcher is not None else [()] * len(tokens)
     rows = zip(tokens, analysis.lemmas, analysis.pos, members, strict=True)
     if args.format == "jsonl":
         for token, lemma, pos, tags in rows:
