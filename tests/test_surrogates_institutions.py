@@ -1,4 +1,4 @@
-"""Institutions (``InstitutionGenerator`` in crfdeid/surrogates/places.py): real words only —
+"""Institutions (``InstitutionGenerator`` in crfdeid/surrogates/institutions.py): real words only —
 acronyms from the pack's list or the initials of the surrogate institution, never random capitals."""
 
 from __future__ import annotations

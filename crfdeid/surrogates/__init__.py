@@ -27,17 +27,14 @@ from .contact import EmailGenerator, IpGenerator, PhoneGenerator, UrlGenerator
 from .data import SurrogateData, surrogate_data
 from .dates import DateGenerator
 from .descriptions import DescriptionGenerator
+from .facilities import FacilityGenerator
 from .identifiers import IdentifierGenerator
+from .institutions import InstitutionGenerator
 from .kinship import KinshipGenerator
 from .people import PeopleGenerator
-from .places import (
-    CountryGenerator,
-    FacilityGenerator,
-    InstitutionGenerator,
-    StreetGenerator,
-    TerritoryGenerator,
-)
+from .places import CountryGenerator, TerritoryGenerator
 from .professions import ProfessionGenerator
+from .streets import StreetGenerator
 
 #: Labels whose identifiers are replaced digit for digit, letter for letter.
 IDENTIFIER_LABELS = (

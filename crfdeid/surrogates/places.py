@@ -1,12 +1,10 @@
-"""Places: towns, provinces, postal codes, streets, hospitals, health centres, countries,
-institutions.
+"""Places: towns, provinces, postal codes and countries (streets are in ``streets``, hospitals
+and health centres in ``facilities``, institutions in ``institutions``).
 
 A town becomes another town of the same province, weighted by population (a note from
 Zaragoza stays a note from Aragón, and big towns stay likely). A postal code keeps its province
 prefix, and agrees with the surrogate town written next to it: Spanish postal codes of a
-province capital have 0 as third digit, other towns do not. Streets keep their type and the
-spelling of it ("c/", "Avda."), their shape (number ranges, floor, door); hospitals and health
-centres keep their facility type ("Hospital Universitario X" stays a "Hospital Universitario …").
+province capital have 0 as third digit, other towns do not.
 """
 
 from __future__ import annotations
@@ -20,7 +18,6 @@ from dataclasses import replace
 from rapidfuzz.distance import Levenshtein
 
 from .base import (
-    LETTERS,
     DocumentState,
     Level,
     Surrogate,
@@ -31,17 +28,10 @@ from .base import (
     normalise,
     scramble,
     too_close,
-    weighted_choice,
 )
-from .data import Pool, SurrogateData, country_key, display, size_class
+from .data import Pool, SurrogateData, country_key, size_class
 
 _POSTAL = re.compile(r"(?P<lead>E-?)?(?P<code>\d{5})")
-#: "s/n" (sin número) is one token, kept: cut in three, its "s" became another letter ("d/n").
-_TAIL_TOKEN = re.compile(r"\d+\s*-\s*\d+(?![^\W\d_])|\d+|(?i:s\s?/\s?n)\b|[^\W\d_]+|.", re.DOTALL)
-_RANGE = re.compile(r"(\d+)(\s*-\s*)(\d+)")
-#: Numbers up to this many digits are drawn as numbers; longer ones (junk) digit by digit.
-_SHORT = 18
-_ORDINAL_MARKS = "ºª"
 #: How far (characters, same line or the next) a postal code looks for the town it belongs to.
 TOWN_WINDOW = 40
 #: How far (characters, same line or the next) a hospital or health centre looks for its town.
@@ -49,24 +39,12 @@ FACILITY_WINDOW = 80
 #: What separates a town from its province written after it: "Alcorcón (Madrid)", "Getafe,
 #: Madrid", "Aranda de Duero / Burgos", "Utrera - Sevilla", "Aranjuez. Madrid".
 _PAIR_GAP = re.compile(r"\s*[(,/.-]\s*|\s+")
-#: Spelt ordinal endings glued to a floor number ("1er piso", "2do", "3ra"): they fit only it.
-_ORDINAL_SUFFIXES = frozenset(
-    ("er", "ero", "era", "ro", "ra", "do", "da", "to", "ta", "vo", "va", "no", "na", "mo", "ma")
-)
-
-
-def _digits(number: str, rng: random.Random) -> str:
-    """A number of the same length, digit by digit, with a leading zero only where it had one."""
-    first = "0123456789" if number[:1] == "0" else "123456789"
-    return rng.choice(first) + "".join(rng.choice("0123456789") for _ in number[1:])
-
-
 def _weights(cum: list[float]) -> list[float]:
     """The weights behind cumulative weights."""
     return [b - a for a, b in zip([0.0, *cum[:-1]], cum, strict=True)]
 
 
-def _cased(model: str, word: str) -> str:
+def cased(model: str, word: str) -> str:
     """UPPER stays UPPER; anything else takes the surrogate's own capitalisation."""
     letters = [c for c in model if c.isalpha()]
     return word.upper() if len(letters) > 1 and all(c.isupper() for c in letters) else word
@@ -291,7 +269,7 @@ class TerritoryGenerator:
                 province, target = state.town_provinces[key]
                 state.towns.add(start, start + len(text), province, plain, target)
             # the same surrogate, in this mention's case ("Sevilla" ... "SEVILLA")
-            return replace(known, text=text.replace(stripped, _cased(stripped, plain)))
+            return replace(known, text=text.replace(stripped, cased(stripped, plain)))
         found = self.data.find_town(stripped)
         if found is not None:
             shown, province = found
@@ -302,7 +280,7 @@ class TerritoryGenerator:
             state.province_map.setdefault(province, target)
             state.towns.add(start, start + len(text), province, new, target)
             note = "town of another province" if target != province else "town of the same province"
-            result = chosen(text.replace(stripped, _cased(stripped, new)), level, note)
+            result = chosen(text.replace(stripped, cased(stripped, new)), level, note)
         elif key in self.data.province_lookup:
             province = self.data.province_lookup[key]
             mapped = state.province_map.get(province)
@@ -310,7 +288,7 @@ class TerritoryGenerator:
                     and not state.contains_original(normalise(mapped)):
                 # the note's towns of this province went to another: the province goes with them
                 new = mapped
-                written = text.replace(stripped, _cased(stripped, new))
+                written = text.replace(stripped, cased(stripped, new))
                 result = Surrogate(written, note="province of its towns")
             else:
                 community = self.data.province_community[province]
@@ -328,7 +306,7 @@ class TerritoryGenerator:
                     ),
                 ]
                 new, level = state.draw_chain(stripped, levels, "province")
-                result = chosen(text.replace(stripped, _cased(stripped, new)), level, "province")
+                result = chosen(text.replace(stripped, cased(stripped, new)), level, "province")
             # a province where a town would be ("15006 La Coruña"): what is beside it follows
             state.town_provinces[key] = (province, new)
             state.province_map.setdefault(province, new)
@@ -337,7 +315,7 @@ class TerritoryGenerator:
             communities = self.data.communities
             levels = [Level(lambda rng: rng.choice(communities), "community")]
             new, level = state.draw_chain(stripped, levels, "community")
-            result = chosen(text.replace(stripped, _cased(stripped, new)), level, "community")
+            result = chosen(text.replace(stripped, cased(stripped, new)), level, "community")
         else:
             # an unknown place written before its province ("Gorraiz (Navarra)") is a town of it
             province = state.paired_towns.get(start, "")
@@ -359,7 +337,7 @@ class TerritoryGenerator:
             if target:  # its postal code, hospital and phone follow it; its province is unknown
                 state.town_provinces[key] = (province, target)
                 state.towns.add(start, start + len(text), province, new, target)
-            result = chosen(text.replace(stripped, _cased(stripped, new)), level, note)
+            result = chosen(text.replace(stripped, cased(stripped, new)), level, note)
         state.memo[memo_key] = result
         state.memo[("territory-plain", key)] = Surrogate(new)
         return result
@@ -373,7 +351,7 @@ class TerritoryGenerator:
         new = mention.target
         if new == mention.province or too_close(new, stripped) or state.contains_original(normalise(new)):
             return None
-        return Surrogate(text.replace(stripped, _cased(stripped, new)), note="province of the surrogate town")
+        return Surrogate(text.replace(stripped, cased(stripped, new)), note="province of the surrogate town")
 
     def postal_code(
         self, code_text: str, match: re.Match, start: int, state: DocumentState
@@ -421,289 +399,6 @@ class TerritoryGenerator:
             ),
         ]
         return state.draw_chain(key, levels, "postal")
-
-
-class StreetGenerator:
-    """CALLE: type kept as written, a surrogate name, the numbers' shape kept."""
-
-    name = "streets"
-    phase = 2
-
-    def __init__(self, data: SurrogateData) -> None:
-        self.data = data
-
-    def split(self, text: str) -> tuple[str, str | None, str, str]:
-        """(type as written, type, name, tail with numbers/floor/door)."""
-        folded = fold(text)
-        type_text, kind = "", None
-        for form, name in self.data.street_types:
-            if folded.startswith(form) and (
-                len(folded) == len(form) or not folded[len(form)].isalnum() or form.endswith(("/", "."))
-            ):
-                type_text, kind = text[: len(form)], name
-                break
-        rest = text[len(type_text) :]
-        cut = re.search(r"\d|,|\bs\s?/\s?n\b|\bn(?:o\.|[º°.])|\bnúm", rest, re.IGNORECASE)
-        name_end = cut.start() if cut else len(rest)
-        return type_text, kind, rest[:name_end], rest[name_end:]
-
-    def new_name(self, old: str, names: list[str], rng: random.Random) -> str:
-        new = rng.choice(names)
-        # what separates the type from the name stays ("Av/ Colombia", "C.: Mayor")
-        first = next((i for i, c in enumerate(old) if c.isalnum()), len(old))
-        lead = old[:first]
-        stripped = old[first:].strip()
-        trail = old[len(old.rstrip()) :]
-        connector = re.match(r"(de|del|d')\s*(la|las|los|el)?\s+", stripped, re.IGNORECASE)
-        if connector:
-            first, _, rest = new.partition(" ")
-            if fold(first) in ("la", "las", "los") and rest:
-                new = f"de {first.lower()} {rest}"
-            elif fold(first) == "el" and rest:
-                new = f"del {rest}"
-            else:
-                new = f"de {new}"
-            if stripped[:1].isupper():
-                new = new[:1].upper() + new[1:]
-        return lead + _cased(stripped, new) + trail
-
-    def new_tail(self, tail: str, rng: random.Random) -> str:
-        out = []
-        tokens = _TAIL_TOKEN.findall(tail)
-        for index, token in enumerate(tokens):
-            following = tokens[index + 1] if index + 1 < len(tokens) else ""
-            if token.isdigit() and fold(following) in _ORDINAL_SUFFIXES:
-                out.append(token)  # a floor written "1er", "2do": the suffix fits only its number
-                continue
-            numbers = _RANGE.fullmatch(token)
-            short = numbers is not None and max(len(numbers[1]), len(numbers[3])) <= _SHORT
-            if short and int(numbers[3]) >= int(numbers[1]):
-                # a number range keeps its width and its span ("5-7" -> "6-8")
-                a, b = int(numbers[1]), int(numbers[3])
-                width = max(len(str(a)), 1)
-                new_a = rng.randint(10 ** (width - 1) if width > 1 else 1, 10**width - 1)
-                out.append(f"{new_a}{numbers[2]}{new_a + max(b - a, 0)}")
-            elif numbers:  # two numbers, not a range ("# 49-00" in a Colombian address)
-                out.append(_digits(numbers[1], rng) + numbers[2] + _digits(numbers[3], rng))
-            elif token.isdigit() and len(token) <= _SHORT:
-                low = 10 ** (len(token) - 1) if len(token) > 1 else 1
-                out.append(str(rng.randint(low, 10 ** len(token) - 1)))
-            elif token.isdigit():
-                out.append(_digits(token, rng))
-            elif token.isalpha() and token not in _ORDINAL_MARKS:
-                if fold(token) in self.data.address_words:
-                    out.append(token)
-                elif len(token) == 1:
-                    out.append(match_case(token, rng.choice("abcdefgh")))
-                elif re.fullmatch(r"[IVXLC]+", token):  # "Bloque II": another numeral
-                    out.append(rng.choice(("I", "II", "III", "IV", "V", "VI")))
-                elif token[0].isupper():
-                    # a neighbourhood or building ("476, Juárez"): a surname reads like one,
-                    # where scrambled letters ("Dxbwfz") showed the reader what was replaced
-                    new = token
-                    for _ in range(5):
-                        new = self.data.surname_pool.choose(rng)
-                        if fold(new) != fold(token):
-                            break
-                    out.append(new.upper() if token.isupper() else new)
-                else:
-                    out.append(token)
-            else:
-                out.append(token)
-        return "".join(out)
-
-    def neutral_category(self, text: str, label: str) -> str:
-        return "street"
-
-    def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
-        """Fallback chain: a street name of the original's type -> of any type."""
-        type_text, kind, name, tail = self.split(text)
-
-        def make(names: list[str]) -> Callable[[random.Random], str]:
-            def one(rng: random.Random) -> str:
-                new_name = self.new_name(name, names, rng) if name.strip() else name
-                return type_text + new_name + self.new_tail(tail, rng)
-
-            return one
-
-        typed = self.data.streets.get(kind or "", [])
-        anywhere = self.data.streets["*"]
-        if typed:
-            levels = [
-                Level(make(typed), "street"),
-                Level(
-                    make(anywhere),
-                    "street",
-                    "any-type",
-                    "no safe street name of the original's type: a street name of any type",
-                ),
-            ]
-        elif kind is not None:
-            levels = [
-                Level(
-                    make(anywhere),
-                    "street",
-                    "any-type",
-                    "no street of the original's type in the pack: a street name of any type",
-                )
-            ]
-        else:
-            levels = [Level(make(anywhere), "street")]
-        new, level = state.draw_chain(text, levels, "street")
-        return chosen(new, level, f"type {kind}" if kind else "")
-
-
-class FacilityGenerator:
-    """HOSPITAL and CENTRO_SALUD: a facility of the same type, from the same province when the
-    original is in the catalogue; the type is written as the original wrote it."""
-
-    name = "facilities"
-    phase = 2
-
-    def __init__(self, data: SurrogateData) -> None:
-        self.data = data
-        # catalogue hospitals grouped by the type their name starts with ("Hospital Universitario
-        # X"), so that the original's type words can be put in front of the surrogate's name
-        self.typed: dict[str, list[tuple[str, str]]] = {}
-        for rows in data.hospitals.values():
-            for name, province in rows:
-                _, kind = self.facility_type(name)
-                if kind is not None:
-                    self.typed.setdefault(kind, []).append((name, province))
-        self._every_hospital = [c for rows in self.typed.values() for c in rows]
-        self._every_centre = data.centres.get("*", [])
-        self._local_cache: dict[tuple[bool, str, str], list[tuple[str, str]]] = {}
-
-    def facility_type(self, text: str) -> tuple[str, str | None]:
-        folded = fold(text)
-        for form, kind in self.data.facility_forms:
-            end = len(form)
-            if folded.startswith(form) and (
-                end == len(folded) or not folded[end].isalnum() or form.endswith(".")
-            ):
-                return text[:end], kind
-        return "", None
-
-    def neutral_category(self, text: str, label: str) -> str:
-        _, kind = self.facility_type(text)
-        centre = label == "CENTRO_SALUD" or kind in ("centro de salud", "consultorio")
-        return "health_centre" if centre else "hospital"
-
-    def target_province(
-        self, original: str | None, start: int, text: str, state: DocumentState
-    ) -> str | None:
-        """Where a facility's surrogate comes from: the province of the surrogate town beside it
-        (after the name first: "Hospital X, C/ Mayor 3, 50009 Zaragoza"), else where the note's
-        towns of the original's province went (from the catalogue, or a province or town named
-        at the end of the name), else where the note's first town went (a note is about one
-        place), else the original's."""
-        for position in (start + len(text), start):
-            near = state.towns.near(state.text, position, FACILITY_WINDOW)
-            if near is not None:
-                return near.target
-        original = original or self.named_province(text)
-        if original is not None:
-            return state.province_map.get(original, original)
-        return next(iter(state.province_map.values()), None)
-
-    def named_province(self, text: str) -> str | None:
-        """The province a facility's name ends with ("Hospital San Rafael La Coruña",
-        "Hospital Comarcal de Medina del Campo"): the province named, or the town's."""
-        words = text.split()
-        for size in range(min(4, len(words) - 1), 0, -1):
-            tail = " ".join(words[-size:])
-            if fold(tail) in self.data.province_lookup:
-                return self.data.province_lookup[fold(tail)]
-            town = self.data.find_town(tail)
-            if town is not None and tail[:1].isupper():
-                return town[1]
-        return None
-
-    def _local(self, centre: bool, kind: str, province: str) -> list[tuple[str, str]]:
-        """Facilities of a type in a province (memoised: the catalogue has thousands); kind ""
-        of a hospital: any type."""
-        key = (centre, kind, province)
-        if key not in self._local_cache:
-            table = self.data.centres if centre else self.typed
-            candidates = table.get(kind, []) or table.get("hospital", []) or table.get("*", [])
-            if not centre and kind == "":
-                candidates = self._every_hospital
-            self._local_cache[key] = [c for c in candidates if province and c[1] == province]
-        return self._local_cache[key]
-
-    def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
-        """Fallback chain: same type in the province the facility follows (``target_province``)
-        -> any type there -> same type anywhere -> any type; an abbreviation ("HUMS") becomes
-        another."""
-        type_text, kind = self.facility_type(text)
-        centre = label == "CENTRO_SALUD" or kind in ("centro de salud", "consultorio")
-        table = self.data.centres if centre else self.typed
-        province = self.target_province(self.data.hospital_lookup.get(fold(text)), start, text, state)
-        typed = table.get(kind or "", []) or table.get("hospital", []) or table.get("*", [])
-        local = self._local(centre, kind or "", province or "")
-        if len(local) < 3 and province:  # any facility of the province: the type words stay the original's
-            local = self._local(centre, "*" if centre else "", province)
-        letters = [c for c in text if c.isalpha()]
-        if not type_text and letters and all(c.isupper() for c in letters) and len(text.split()) == 1:
-            abbreviation = [Level(lambda rng: scramble(text, rng), "facility")]
-            new, level = state.draw_chain(text, abbreviation, "facility")
-            return chosen(new, level, "abbreviation scrambled")
-
-        def make(candidates: list[tuple[str, str]]) -> Callable[[random.Random], str]:
-            def one(rng: random.Random) -> str:
-                name = rng.choice(candidates)[0] if candidates else "General"
-                own_type, _ = self.facility_type(name)
-                rest = name[len(own_type) :].strip() if own_type else name
-                # type words the original's type already has go ("Hospital Universitario" +
-                # "Universitario Virgen de la Arrixaca" -> "… Virgen de la Arrixaca")
-                typed_words = {fold(w) for w in type_text.split()}
-                words = rest.split()
-                while len(words) > 1 and fold(words[0]) in typed_words:
-                    words.pop(0)
-                rest = " ".join(words)
-                if not type_text or not text[len(type_text) :].strip():
-                    return name  # no name to replace after the type ("Hospital General"): a whole one
-                after = text[len(type_text) :]
-                de = re.match(r"\s+de\s", after) and not re.match(r"(de|del)\b", rest)
-                connector = " de " if de else " "
-                return type_text + connector + rest if rest else type_text
-
-            return one
-
-        category = f"facility:{label}"
-        levels = [Level(make(local if local else typed), category)]
-        if local:
-            levels.append(
-                Level(
-                    make(typed),
-                    category,
-                    "anywhere",
-                    "no safe facility of the original's type in its province: one from anywhere",
-                )
-            )
-        every = self._every_centre if centre else self._every_hospital
-        if every is not typed:
-            levels.append(
-                Level(
-                    make(every),
-                    category,
-                    "any-type",
-                    "no safe facility of the original's type: a facility of any type",
-                )
-            )
-        if type_text and every:
-            # the type words as written may themselves be an original of the note ("Hospital
-            # General" annotated alone): a whole catalogue name, its own type included
-            levels.append(
-                Level(
-                    lambda rng: rng.choice(every)[0],
-                    f"{category}:whole",
-                    "any-type",
-                    "no safe facility keeping the original's type words: a whole name of any type",
-                )
-            )
-        new, level = state.draw_chain(text, levels, category)
-        return chosen(new, level, f"type {kind}" if kind else "")
 
 
 #: Continents, for a region whose own countries run out (world regions are named *_africa…).
@@ -821,126 +516,4 @@ class CountryGenerator:
             return chosen(text.replace(stripped, match_case(stripped, forms[index])), level, "nationality")
         # "EE. UU." and "USA" are abbreviations, not upper case: "Canadá", not "CANADÁ"
         abbreviated = "." in stripped or sum(c.isalpha() for c in stripped) <= 4
-        return chosen(text.replace(stripped, new if abbreviated else _cased(stripped, new)), level)
-
-
-#: A run of capitals in an acronym ("SDOM" and "HGR" in "SDOM-HGR").
-_CAPITALS = re.compile(r"[^\W\d_a-z]+")
-#: "Instituto Riojano del Corazón (IRC)": a name with its acronym in brackets.
-_NAMED_ACRONYM = re.compile(r"(?P<name>.*\S)\s*\((?P<acronym>[^\W\d_a-z]{2,})\)")
-
-
-class InstitutionGenerator:
-    """INSTITUCION: a template chosen by the name's first words (Universidad, Instituto…)
-    filled with surrogate places and surnames; acronyms become other acronyms."""
-
-    name = "institutions"
-    phase = 2
-
-    def __init__(self, data: SurrogateData) -> None:
-        self.data = data
-
-    def fill(self, template: str, rng: random.Random) -> str:
-        def town() -> str:
-            return display(weighted_choice(rng, self.data.town_pool_all.items, self.data.town_pool_all.cum))
-
-        def surname() -> str:
-            pool = self.data.surname_pool
-            return weighted_choice(rng, pool.items[:300], pool.cum[:300])
-
-        fillers = {
-            "municipality": town,
-            "surname": surname,
-            "province": lambda: rng.choice(sorted(self.data.province_code)),
-            "community": lambda: rng.choice(self.data.communities),
-        }
-        out = template
-        while "{" in out:
-            head, _, rest = out.partition("{")
-            field, _, tail = rest.partition("}")
-            out = head + (fillers[field]() if field in fillers else field) + tail
-        return out
-
-    def neutral_category(self, text: str, label: str) -> str:
-        return "institution"
-
-    def initials(self, name: str) -> str:
-        """The acronym a name spells: the initials of its capitalised words ("Instituto de
-        Medicina Legal de Santa Cruz" -> "IMLSC"); of a name keyed in lower case, of its words
-        but the particles."""
-        words = LETTERS.findall(name)
-        capitalised = [w for w in words if w[:1].isupper()]
-        words = capitalised or [w for w in words if fold(w) not in self.data.name_particles]
-        return "".join(w[0] for w in words).upper()
-
-    def acronym_levels(self, acronym: str, state: DocumentState) -> list[Level]:
-        """An acronym of the note's own institutions takes the initials of that institution's
-        surrogate (so "Instituto Riojano del Corazón … IRC" stay one institution); any other
-        becomes acronyms of the pack's list, one per capital run, of the same length where the list
-        has one ("SDOM-HGR" -> "CNIO-SEC")."""
-        key = fold(acronym)
-        tied = next(
-            (
-                self.initials(surrogate)
-                for original, surrogate in state.used.get("institution", {}).items()
-                if len(key) > 1 and fold(self.initials(original)) == key
-            ),
-            None,
-        )
-        # the initials of a safe surrogate name may fall one letter from the original's
-        # ("IMLM" -> "IMLS"): they follow the new name, not the old one, and are not a near copy
-        levels = [Level(lambda rng: tied, "institution:tied", check_close=False)] if tied else []
-        pool = self.data.institution_acronyms
-
-        def one(run: str, rng: random.Random) -> str:
-            if len(run) < 2:
-                return run
-            same = [a for a in pool if len(a) == len(run)]  # same length where the list allows
-            return rng.choice(same or pool)
-
-        def drawn(rng: random.Random) -> str:
-            return _CAPITALS.sub(lambda m: one(m[0], rng), acronym)
-
-        levels.append(Level(drawn, "institution"))
-        return levels
-
-    def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
-        """Fallback chain: a template of the original's kind -> a generic template. An acronym
-        becomes the initials of the note's surrogate institution or an acronym of the pack's
-        list, never random capitals ("SCMV" -> "KLMY" told the reader what was replaced)."""
-        stripped = text.strip()
-        letters = [c for c in stripped if c.isalpha()]
-        if letters and all(c.isupper() for c in letters) and " " not in stripped:
-            new, level = state.draw_chain(stripped, self.acronym_levels(stripped, state), "institution")
-            return chosen(text.replace(stripped, new), level, "acronym")
-        named = _NAMED_ACRONYM.fullmatch(stripped)
-        name = named["name"] if named else stripped
-        folded = fold(name)
-        default = self.data.institution_default
-        templates = default
-        for head, options in self.data.institutions:
-            if folded.startswith(head):
-                templates = options
-                break
-
-        def make(options: list[str]) -> Callable[[random.Random], str]:
-            def one(rng: random.Random) -> str:
-                new = self.fill(rng.choice(options), rng)
-                return f"{new} ({self.initials(new)})" if named else new
-
-            return one
-
-        levels = [Level(make(templates), "institution")]
-        if templates is not default:
-            levels.append(
-                Level(
-                    make(default),
-                    "institution:any",
-                    "any-type",
-                    "no safe name of the original's kind: a generic institution",
-                )
-            )
-        new, level = state.draw_chain(stripped, levels, "institution")
-        if named:  # the acronym alone, later in the note, follows this surrogate
-            state.used["institution"].setdefault(normalise(name), new.rsplit(" (", 1)[0])
-        return chosen(text.replace(stripped, new), level)
+        return chosen(text.replace(stripped, new if abbreviated else cased(stripped, new)), level)
