@@ -75,6 +75,7 @@ def build_registry(data: SurrogateData, options: GeneratorOptions | None = None)
     identifiers = IdentifierGenerator(data, descriptions)
     phones = PhoneGenerator(data)
     facilities = FacilityGenerator(data)
+    territories = TerritoryGenerator(data, countries)
     registry: dict[str, Generator] = {
         "NOMBRE_SUJETO_ASISTENCIA": people,
         "NOMBRE_PERSONAL_SANITARIO": people,
@@ -86,9 +87,9 @@ def build_registry(data: SurrogateData, options: GeneratorOptions | None = None)
         "PROFESION": ProfessionGenerator(data),
         "HOSPITAL": facilities,
         "CENTRO_SALUD": facilities,
-        "INSTITUCION": InstitutionGenerator(data),
+        "INSTITUCION": InstitutionGenerator(data, territories),
         "CALLE": StreetGenerator(data),
-        "TERRITORIO": TerritoryGenerator(data, countries),
+        "TERRITORIO": territories,
         "PAIS": countries,
         "OTROS_SUJETO_ASISTENCIA": descriptions,
         "NUMERO_TELEFONO": phones,

@@ -1,19 +1,37 @@
 """Institutions: a template chosen by the name's first words (Universidad, Instituto…) filled with
-surrogate places and surnames; acronyms become acronyms of the pack's list."""
+surrogate places and surnames; acronyms become acronyms of the pack's list.
+
+The place a template names follows the note: the surrogate of the town, province or community the
+original names ("Instituto de Medicina Legal de Cádiz", "Servicio Andaluz de Salud"), else the
+province of the note's surrogate towns, else one drawn; never the original's.
+"""
 
 from __future__ import annotations
 
 import random
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from .base import LETTERS, DocumentState, Level, Surrogate, chosen, fold, normalise, weighted_choice
-from .data import SurrogateData, display
+from .data import SurrogateData, words_of
+from .places import TerritoryGenerator, nearby_province
 
 #: A run of capitals in an acronym ("SDOM" and "HGR" in "SDOM-HGR").
 _CAPITALS = re.compile(r"[^\W\d_a-z]+")
 #: "Instituto Riojano del Corazón (IRC)": a name with its acronym in brackets.
 _NAMED_ACRONYM = re.compile(r"(?P<name>.*\S)\s*\((?P<acronym>[^\W\d_a-z]{2,})\)")
+
+
+@dataclass(frozen=True)
+class Place:
+    """What an institution's template names: the note's surrogate province, community and town
+    where known (``None``: drawn), and the original's own, never drawn."""
+
+    province: str | None = None
+    community: str | None = None
+    town: str | None = None
+    avoid: frozenset[str] = frozenset()
 
 
 class InstitutionGenerator:
@@ -23,23 +41,92 @@ class InstitutionGenerator:
     name = "institutions"
     phase = 2
 
-    def __init__(self, data: SurrogateData) -> None:
+    def __init__(self, data: SurrogateData, territories: TerritoryGenerator | None = None) -> None:
         self.data = data
+        self.territories = territories
 
-    def fill(self, template: str, rng: random.Random) -> str:
+    def named_place(self, name: str) -> tuple[str, str, str]:
+        """The Spanish place an institution's name names, last one first: ("town", town,
+        province), ("province", province, province), ("community", community, "") — a community
+        by its name or its adjective ("Servicio Andaluz de Salud") —, or ("", "", "")."""
+        data = self.data
+        words = LETTERS.findall(name)
+        for end in range(len(words), 0, -1):
+            for begin in range(max(0, end - 5), end):
+                phrase = " ".join(words[begin:end])
+                if not phrase[:1].isupper() or fold(phrase) in data.name_particles:
+                    continue
+                town = data.find_town(phrase)
+                if town is not None:
+                    return "town", town[0], town[1]
+                if fold(phrase) in data.province_lookup:
+                    province = data.province_lookup[fold(phrase)]
+                    return "province", province, province
+                if fold(phrase) in data.community_lookup:
+                    return "community", data.community_lookup[fold(phrase)], ""
+        folded = " ".join(words_of(name.replace("-", " ")))
+        for form, (community, _) in data.community_adjective.items():
+            if f" {form.replace('-', ' ')} " in f" {folded} ":
+                return "community", community, ""
+        return "", "", ""
+
+    def place(self, name: str, start: int, end: int, state: DocumentState) -> Place:
+        """Where the template's places come from (see the module's docstring)."""
+        data = self.data
+        kind, value, province = self.named_place(name)
+        avoid = frozenset(fold(v) for v in (value, province, data.province_community.get(province, "")) if v)
+        territories = self.territories
+        if kind == "town" and fold(value) in state.town_provinces:
+            target = state.town_provinces[fold(value)][1]
+            town = state.memo[("territory-plain", fold(value))].text
+            return Place(target, data.province_community.get(target), town, avoid)
+        if kind in ("town", "province") and territories is not None:
+            target = territories.province_surrogate(province, state)
+            return Place(target, data.province_community.get(target or ""), None, avoid)
+        if kind == "community" and territories is not None:
+            return Place(None, territories.community_surrogate(value, state), None, avoid)
+        if kind:
+            return Place(avoid=avoid)
+        target = nearby_province(state, start, end)
+        return Place(target, data.province_community.get(target or ""), None, avoid)
+
+    def fill(self, template: str, rng: random.Random, place: Place | None = None) -> str:
+        place = place or Place()
+        data = self.data
+        community_provinces = data.provinces_of.get(place.community or "", [])
+
+        def drawn(options: list[str]) -> str:
+            kept = [o for o in options if fold(o) not in place.avoid]
+            return rng.choice(kept or options)
+
+        def province() -> str:
+            if place.province:
+                return place.province
+            return drawn(sorted(community_provinces) or sorted(data.province_code))
+
         def town() -> str:
-            return display(weighted_choice(rng, self.data.town_pool_all.items, self.data.town_pool_all.cum))
+            # the note's own town where the original named it, else a capital: universities,
+            # faculties, courts and institutes are in one ("Facultad de Medicina de Torre-Pacheco"
+            # would stand out)
+            return place.town or data.capitals[province()]
+
+        def community() -> str:
+            if place.community:
+                return place.community
+            if place.province:
+                return data.province_community[place.province]
+            return drawn(data.communities)
 
         def surname() -> str:
-            pool = self.data.surname_pool
+            pool = data.surname_pool
             return weighted_choice(rng, pool.items[:300], pool.cum[:300])
 
-        fillers = {
-            "municipality": town,
-            "surname": surname,
-            "province": lambda: rng.choice(sorted(self.data.province_code)),
-            "community": lambda: rng.choice(self.data.communities),
-        }
+        fillers = {"municipality": town, "surname": surname, "province": province, "community": community}
+        if "{community}" in template:  # "de {community}" -> "del País Vasco", "de la Comunidad de Madrid"
+            value = community()
+            after_de = data.extra.get("community_after_de") or {}
+            template = template.replace("de {community}", str(after_de.get(value, f"de {value}")))
+            template = template.replace("{community}", value)
         out = template
         while "{" in out:
             head, _, rest = out.partition("{")
@@ -109,9 +196,11 @@ class InstitutionGenerator:
                 templates = options
                 break
 
+        place = self.place(name, start, start + len(text), state)
+
         def make(options: list[str]) -> Callable[[random.Random], str]:
             def one(rng: random.Random) -> str:
-                new = self.fill(rng.choice(options), rng)
+                new = self.fill(rng.choice(options), rng, place)
                 return f"{new} ({self.initials(new)})" if named else new
 
             return one

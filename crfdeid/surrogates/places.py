@@ -12,13 +12,16 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import string
 from collections.abc import Callable
 from dataclasses import replace
 
 from rapidfuzz.distance import Levenshtein
 
 from .base import (
+    LETTERS,
     DocumentState,
+    ForeignPlace,
     Level,
     Surrogate,
     SurrogateFailure,
@@ -31,7 +34,15 @@ from .base import (
 )
 from .data import Pool, SurrogateData, country_key, size_class
 
-_POSTAL = re.compile(r"(?P<lead>E-?)?(?P<code>\d{5})")
+_POSTAL = re.compile(r"(?P<lead>E[- ]?)?(?P<code>\d{5})")
+#: A postal code of another country ("1650000", "C1059ABG", "40140-276", "80 100"): digits, maybe
+#: a few capitals at either end; its digits are redrawn, its letters and separators kept.
+_FOREIGN_POSTAL = re.compile(r"(?=(?:\D*\d){3})[A-Z]{0,3}[- ]?\d[\d ./-]*[A-Z]{0,3}")
+#: What may stand between a place and the country written after it: "Heredia, Costa Rica",
+#: "Casablanca (Marruecos)", "Monterrey, Nuevo León, México" (other places are skipped).
+_TO_COUNTRY = re.compile(r"[^\S\n]*[,.;:()/-]{0,2}[^\S\n]*")
+#: How far (characters) a place looks for the country written after it.
+COUNTRY_WINDOW = 60
 #: How far (characters, same line or the next) a postal code looks for the town it belongs to.
 TOWN_WINDOW = 40
 #: How far (characters, same line or the next) a hospital or health centre looks for its town.
@@ -48,6 +59,17 @@ def cased(model: str, word: str) -> str:
     """UPPER stays UPPER; anything else takes the surrogate's own capitalisation."""
     letters = [c for c in model if c.isalpha()]
     return word.upper() if len(letters) > 1 and all(c.isupper() for c in letters) else word
+
+
+def nearby_province(state: DocumentState, start: int, end: int, window: int = FACILITY_WINDOW) -> str | None:
+    """The province an address part between ``start`` and ``end`` follows: that of the surrogate
+    town written beside it (after it first: "C/ Mayor 3, 50009 Zaragoza"), else where the note's
+    first town went (a note is about one place), else None."""
+    for position in (end, start):
+        near = state.towns.near(state.text, position, window)
+        if near is not None and near.target:
+            return near.target
+    return next(iter(state.province_map.values()), None)
 
 
 class TerritoryGenerator:
@@ -71,13 +93,15 @@ class TerritoryGenerator:
         self.data = data
         self.countries = countries  # a country written as a place ("01009 Vitoria, España")
         self._filtered: dict[tuple[int, bool, str], Pool | None] = {}
+        self._foreign_levels: dict[tuple[str, str, str], list[Level]] = {}
 
     def prepare(self, state: DocumentState, spans: list[tuple[int, int, str]]) -> None:
-        """Pair provinces written after their town, then replace the towns (paired ones first,
-        provinces last), so that postal codes, hospitals, phones and provinces written elsewhere
-        can follow them. A town that fails here fails again in ``generate``, where the
-        pseudonymiser catches and records it."""
+        """Find the places in other countries (``find_foreign``), pair provinces written after
+        their town, then replace the towns (paired ones first, provinces last), so that postal
+        codes, hospitals, phones and provinces written elsewhere can follow them. A town that
+        fails here fails again in ``generate``, where the pseudonymiser catches and records it."""
         text = state.text
+        self.find_foreign(state, spans)
         places = sorted((s, e) for s, e, label in spans if label == "TERRITORIO")
         for (a_start, a_end), (b_start, b_end) in itertools.pairwise(places):
             if not _PAIR_GAP.fullmatch(text[a_end:b_start]):
@@ -106,6 +130,150 @@ class TerritoryGenerator:
             except Exception:  # surfaces again, per span, in generate
                 continue
 
+    def country_code(self, text: str) -> str | None:
+        """The ISO code of a country name written as a place or a country ("Marruecos", "EE.
+        UU."), None for anything else (a town named like a country is a town)."""
+        code = self.data.country_code.get(country_key(text.strip()))
+        return code if code is not None and self.data.find_town(text) is None else None
+
+    def country_inside(self, text: str) -> str | None:
+        """The country a place's own name contains ("Santiago de Chile", "México D.F.", "Ciudad
+        de Guatemala")."""
+        words = LETTERS.findall(text)
+        for size in range(min(3, len(words) - 1), 0, -1):
+            for i in range(len(words) - size + 1):
+                code = self.data.country_code.get(country_key(" ".join(words[i : i + size])))
+                if code is not None:
+                    return code
+        return None
+
+    def foreign_kind(self, text: str, country: str) -> str:
+        """"region" for a region of the country in the pack's table ("Antioquia", "California"),
+        else "city"."""
+        options = self.data.foreign_lookup.get(fold(text.strip()), [])
+        return "region" if (country, "region") in options and (country, "city") not in options else "city"
+
+    def find_foreign(self, state: DocumentState, spans: list[tuple[int, int, str]]) -> None:
+        """The note's places in other countries, into ``state.foreign_places``: a place with a
+        foreign country written after it on its line ("Casablanca (Marruecos)", "Heredia, Costa
+        Rica"; the home country or a Spanish province there makes it Spanish: "San Juan
+        (Alicante)") or inside its name ("Santiago de Chile"); else a place the pack does not know as
+        Spanish but lists as a city or region of another country ("Caracas", "California"); else,
+        in a note naming one foreign country and neither the home country nor a Spanish place,
+        every place that is not clearly Spanish ("Localidad/ Provincia: Heredia" with "País:
+        Costa Rica"). A place with the home country after it is Spanish."""
+        data, text = self.data, state.text
+        ordered = sorted((s, e) for s, e, label in spans if label in ("TERRITORIO", "PAIS"))
+        places = {(s, e) for s, e, label in spans if label == "TERRITORIO"}
+        codes = [self.country_code(text[s:e]) for s, e in ordered]
+        mentioned = {c for c in codes if c}
+        home = data.home_code
+        undecided = []
+        for i, (start, end) in enumerate(ordered):
+            stripped = text[start:end].strip()
+            if codes[i] or not stripped or (start, end) not in places:
+                continue  # a country, or a PAIS span that is not a country name
+            if _POSTAL.fullmatch(stripped) or _FOREIGN_POSTAL.fullmatch(stripped):
+                continue
+            beside, reach = None, end
+            for j in range(i + 1, len(ordered)):
+                gap = text[reach : ordered[j][0]]
+                if ordered[j][0] - end > COUNTRY_WINDOW or not _TO_COUNTRY.fullmatch(gap):
+                    break
+                if codes[j]:
+                    beside = codes[j]
+                    break
+                after = fold(text[ordered[j][0] : ordered[j][1]].strip())
+                if after in data.province_lookup or after in data.community_lookup:
+                    beside = home  # "San Juan (Alicante)": a Spanish province after it
+                    break
+                reach = ordered[j][1]
+            spanish = not self.unknown(stripped)
+            code = beside or (None if spanish else self.country_inside(stripped))
+            if code is None and not spanish:
+                options = data.foreign_lookup.get(fold(stripped), [])
+                pick = next((o for o in options if o[0] in mentioned), options[0] if options else None)
+                code = pick[0] if pick else None
+            if code is None:
+                undecided.append((start, stripped, spanish))
+            elif code != home:
+                kind = self.foreign_kind(stripped, code)
+                state.foreign_places[start] = ForeignPlace(code, kind, code in mentioned)
+        foreign = sorted(mentioned - {home})
+        if len(foreign) == 1 and home not in mentioned:
+            only = foreign[0]
+            if not any(spanish and (only, "city") not in data.foreign_lookup.get(fold(stripped), [])
+                       for _, stripped, spanish in undecided):  # no Spanish place: one foreign country
+                for start, stripped, _ in undecided:
+                    state.foreign_places[start] = ForeignPlace(only, self.foreign_kind(stripped, only), True)
+        # how many places of each country and kind the note names, for the country's surrogate
+        names: dict[ForeignPlace, set[str]] = {}
+        for start, place in state.foreign_places.items():
+            end = next(e for s, e in ordered if s == start)
+            names.setdefault(place, set()).add(fold(text[start:end].strip()))
+        for start, place in state.foreign_places.items():
+            state.foreign_places[start] = replace(place, siblings=len(names[place]))
+
+    def foreign_levels(self, country: str, kind: str, original: str) -> list[Level]:
+        """A city (or region) of ``country``, the big ones (CLDR's) first (a region: else a city
+        of it) -> of another country of its world region -> of its continent -> of anywhere;
+        never of the ``original`` country when that was replaced."""
+        key = (country, kind, original)
+        if key not in self._foreign_levels:
+            self._foreign_levels[key] = self._foreign_chain(country, kind, original)
+        return self._foreign_levels[key]
+
+    def _foreign_chain(self, country: str, kind: str, original: str) -> list[Level]:
+        data = self.data
+        region = data.region_of.get(country)
+        others = sorted({c for c, _ in data.foreign_places if c not in (country, original)})
+        near = [c for c in others if region is not None and data.region_of.get(c) == region]
+        continent = [c for c in others if region is not None and c not in near
+                     and continent_of(data.region_of.get(c, "")) == continent_of(region)]
+
+        def draw(codes: list[str], major: bool) -> Callable[[random.Random], str] | None:
+            """A country by how often Spanish notes name it (the frequent ones, not Svalbard),
+            then one of its places."""
+            table = data.foreign_major if major else data.foreign_places
+            lists = [(table[(code, kind)], data.country_weight.get(code, 0.005)) for code in codes
+                     if table.get((code, kind))]
+            if not lists:
+                return None
+            weights = [weight for _, weight in lists]
+            return lambda rng: rng.choice(rng.choices(lists, weights=weights, k=1)[0][0])
+
+        what = "city" if kind == "city" else "region"
+        levels = [Level(draw([country], major), f"foreign:{kind}") for major in (True, False)]
+        if kind != "city":
+            kind = "city"
+            levels.append(Level(draw([country], True), "foreign:city", "any-type",
+                                "no safe region of the country in the pack: one of its cities"))
+        for codes, fallback, reason in (
+            (near, "same region", f"no safe {what} of the country in the pack: one of its world region"),
+            (continent, "same continent",
+             f"no safe {what} of the country's world region: one of its continent"),
+            (others, "anywhere", f"no safe {what} of the country's continent: one from anywhere"),
+        ):
+            levels += [Level(draw(codes, True), f"foreign:{kind}:{fallback}", fallback, reason),
+                       Level(draw(codes, False), f"foreign:{kind}:{fallback}", fallback, reason)]
+        return levels
+
+    def foreign(self, text: str, stripped: str, start: int, state: DocumentState) -> Surrogate:
+        """A place in another country: a city (region) of the country's surrogate when the note
+        names the country ("Casablanca (Marruecos)" -> "Orán (Argelia)"), else of the same
+        country ("Londres" -> "Belfast"... of the pack's lists), else of its region."""
+        place = state.foreign_places[start]
+        country = place.country
+        if place.named and self.countries is not None:
+            # one with as many places of the kind as the note names there, if its region has one
+            country = self.countries.surrogate_code(country, state, place.kind, place.siblings) or country
+        levels = self.foreign_levels(country, place.kind, place.country)
+        new, level = state.draw_chain(stripped, levels, "town")
+        note = "foreign place, of the country's surrogate" if place.named else "foreign place, of its country"
+        # "CDMX", "D.F." are abbreviations, not upper case: "Managua", not "MANAGUA"
+        abbreviated = "." in stripped or sum(c.isalpha() for c in stripped) <= 4
+        return chosen(text.replace(stripped, new if abbreviated else cased(stripped, new)), level, note)
+
     def unknown(self, text: str) -> bool:
         """A place name the pack does not know (a hamlet, "Puerto de Santa María" without its
         article), neither a town, a province, a community nor a postal code."""
@@ -116,7 +284,7 @@ class TerritoryGenerator:
 
     def neutral_category(self, text: str, label: str) -> str:
         stripped = text.strip()
-        if _POSTAL.fullmatch(stripped):
+        if _POSTAL.fullmatch(stripped) or _FOREIGN_POSTAL.fullmatch(stripped):
             return "postal_code"
         if self.data.find_town(stripped) is None:
             if fold(stripped) in self.data.province_lookup:
@@ -253,6 +421,13 @@ class TerritoryGenerator:
         if postal:
             new, level = self.postal_code(stripped, postal, start, state)
             return chosen(text.replace(stripped, new), level, "postal code")
+        if _FOREIGN_POSTAL.fullmatch(stripped):  # digits redrawn, letters and separators kept
+            digits = re.compile(r"\d")
+            redrawn = [Level(lambda rng: digits.sub(lambda _: rng.choice(string.digits), stripped), "postal")]
+            new, level = state.draw_chain(stripped, redrawn, "postal")
+            return chosen(text.replace(stripped, new), level, "postal code of another country")
+        if start in state.foreign_places:
+            return self.foreign(text, stripped, start, state)
         if (self.countries is not None and country_key(stripped) in self.data.country_code
                 and self.data.find_town(stripped) is None):
             return self.countries.generate(text, "PAIS", start, state)  # España kept, as under PAIS
@@ -291,30 +466,14 @@ class TerritoryGenerator:
                 written = text.replace(stripped, cased(stripped, new))
                 result = Surrogate(written, note="province of its towns")
             else:
-                community = self.data.province_community[province]
-                siblings = [p for p in self.data.provinces_of[community] if p != province]
-                everywhere = sorted(self.data.province_code)
-                levels = [
-                    Level((lambda rng: rng.choice(siblings)) if siblings else None, "province"),
-                    Level(
-                        lambda rng: rng.choice(everywhere),
-                        "province",  # the category of old: same draws where the first rung is empty
-                        "anywhere",
-                        "no other safe province in the original's community: a province from anywhere"
-                        if siblings
-                        else "the original's community has one province: a province from anywhere",
-                    ),
-                ]
-                new, level = state.draw_chain(stripped, levels, "province")
+                new, level = state.draw_chain(stripped, self.province_levels(province), "province")
                 result = chosen(text.replace(stripped, cased(stripped, new)), level, "province")
             # a province where a town would be ("15006 La Coruña"): what is beside it follows
             state.town_provinces[key] = (province, new)
             state.province_map.setdefault(province, new)
             state.towns.add(start, start + len(text), province, new, new)
         elif key in self.data.community_lookup:
-            communities = self.data.communities
-            levels = [Level(lambda rng: rng.choice(communities), "community")]
-            new, level = state.draw_chain(stripped, levels, "community")
+            new, level = state.draw_chain(stripped, self.community_levels(), "community")
             result = chosen(text.replace(stripped, cased(stripped, new)), level, "community")
         else:
             # an unknown place written before its province ("Gorraiz (Navarra)") is a town of it
@@ -341,6 +500,52 @@ class TerritoryGenerator:
         state.memo[memo_key] = result
         state.memo[("territory-plain", key)] = Surrogate(new)
         return result
+
+    def province_levels(self, province: str) -> list[Level]:
+        """Another province of the community -> any province."""
+        community = self.data.province_community[province]
+        siblings = [p for p in self.data.provinces_of[community] if p != province]
+        everywhere = sorted(self.data.province_code)
+        return [
+            Level((lambda rng: rng.choice(siblings)) if siblings else None, "province"),
+            Level(
+                lambda rng: rng.choice(everywhere),
+                "province",  # the category of old: same draws where the first rung is empty
+                "anywhere",
+                "no other safe province in the original's community: a province from anywhere"
+                if siblings
+                else "the original's community has one province: a province from anywhere",
+            ),
+        ]
+
+    def community_levels(self) -> list[Level]:
+        communities = self.data.communities
+        return [Level(lambda rng: rng.choice(communities), "community")]
+
+    def province_surrogate(self, province: str, state: DocumentState) -> str | None:
+        """Where a province named outside a TERRITORIO span goes (an institution "de Cádiz"):
+        where the note's towns of it went, else the draw a mention of it would get."""
+        mapped = state.province_map.get(province)
+        if mapped is not None and mapped != province:
+            return mapped
+        try:
+            return state.draw_chain(province, self.province_levels(province), "province")[0]
+        except SurrogateFailure:
+            return None
+
+    def community_surrogate(self, community: str, state: DocumentState) -> str | None:
+        """Where a community named outside a TERRITORIO span goes ("Servicio Andaluz de
+        Salud"): the community of a province the note's towns of it went to, else the draw a
+        mention of it would get."""
+        data = self.data
+        for original, target in state.province_map.items():
+            moved = data.province_community.get(target)
+            if data.province_community.get(original) == community and moved and moved != community:
+                return moved
+        try:
+            return state.draw_chain(community, self.community_levels(), "community")[0]
+        except SurrogateFailure:
+            return None
 
     def paired_province(self, text: str, stripped: str, start: int, state: DocumentState) -> Surrogate | None:
         """The province written after its town: the surrogate town's province (None: the town
@@ -459,10 +664,14 @@ class CountryGenerator:
         weights = [self.data.country_weight[c] for c in codes]
         return lambda rng: rng.choices(codes, weights=weights, k=1)[0]
 
-    def levels(self, code: str | None, adjective: bool) -> list[Level]:
+    def levels(
+        self, code: str | None, adjective: bool, among: tuple[frozenset[str], ...] = ()
+    ) -> list[Level]:
         """Same region -> same continent -> any country. Countries with a nationality adjective
         come first at each step (the common ones, and a later "senegalesa" can follow its
-        country); a name may then fall back on the others, an adjective may not."""
+        country); a name may then fall back on the others, an adjective may not. ``among``: sets
+        of countries to try first, in order, at each step (those with as many cities in the pack
+        as the note names, then those with one: for the note's cities to follow their country)."""
         region = self.data.region_of.get(code or "")
         steps: list[tuple[list[str], str, str | None, str]] = []
         if region is not None:
@@ -481,10 +690,41 @@ class CountryGenerator:
                           "no safe country on the same continent: any country"))
         levels = []
         for codes, category, fallback, reason in steps:
-            levels.append(Level(self._pool(codes, True), category, fallback, reason))
-            if not adjective:
-                levels.append(Level(self._pool(codes, False), category + ":all", fallback, reason))
+            for subset in (*(among or ()), None):  # the preferred countries first, at every step
+                kept = codes if subset is None else [c for c in codes if c in subset]
+                levels.append(Level(self._pool(kept, True), category, fallback, reason))
+                if not adjective:
+                    levels.append(Level(self._pool(kept, False), category + ":all", fallback, reason))
         return levels
+
+    def draw(
+        self, code: str | None, canonical: str, adjective: bool, state: DocumentState,
+        among: tuple[frozenset[str], ...] = (),
+    ) -> tuple[str, Level]:
+        """The surrogate country's name for a country (its canonical name keys the draw)."""
+        names = self.data.country_name
+        levels = [
+            Level(None if level.make is None else (lambda rng, make=level.make: names[make(rng)]),
+                  level.category, level.fallback, level.reason)
+            for level in self.levels(code, adjective, among)
+        ]
+        return state.draw_chain(canonical, levels, "country")
+
+    def surrogate_code(
+        self, code: str, state: DocumentState, kind: str = "city", needed: int = 1
+    ) -> str | None:
+        """The code of the country a foreign country of the note becomes — the same draw its
+        mentions get, so that a city follows its country ("Casablanca (Marruecos)"), drawn among
+        the countries with ``needed`` places of ``kind`` in the pack first, then with one; None
+        when there is none."""
+        places = self.data.foreign_places
+        among = tuple(frozenset(c for (c, k), names in places.items() if k == kind and len(names) >= n)
+                      for n in sorted({needed, 1}, reverse=True))
+        try:
+            new, _ = self.draw(code, self.data.country_name.get(code, code), False, state, among)
+        except SurrogateFailure:
+            return None
+        return self.data.country_code.get(country_key(new))
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         stripped = text.strip()
@@ -501,13 +741,7 @@ class CountryGenerator:
         # the canonical name keys the draw: "EE. UU." and "Estados Unidos" get one surrogate,
         # and "senegalés" the adjective of the country "Senegal" became
         canonical = data.country_name.get(code or "", stripped)
-        names = {c: data.country_name[c] for c in data.country_name}
-        levels = [
-            Level(None if level.make is None else (lambda rng, make=level.make: names[make(rng)]),
-                  level.category, level.fallback, level.reason)
-            for level in self.levels(code, adjective)
-        ]
-        new, level = state.draw_chain(canonical, levels, "country")
+        new, level = self.draw(code, canonical, adjective, state)
         if adjective:
             new_code = data.country_code[country_key(new)]
             forms = data.nationality.get(new_code)
