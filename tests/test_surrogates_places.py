@@ -479,6 +479,26 @@ def test_a_header_locality_follows_the_notes_foreign_country():
     assert DATA.country_code[country_key(country)] in country_of_place(town) and re.fullmatch(r"X\d{3}", code)
 
 
+def test_a_note_naming_several_places_of_a_country_draws_a_country_with_as_many():
+    # dev: "Buenos Aires", "San Justo" (Argentina) -> Bolivia, which has one city in the pack:
+    # "Buenos Aires" became "Stanley" (Falkland Islands)
+    text = "Domicilio: Av. Paseo Colón 255. Buenos Aires. Consulta en San Justo, Buenos Aires, Argentina."
+    items = [(T, "Buenos Aires"), (T, "San Justo"), (T, "Buenos Aires"), ("PAIS", "Argentina")]
+    for seed in range(8):
+        result = run(text, *items, seed=seed)
+        first, second, _, country = new_texts(result)
+        code = DATA.country_code[country_key(country)]
+        assert {code} <= country_of_place(first) & country_of_place(second), (first, second, country)
+        assert all(r.fallback is None for r in result.audit)
+
+
+def test_a_spanish_town_in_the_note_of_a_patient_born_abroad_stays_spanish():
+    # dev: "Localidad/ Provincia: Madrid." with "País: Gambia."
+    text = "Localidad/ Provincia: Madrid.\nCP: 28029.\nPaís: Gambia.\n"
+    town, _, _ = new_texts(run(text, (T, "Madrid"), (T, "28029"), ("PAIS", "Gambia")))
+    assert town in DATA.capital_of
+
+
 def test_a_place_beside_a_spanish_province_or_the_home_country_is_spanish():
     text = "Ctra. N-332, s/n 03550 San Juan (Alicante) España"
     items = [
