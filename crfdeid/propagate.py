@@ -56,17 +56,21 @@ class _Wanted:
 
 def propagate(document: Document, replaced: Callable[[str], bool], pack: LanguagePack,
               particles: frozenset[str] | set[str] = frozenset(),
-              acronyms: frozenset[str] | set[str] = frozenset()) -> tuple[Span, ...]:
+              acronyms: frozenset[str] | set[str] = frozenset(),
+              kind: Callable[[str], str | None] | None = None) -> tuple[Span, ...]:
     """The new spans: other whole-word occurrences of the document's replaced strings.
 
     ``replaced(label)`` says whether the policy replaces a label (a kept label is not
-    propagated); ``acronyms`` are the folded ``name_acronyms`` of the pack. Deterministic:
-    depends on the document only.
+    propagated); ``acronyms`` are the folded ``name_acronyms`` of the pack; ``kind(label)`` is
+    the MEDDOCAN label a label of another scheme counts as (``surrogates.generator_label``: a
+    generic DATE is not propagated, a NAME_PATIENT's words are). Deterministic: depends on the
+    document only.
     """
     text = document.text
     wanted: dict[str, _Wanted] = {}  # folded key -> what an occurrence must look like
     for span in sorted(document.spans, key=lambda s: (s.start, s.end, s.label)):
-        if span.label in NOT_PROPAGATED or not replaced(span.label):
+        as_label = (kind(span.label) if kind is not None else None) or span.label
+        if as_label in NOT_PROPAGATED or not replaced(span.label):
             continue
         original = document.span_text(span)
         key = normalise(original)
@@ -77,7 +81,7 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
             capitalised = single and original[:1].isupper()
             wanted.setdefault(key, _Wanted(span.label, capitalised,
                                            capitalised and pack.is_stopword(original), _upper(original)))
-        if span.label in PERSON_LABELS:
+        if as_label in PERSON_LABELS:
             for word in name_words(original):
                 if word[0].isupper() and not _closed(word, pack, particles):
                     wanted.setdefault(fold(word), _Wanted(span.label, True, pack.is_stopword(word),

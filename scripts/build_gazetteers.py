@@ -819,13 +819,14 @@ def source_files(info: dict, src: Path, out: Path) -> dict:
     if "package" in info:
         from importlib.metadata import version
 
-        site = Path(importlib.util.find_spec(info["package"]).origin).parent.parent
+        module = info.get("module", info["package"])  # python-stdnum is imported as stdnum
+        site = Path(importlib.util.find_spec(module).origin).parent.parent
         return {
             "package": f"{info['package']}=={version(info['package'])}",
             "files": {f: sha256(site / f) for f in info["package_files"]},
         }
     if "pack_files" in info:
-        return {"files": {f"gazetteers/es/{f}": sha256(out / f) for f in info["pack_files"]}}
+        return {"files": {f"gazetteers/{out.name}/{f}": sha256(out / f) for f in info["pack_files"]}}
     return {"files": {f: sha256(src / f) for f in info["files"]}}
 
 
@@ -947,35 +948,46 @@ def main(argv: list[str] | None = None) -> int:
         "territories.tsv": build_territories(src),
         "foreign_places.tsv": build_foreign_places(src),
     }
-    provenance: dict = {
-        "language": "es",
-        "built_by": "scripts/build_gazetteers.py",
-        "checks": {"provinces": check_postal_prefixes(src, provinces)},
-        "sources": {},
-        "outputs": {},
-    }
-    for key, info in SOURCES.items():
+    checks = {"provinces": check_postal_prefixes(src, provinces)}
+    write_pack(out, src, "es", "scripts/build_gazetteers.py", SOURCES, OUTPUTS, built, checks)
+    return 0
+
+
+def write_pack(
+    out: Path,
+    src: Path,
+    language: str,
+    script: str,
+    sources: dict,
+    outputs: dict,
+    built: dict[str, tuple[list[list[str]], dict]],
+    checks: dict,
+) -> None:
+    """Write every built table with its comment header, and ``provenance.json`` beside them:
+    each source's licence, attribution and SHA-256, each output's sources and row counts."""
+    provenance: dict = {"language": language, "built_by": script, "checks": checks, "sources": {},
+                        "outputs": {}}
+    for key, info in sources.items():
         provenance["sources"][key] = {
             "licence": info["licence"],
             "attribution": info["attribution"],
             **source_files(info, src, out),
         }
     for filename, (rows, stats) in built.items():
-        header, sources, comment = OUTPUTS[filename]
-        attribution = "; ".join(SOURCES[s]["attribution"] for s in sources)
+        header, used, comment = outputs[filename]
+        attribution = "; ".join(sources[s]["attribution"] for s in used)
         write_tsv(
             out / filename,
             header,
             rows,
-            f"{comment}\nBuilt by scripts/build_gazetteers.py; sources and licences: provenance.json\n"
+            f"{comment}\nBuilt by {script}; sources and licences: provenance.json\n"
             f"Attribution: {attribution}",
         )
-        provenance["outputs"][filename] = {"sources": sources, "rows_written": len(rows), **stats}
+        provenance["outputs"][filename] = {"sources": used, "rows_written": len(rows), **stats}
         print(f"{filename:20} {len(rows):>7} rows  (read {stats['rows_read']})")
     (out / "provenance.json").write_text(
         json.dumps(provenance, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
-    return 0
 
 
 if __name__ == "__main__":
