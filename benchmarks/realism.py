@@ -429,12 +429,14 @@ def _get(record: Any, key: str) -> Any:
 
 
 def facility_provinces(data: SurrogateData, facilities: Any) -> dict[str, set[str]]:
-    """Folded catalogue name (whole, and without its type words) -> provinces it is in."""
+    """Folded catalogue name (whole, without its type words, and without its type and qualifiers:
+    the proper part a surrogate is built from) -> provinces it is in."""
     where: dict[str, set[str]] = {}
     for table in ("hospital", "health_centre"):
         for row in data.pack.table(table).rows:
             typ, _ = facilities.facility_type(row["name"])
-            for key in {fold(row["name"]), fold(row["name"][len(typ):].strip())}:
+            proper = re.sub(r"^(de|del)\s+", "", fold(facilities.proper(row["name"])))
+            for key in {fold(row["name"]), fold(row["name"][len(typ):].strip()), proper}:
                 where.setdefault(key, set()).add(row["province"])
     return where
 
@@ -455,7 +457,8 @@ def _provinces_of(data: SurrogateData, facilities: Any, catalogue: dict[str, set
     if label in FACILITIES:
         typ, _ = facilities.facility_type(sur)
         rest = re.sub(r"^(de|del)\s+", "", fold(sur[len(typ):].strip()))
-        provinces = catalogue.get(fold(sur)) or catalogue.get(rest) or set()
+        proper = re.sub(r"^(de|del)\s+", "", fold(facilities.proper(sur)))
+        provinces = catalogue.get(fold(sur)) or catalogue.get(rest) or catalogue.get(proper) or set()
         return ("facility", provinces) if provinces else None
     return None
 

@@ -71,8 +71,9 @@ MIN_LEFTOVER_LENGTH = 3
 #: The note's prefix of a generator error: tests and the batch tell a bug from a planned fallback.
 GENERATOR_ERROR = "generator error"
 #: Every fallback level a record may name (``None``: the first choice worked).
-FALLBACKS = ("community", "same continent", "same-major-group", "any-field", "anywhere", "any-size",
-             "any-type", "any-sex", "any-gender", "no-check", "scrambled", "digits", "neutral", "mask")
+FALLBACKS = ("community", "same region", "same continent", "same-major-group", "any-field", "anywhere",
+             "any-size", "any-type", "any-sex", "any-gender", "no-check", "scrambled", "digits", "neutral",
+             "mask")
 
 
 @dataclass(frozen=True)

@@ -33,17 +33,14 @@ from .contact import EmailGenerator, IpGenerator, PhoneGenerator, UrlGenerator
 from .data import SurrogateData, surrogate_data
 from .dates import DateGenerator
 from .descriptions import DescriptionGenerator
+from .facilities import FacilityGenerator
 from .identifiers import IdentifierGenerator
+from .institutions import InstitutionGenerator
 from .kinship import KinshipGenerator
 from .people import PeopleGenerator
-from .places import (
-    CountryGenerator,
-    FacilityGenerator,
-    InstitutionGenerator,
-    StreetGenerator,
-    TerritoryGenerator,
-)
+from .places import CountryGenerator, TerritoryGenerator
 from .professions import ProfessionGenerator
+from .streets import StreetGenerator
 
 #: Labels whose identifiers are replaced digit for digit, letter for letter.
 IDENTIFIER_LABELS = (
@@ -142,6 +139,7 @@ def build_registry(data: SurrogateData, options: GeneratorOptions | None = None)
     identifiers = IdentifierGenerator(data, descriptions)
     phones = PhoneGenerator(data)
     facilities = FacilityGenerator(data)
+    territories = TerritoryGenerator(data, countries)
     registry: dict[str, Generator] = {
         "NOMBRE_SUJETO_ASISTENCIA": people,
         "NOMBRE_PERSONAL_SANITARIO": people,
@@ -153,9 +151,9 @@ def build_registry(data: SurrogateData, options: GeneratorOptions | None = None)
         "PROFESION": ProfessionGenerator(data),
         "HOSPITAL": facilities,
         "CENTRO_SALUD": facilities,
-        "INSTITUCION": InstitutionGenerator(data),
+        "INSTITUCION": InstitutionGenerator(data, territories),
         "CALLE": StreetGenerator(data),
-        "TERRITORIO": TerritoryGenerator(data, countries),
+        "TERRITORIO": territories,
         "PAIS": countries,
         "OTROS_SUJETO_ASISTENCIA": descriptions,
         "NUMERO_TELEFONO": phones,
