@@ -237,3 +237,10 @@ def test_every_road_of_meddocan_keeps_its_structure(meddocan_dir):
             assert (old_code is None) == (new_code is None), (original, new)
             if old_code:
                 assert new_code["prefix"] == old_code["prefix"] != new_code[0] != old_code[0], (original, new)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_an_ordinal_mark_typed_as_a_letter_is_kept(seed):
+    # dev S0365-66912009001100005-3: "C/. Piamonte, 7, 3.o B" became "…, 6, 6.b C"
+    new = street("C/. Piamonte, 7, 3.o B", seed)
+    assert re.search(r", \d, \d\.o [A-H]$", new), new

@@ -213,6 +213,9 @@ class StreetGenerator:
             if token.isdigit() and fold(following) in _ORDINAL_SUFFIXES:
                 out.append(token)  # a floor written "1er", "2do": the suffix fits only its number
                 continue
+            if token in ("o", "a") and index > 1 and tokens[index - 1] == "." and tokens[index - 2].isdigit():
+                out.append(token)  # "3.o B": the ordinal mark typed as a letter ("3.º"), not a door
+                continue
             numbers = _RANGE.fullmatch(token)
             short = numbers is not None and max(len(numbers[1]), len(numbers[3])) <= _SHORT
             if short and int(numbers[3]) >= int(numbers[1]):
