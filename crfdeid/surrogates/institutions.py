@@ -83,6 +83,14 @@ class InstitutionGenerator:
         if kind in ("town", "province") and territories is not None:
             target = territories.province_surrogate(province, state)
             return Place(target, data.province_community.get(target or ""), None, avoid)
+        if kind == "community":
+            # the note's towns of that community went somewhere: the institution goes with them
+            # ("Servicio Castellano-Leonés de Salud … Medina del Campo (Valladolid)" -> the
+            # health service of the community of the town Medina del Campo became)
+            followed = next((t for o, t in state.province_map.items()
+                             if data.province_community.get(o) == value), None)
+            if followed:
+                return Place(followed, data.province_community.get(followed), None, frozenset())
         if kind == "community" and territories is not None:
             return Place(None, territories.community_surrogate(value, state), None, avoid)
         if kind:
