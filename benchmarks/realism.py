@@ -32,11 +32,16 @@ of a public corpus, for the developer who fixes them; never run this on real not
      lists, structure kept from the original, initials and acronyms of the surrogate's own words,
      address words spelled from pack words and a few initials ("jgarcia"). Target >= 99.5 %;
      the invented words are listed.
-  6. standard_accent: among the surrogate words of person names and towns that wordfreq's Spanish
-     list knows, and whose standard spelling (the most frequent form in that list among the forms
-     that fold to the same letters) or whose written form carries an accent, the share written as
-     the standard one. Independent of the pack. Needs ``pip install wordfreq`` (extra ``bench``).
-     Target >= 99 %.
+  6. standard_accent: among the surrogate words of person names and towns, the share written in a
+     standard spelling. The reference is name-aware: where lists of names (Faker's es_ES person
+     names, MEDDOCAN's gazetteers of given names and surnames) or of places (MEDDOCAN's
+     municipalities and territories, INE's municipal register with its official names) know the
+     word's letters, its spelling must be one they attest; other words are judged by wordfreq's
+     large Spanish list (the most frequent form among those that fold to the same letters, or an
+     accented form at least 0.15 as frequent). Words with no accent in any attested form do not
+     count. wordfreq alone counts words, not names ("Díez" is "diez", "Vera" is "verá").
+     ``--sources`` (default: sources/ beside the corpora folder); ``pip install wordfreq`` (extra
+     ``bench``); Faker when installed (extra ``build``). Target >= 99 %.
   7. patient_name_sex: a patient's given-name surrogate (a NOMBRE_SUJETO_ASISTENCIA span whose
      first word is a given name more than a surname) whose sex by the pack's counts (the whole
      compound when the pack lists it) agrees with the note's SEXO spans ("H", "varón", "mujer"…).
@@ -202,6 +207,69 @@ def accent_check(
     if written == top:
         return True
     return has_accent(written) and forms.get(written, 0.0) >= ratio * forms[top]
+
+
+def named_accent_check(
+    word: str, named: Mapping[str, Mapping[str, float]], groups: Mapping[str, Mapping[str, float]] | None
+) -> bool | None:
+    """:func:`accent_check` with a name-aware reference: where a list of names (or of places) knows
+    the word's letters, the written form must be one of the spellings that list attests; only
+    words no such list knows are judged by the general word list. wordfreq alone counts words,
+    not names: "Díez" the surname is "diez" the number there, "Vera" is "verá", "Angulo" is
+    "ángulo"."""
+    forms = named.get(accent_key(word))
+    if not forms:
+        return accent_check(word, groups) if groups is not None else None
+    written = word.casefold()
+    if not (has_accent(written) or any(has_accent(f) for f in forms)):
+        return None
+    return written in forms
+
+
+def name_spellings(sources: Path | None) -> dict[str, dict[str, dict[str, float]]]:
+    """The spellings of names and of places that lists of names attest, by kind ("person",
+    "place"): Faker's es_ES person names (if Faker is installed), MEDDOCAN's gazetteers of given
+    names, surnames, municipalities and territories, and INE's municipal register (the official
+    names: "Gandia", "Vallés", "Palau-solità i Plegamans"), from ``sources`` (../shared/sources).
+    Faker is also one of the pack's sources; MEDDOCAN's lists and the register are read here
+    as published, not through the pack."""
+    words: dict[str, set[str]] = {"person": set(), "place": set()}
+    try:
+        from faker.providers.person.es_ES import Provider
+    except ImportError:
+        Provider = None
+    if Provider is not None:
+        for attr in ("first_names_male", "first_names_female", "last_names"):
+            for name in getattr(Provider, attr, ()):
+                words["person"].update(_LETTERS.findall(name))
+    if sources is not None:
+        lists = {"person": ("meddocan-gazetteer/nombres.txt", "meddocan-gazetteer/apellidos.txt"),
+                 "place": ("meddocan-gazetteer/municipios.txt", "meddocan-gazetteer/territorios.txt")}
+        for kind, names in lists.items():
+            for name in names:
+                path = sources / name
+                if path.is_file():
+                    words[kind].update(_LETTERS.findall(path.read_text(encoding="utf-8")))
+        register = sources / "dismed" / "PoblacionMunicipios.csv"
+        if register.is_file():
+            with register.open(encoding="utf-8", newline="") as handle:
+                for row in csv.DictReader(handle):
+                    words["place"].update(_LETTERS.findall(row.get("NOMBRE") or ""))
+    return {kind: {key: {form: 1.0 for form in forms} for key, forms in spellings(
+        {w.casefold(): 1.0 for w in found}).items()} for kind, found in words.items()}
+
+
+def name_sources(sources: Path | None) -> list[str]:
+    """What :func:`name_spellings` read, for the JSON."""
+    used = []
+    if importlib.util.find_spec("faker") is not None:
+        from importlib.metadata import version
+        used.append(f"Faker {version('Faker')} es_ES person names")
+    if sources is not None:
+        used += [name for name in ("meddocan-gazetteer/nombres.txt", "meddocan-gazetteer/apellidos.txt",
+                                   "meddocan-gazetteer/municipios.txt", "meddocan-gazetteer/territorios.txt",
+                                   "dismed/PoblacionMunicipios.csv") if (sources / name).is_file()]
+    return used
 
 
 def standard_form(word: str, groups: Mapping[str, Mapping[str, float]]) -> str | None:
@@ -384,12 +452,14 @@ def _get(record: Any, key: str) -> Any:
 
 
 def facility_provinces(data: SurrogateData, facilities: Any) -> dict[str, set[str]]:
-    """Folded catalogue name (whole, and without its type words) -> provinces it is in."""
+    """Folded catalogue name (whole, without its type words, and without its type and qualifiers:
+    the proper part a surrogate is built from) -> provinces it is in."""
     where: dict[str, set[str]] = {}
     for table in ("hospital", "health_centre"):
         for row in data.pack.table(table).rows:
             typ, _ = facilities.facility_type(row["name"])
-            for key in {fold(row["name"]), fold(row["name"][len(typ):].strip())}:
+            proper = re.sub(r"^(de|del)\s+", "", fold(facilities.proper(row["name"])))
+            for key in {fold(row["name"]), fold(row["name"][len(typ):].strip()), proper}:
                 where.setdefault(key, set()).add(row["province"])
     return where
 
@@ -410,7 +480,8 @@ def _provinces_of(data: SurrogateData, facilities: Any, catalogue: dict[str, set
     if label in FACILITIES:
         typ, _ = facilities.facility_type(sur)
         rest = re.sub(r"^(de|del)\s+", "", fold(sur[len(typ):].strip()))
-        provinces = catalogue.get(fold(sur)) or catalogue.get(rest) or set()
+        proper = re.sub(r"^(de|del)\s+", "", fold(facilities.proper(sur)))
+        provinces = catalogue.get(fold(sur)) or catalogue.get(rest) or catalogue.get(proper) or set()
         return ("facility", provinces) if provinces else None
     return None
 
@@ -509,8 +580,10 @@ class Report:
 def gold_pass(
     gold: Mapping[str, Document], seed: int, data: SurrogateData,
     standard: dict[str, dict[str, float]] | None, regions: dict[str, str] | None,
+    named: Mapping[str, Mapping[str, Mapping[str, float]]] | None = None,
 ) -> tuple[Report, dict]:
     """Figures 1-10 and the two extra counts, from the gold spans."""
+    named = named or {}
     deidentifier = DeidentifierSpec(from_annotations=True, seed=seed).build()
     vocabulary = pack_vocabulary(data.pack.language)
     population = town_populations(data)
@@ -561,11 +634,15 @@ def gold_pass(
             for word in invented:
                 extra["unknown_words"][(label, word)] += 1
             # 6. accents
-            if standard is not None and label in ACCENT_LABELS:
+            if label in ACCENT_LABELS and (standard is not None or named):
+                kind = named.get("place" if label == "TERRITORIO" else "person", {})
                 for word in letter_words(new, 2):
-                    check = accent_check(word, standard)
+                    check = named_accent_check(word, kind, standard)
                     if check is not None:
-                        report.add("accent", check, (doc.id, label, word, standard_form(word, standard)))
+                        attested = kind.get(accent_key(word))
+                        expected = ("/".join(sorted(attested)) if attested
+                                    else standard_form(word, standard or {}))
+                        report.add("accent", check, (doc.id, label, word, expected))
             # 2. foreign countries
             if label == "PAIS" and fold(original.strip()) not in home | nationality:
                 a, b = country_code(data, original.strip()), country_code(data, new.strip())
@@ -751,6 +828,9 @@ def main() -> int:
     parser.add_argument("corpus", nargs="?", type=Path, default=meddocan_dir(),
                         help="MEDDOCAN folder with train/ and dev/ (default: ../shared/corpora/meddocan)")
     parser.add_argument("--split", default="dev")
+    parser.add_argument("--sources", type=Path, default=None,
+                        help="the shared sources folder (lists of names and places for figure 6; "
+                             "default: sources/ beside the corpora folder)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-model", action="store_true", help="skip figure 11 (the embedded model's run)")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "realism.json")
@@ -769,7 +849,9 @@ def main() -> int:
         print("country_converter is not installed (pip install country_converter --no-deps): "
               f"figure 2 uses {regions_source}", file=sys.stderr)
     started = time.perf_counter()
-    report, extra = gold_pass(gold, args.seed, data, standard, regions)
+    sources = args.sources or args.corpus.resolve().parent.parent / "sources"
+    named = name_spellings(sources if sources.is_dir() else None)
+    report, extra = gold_pass(gold, args.seed, data, standard, regions, named)
     model = None if args.no_model else model_pass(gold, args.seed, data)
     values = figures(report, model)
     c = report.counts
@@ -837,7 +919,8 @@ def main() -> int:
         "linked_originals": extra["linked_examples"],
         "end_to_end_leaks": model["leaks"] if model else None,
         "end_to_end_handled_on_purpose": model["handled_cases"] if model else None,
-        "sources": {"standard_accent": "wordfreq es large" if standard is not None else None,
+        "sources": {"standard_accent": {"words": "wordfreq es large" if standard is not None else None,
+                                                "names": name_sources(sources if sources.is_dir() else None)},
                     "subregion": regions_source},
         "seconds": round(time.perf_counter() - started, 1),
         "machine": {"python": platform.python_version(), "platform": platform.platform()},

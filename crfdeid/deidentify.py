@@ -17,15 +17,18 @@ import json
 import os
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from .errors import InputError
 from .langpack import fold
+from .packs import PackChoice, choose_pack
 from .policy import Policy
 from .pseudonymise import Pseudonymised, Pseudonymiser
 from .rules import RuleTimeout
+from .schemes import Scheme, load_scheme
 from .surrogates import Secret
 from .surrogates.people import PERSON_LABELS
 from .types import Detector, Document, Span
@@ -90,17 +93,22 @@ class Deidentifier:
         *,
         seed: int | None = None,
         key: bytes | None = None,
-        language: str = "es",
+        language: str | None = None,
         model: str | Path | None = None,
         rules_only: bool = False,
         seed_is_random: bool = False,
+        scheme: Scheme | None = None,
     ) -> None:
+        """``language`` (the pack surrogates come from) and ``scheme`` (the labels' scheme) default
+        to the detector's: a model's recorded pack and scheme."""
         if detector is None:
             from .pipeline import load_pipeline
 
             detector = load_pipeline(model, rules_only=rules_only)
         self.detector = detector
-        self.pseudonymiser = Pseudonymiser(policy, language=language, seed=seed, key=key)
+        language = language or getattr(detector, "language", None) or "es"
+        scheme = scheme or getattr(detector, "scheme", None)
+        self.pseudonymiser = Pseudonymiser(policy, language=language, seed=seed, key=key, scheme=scheme)
         if seed_is_random:  # a seed drawn once for a run shared by worker processes
             self.pseudonymiser.seed_was_random = True
 
@@ -143,7 +151,8 @@ class Deidentifier:
                 {"labels": labels, "at": [[x.new_start, x.new_end] for x in result.leftovers]},
             ))
         if name is not None:
-            labels = name_phi(name, result.mapping)
+            labels = name_phi(name, result.mapping,
+                              lambda label: self.pseudonymiser.generator_label(label) in PERSON_LABELS)
             if labels:
                 held.append(HoldReason(
                     "file-name",
@@ -167,15 +176,18 @@ def _runs(text: str) -> list[str]:
     return [fold(r) for r in _RUN.findall(text)]
 
 
-def name_phi(name: str, mapping: tuple[tuple[str, str, str], ...]) -> list[str]:
+def name_phi(name: str, mapping: tuple[tuple[str, str, str], ...],
+             is_person: Callable[[str], bool] | None = None) -> list[str]:
     """Labels of the PHI strings of a note that its file name spells (``Ernesto_Rivera_NHC3685``
     spells "Ernesto", "Rivera" and the record number "3685"). Names are compared by runs of
-    letters or digits, case and accents ignored, so ``NHC368503`` holds the number ``368503``."""
+    letters or digits, case and accents ignored, so ``NHC368503`` holds the number ``368503``.
+    ``is_person(label)`` says which labels are people's names (default: the MEDDOCAN ones)."""
     runs = set(_runs(name))
     found: set[str] = set()
+    is_person = is_person or PERSON_LABELS.__contains__
     for label, original, _ in mapping:
         parts = _runs(original)
-        if label in PERSON_LABELS:
+        if is_person(label):
             if any(len(p) >= 3 and not p.isdigit() and p in runs for p in parts):
                 found.add(label)
             continue
@@ -222,7 +234,10 @@ class DeidentifierSpec:
     model: str | None = None
     rules_only: bool = False
     from_annotations: bool = False
-    rules: str = "es"
+    rules: str | None = None
+    lang: str | None = None
+    pack: str | None = None
+    scheme: str | None = None
     threshold: float | None = None
     merge_policy: str | None = None
     timeout: float | None = None
@@ -254,21 +269,45 @@ class DeidentifierSpec:
             pseudonymiser.seed_was_random = True
         return pseudonymiser.describe()
 
+    def label_scheme(self) -> Scheme | None:
+        """The scheme of the labels to replace: the model's, else ``--scheme`` (else, for the
+        rules alone, the rule pack's; for annotations, each label's shipped scheme)."""
+        if self.from_annotations or self.rules_only:
+            return load_scheme(self.scheme) if self.scheme else None
+        from .tagger import read_metadata, recorded_scheme
+
+        metadata = read_metadata(self.model)
+        return recorded_scheme(metadata) if metadata else None
+
+    def choice(self) -> PackChoice:
+        """The language pack and rules this run uses (a model's own unless told otherwise)."""
+        from .pipeline import model_pack_choice
+        from .tagger import read_metadata
+
+        if self.from_annotations or self.rules_only:
+            return choose_pack(self.lang, self.pack, self.rules)
+        recorded, chosen = model_pack_choice(read_metadata(self.model), self.lang, self.pack, self.rules)
+        return chosen or recorded or choose_pack(self.lang, self.pack, self.rules)
+
     def policy_object(self) -> Policy:
-        policy = Policy.load(self.policy) if self.policy else Policy.default()
+        policy = Policy.load(self.policy, self.label_scheme()) if self.policy else Policy.default()
         return policy.with_strategy(self.strategy) if self.strategy else policy
 
     def build(self) -> Deidentifier:
+        """The Deidentifier; warnings about packs that differ from the model's are the caller's
+        to give, once (worker processes each build one)."""
         policy = self.policy_object()
         if self.from_annotations:
             return Deidentifier.from_annotations(
-                policy, seed=self.seed, key=self.key, seed_is_random=self.seed_is_random
+                policy, seed=self.seed, key=self.key, seed_is_random=self.seed_is_random,
+                language=self.choice().lang, scheme=self.label_scheme(),
             )
         from .pipeline import load_pipeline
 
         detector = load_pipeline(
             self.model, rules=self.rules, rules_only=self.rules_only, timeout=self.timeout,
-            policy=self.merge_policy, threshold=self.threshold,
+            policy=self.merge_policy, threshold=self.threshold, lang=self.lang, pack=self.pack,
+            scheme=self.scheme, warn=lambda message: None,
         )
         return Deidentifier(detector, policy, seed=self.seed, key=self.key,
                             seed_is_random=self.seed_is_random)
@@ -307,7 +346,11 @@ def settings_fingerprint(spec: DeidentifierSpec) -> dict[str, Any]:
     from .tagger import DEFAULT_MODEL_DIR, META_FILE, rules_fingerprint
 
     out["detector"] = "rules" if spec.rules_only else "model+rules"
-    out["rules"] = rules_fingerprint(RuleEngine.from_pack(spec.rules))
+    choice = spec.choice()
+    out["rules"] = rules_fingerprint(RuleEngine.from_pack(choice.rules))
+    if choice.lang != "es" or spec.scheme is not None:  # older runs recorded neither
+        out["pack"] = choice.name
+        out["scheme"] = spec.scheme
     out["timeout"] = spec.timeout
     if not spec.rules_only:
         meta = Path(spec.model or DEFAULT_MODEL_DIR) / META_FILE

@@ -168,6 +168,23 @@ class FeatureSet:
     def on(self, family: str) -> bool:
         return bool(self.families.get(family))
 
+    #: Families that need a language pack or a lemmatiser, switched off by ``neutral``.
+    PACK_FAMILIES = ("gazetteer", "lemma_pos")
+
+    def neutral(self) -> FeatureSet:
+        """The set for ``--lang none``: without the families that need a language pack
+        (``gazetteer``) or a lemmatiser (``lemma_pos``, and the conjunctions over POS)."""
+        if not any(self.on(f) for f in self.PACK_FAMILIES) and not any(
+                a == "pos" for conj in self.conjunctions for a, _ in conj):
+            return self
+        data = self.to_dict()
+        for family in self.PACK_FAMILIES:
+            data["families"].pop(family, None)
+        data["window"]["families"] = [f for f in data["window"]["families"] if f not in self.PACK_FAMILIES]
+        data["conjunctions"] = [c for c in data["conjunctions"] if not any(a.startswith("pos") for a in c)]
+        data["name"] = f"{self.name}-neutral"
+        return FeatureSet.from_dict(data)
+
     def without(self, family: str) -> FeatureSet:
         """The same set with one family switched off (for ablations)."""
         data = self.to_dict()
@@ -539,7 +556,7 @@ class FeatureExtractor:
     def __init__(
         self,
         feature_set: FeatureSet,
-        pack: LanguagePack,
+        pack: LanguagePack | None,
         annotator: LinguisticAnnotator,
         gazetteer: GazetteerMatcher | None = None,
         rules: RuleEngine | None = None,
@@ -549,10 +566,14 @@ class FeatureExtractor:
         self.pack = pack
         self.annotator = annotator
         fs = feature_set
+        if pack is None and gazetteer is None and fs.on("gazetteer"):
+            raise FeatureSetError(f"feature set {fs.name!r} uses the gazetteers, and there is no pack",
+                                  hint="switch the gazetteer family off (FeatureSet.neutral) for --lang none")
         self.gazetteer = (
             gazetteer if gazetteer is not None or not fs.on("gazetteer") else GazetteerMatcher(pack)
         )
-        self.rules = rules if rules is not None or not fs.on("rules") else RuleEngine.from_pack(pack.language)
+        self.rules = rules if rules is not None or not fs.on("rules") else RuleEngine.from_pack(
+            pack.language if pack is not None else "none")
         self.skeleton_vocabulary = frozenset(skeleton_vocabulary)
         self._families = dict(fs.families)
         self._wfams = {f: fs.families[f] for f in fs.window_families}

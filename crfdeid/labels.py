@@ -25,3 +25,4 @@ EXTRA_GUIDELINE_LABELS: tuple[str, ...] = (
 )
 
 GUIDELINE_LABELS: frozenset[str] = frozenset(MEDDOCAN_LABELS + EXTRA_GUIDELINE_LABELS)
+

@@ -379,8 +379,10 @@ _SURROGATE_MAPS = ("capitals", "institutions", "sex_words", "age_units", "neutra
 #: Optional: a pack without them replaces every country by a frequent one, with no home country,
 #: and a fixed phone number keeps its original's two-digit prefix (no ``area_codes``).
 _SURROGATE_OPTIONAL_MAPS = ("home_country", "country_aliases", "country_display", "world_regions",
-                            "nationalities", "descriptions_kept", "area_codes")
-_SURROGATE_OPTIONAL_LISTS = ("name_acronyms", "medical_acronyms")
+                            "nationalities", "descriptions_kept", "area_codes", "community_adjectives",
+                            "community_after_de")
+_SURROGATE_OPTIONAL_LISTS = ("name_acronyms", "medical_acronyms", "facility_qualifiers", "national_roads",
+                             "streets_not_drawn", "po_boxes")
 _MANIFEST_KEYS = ("language", "name", "version", "rules", "gazetteers", "closed_lists")
 
 

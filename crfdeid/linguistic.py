@@ -1,7 +1,9 @@
 """Linguistic annotators: a lemma and a part-of-speech tag for every token, for the features.
 
-One interface, two backends, chosen by a small configuration that a trained model records
-(``describe()``), so a model is always run with the annotator it was trained with:
+One interface, two backends (and ``none``, the language-neutral stand-in of ``--lang none``:
+the lowercase word as lemma, NUM/PUNCT/SYM/X as POS), chosen by a small configuration that a
+trained model records (``describe()``), so a model is always run with the annotator it was
+trained with:
 
 ``default`` — zero download, works on a fresh install. Lemmas come from simplemma's Spanish
     lexicon. POS is only what can be had honestly without a trained tagger:
@@ -38,7 +40,7 @@ from .types import Token
 
 log = logging.getLogger(__name__)
 
-BACKENDS = ("default", "stanza")
+BACKENDS = ("default", "stanza", "none")
 #: Longest sequence handed to stanza at once; longer lines are cut at sentence punctuation or,
 #: failing that, every MAX_SENTENCE tokens (its tagger is a BiLSTM: cost grows with length).
 MAX_SENTENCE = 120
@@ -128,6 +130,20 @@ class DefaultAnnotator:
             "simplemma": importlib.metadata.version("simplemma"),
             "pack_version": self.pack.version,
         }
+
+
+class NoAnnotator:
+    """No lemmatiser, for ``--lang none``: the lemma is the lowercase word and the POS only what
+    the characters say (NUM, PUNCT, SYM), ``X`` for any word. Language-neutral, no pack needed."""
+
+    name = "none"
+
+    def analyse(self, tokens: Sequence[Token]) -> Analysis:
+        lemmas = tuple(t.text.lower() for t in tokens)
+        return Analysis(lemmas, tuple(_char_class(t.text) or "X" for t in tokens))
+
+    def describe(self) -> dict[str, Any]:
+        return {"backend": self.name}
 
 
 def sentences(tokens: Sequence[Token], max_len: int = MAX_SENTENCE) -> list[list[int]]:
@@ -256,16 +272,19 @@ class StanzaAnnotator:
 
 def make_annotator(
     config: str | Mapping[str, Any] | None = None,
-    pack: LanguagePack | str = "es",
+    pack: LanguagePack | str | None = "es",
 ) -> LinguisticAnnotator:
-    """Build an annotator from a configuration: ``"default"``, ``"stanza"`` or a mapping such
-    as ``{"backend": "stanza", "model_dir": "...", "package": "ancora"}`` (what a model records)."""
+    """Build an annotator from a configuration: ``"default"``, ``"stanza"``, ``"none"`` or a
+    mapping such as ``{"backend": "stanza", "model_dir": "...", "package": "ancora"}`` (what a
+    model records). Without a pack (``--lang none``) only ``none`` works."""
     if config is None:
         config = "default"
     if isinstance(config, str):
         config = {"backend": config}
     options = dict(config)
     backend = options.pop("backend", "default")
+    if backend == "none" or (backend == "default" and pack is None):
+        return NoAnnotator()
     if backend == "default":
         unknown = set(options) - {"language", "simplemma", "pack_version"}
         if unknown:

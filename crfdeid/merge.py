@@ -5,21 +5,24 @@ another detector claims the same characters). When a rule span overlaps CRF span
 of the rule span's label decides; the order of processing is fixed (by offset), so the result
 never depends on dictionary or file order. Every output span keeps its source: ``crf``,
 ``rule:<id>``, or ``rule:<id>+crf`` for a union.
+
+A policy names labels (``labels:``, of any shipped scheme or of the model's) or PHI categories
+(``categories:``, see ``crfdeid.schemes``); a label's own entry wins over its category's.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
 from .errors import CrfdeidError
 from .io.text import read_yaml
-from .labels import GUIDELINE_LABELS
 from .resources import data_dir
+from .schemes import CATEGORIES, Scheme, known_category, shipped_schemes
 from .types import Span
 
 STRATEGIES = ("rule", "crf", "longest", "union")
@@ -35,6 +38,9 @@ class MergePolicy:
 
     default: str = "rule"
     labels: Mapping[str, str] = field(default_factory=dict)
+    categories: Mapping[str, str] = field(default_factory=dict)
+    #: The scheme of the labels merged (the model's): how a label finds its category.
+    scheme: Scheme | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def default_path(cls) -> Path:
@@ -46,7 +52,7 @@ class MergePolicy:
         return cls.load(cls.default_path())
 
     @classmethod
-    def load(cls, path: str | Path) -> MergePolicy:
+    def load(cls, path: str | Path, scheme: Scheme | None = None) -> MergePolicy:
         path = Path(path)
         data = read_yaml(path, MergePolicyError, "merge-policy file")
         text = path.read_text(encoding="utf-8")
@@ -54,15 +60,17 @@ class MergePolicy:
         for number, line in enumerate(text.splitlines(), 1):
             key = line.strip().split(":", 1)[0]
             lines.setdefault(key, number)
-        return cls.from_dict(data, where=path, lines=lines)
+        return cls.from_dict(data, where=path, lines=lines, scheme=scheme)
 
     @classmethod
     def from_dict(
-        cls, data: Any, where: str | Path = "<merge policy>", lines: Mapping[str, int] | None = None
+        cls, data: Any, where: str | Path = "<merge policy>", lines: Mapping[str, int] | None = None,
+        scheme: Scheme | None = None,
     ) -> MergePolicy:
         lines = lines or {}
-        if not isinstance(data, dict) or set(data) - {"default", "labels"}:
-            raise MergePolicyError("a merge policy is a mapping with 'default' and 'labels'", where)
+        if not isinstance(data, dict) or set(data) - {"default", "labels", "categories"}:
+            raise MergePolicyError("a merge policy is a mapping with 'default', 'labels' and 'categories'",
+                                   where)
         default = data.get("default", "rule")
         if default not in STRATEGIES:
             raise MergePolicyError(
@@ -73,27 +81,48 @@ class MergePolicy:
         labels = data.get("labels") or {}
         if not isinstance(labels, dict):
             raise MergePolicyError("'labels' maps a label to a strategy", where, lines.get("labels"))
+        known = {label for shipped in shipped_schemes() for label in shipped.labels}
+        known |= set(scheme.labels) if scheme is not None else set()
         for label, strategy in labels.items():
-            if label not in GUIDELINE_LABELS:
+            if label not in known:
                 raise MergePolicyError(
                     f"unknown label {label!r}",
                     where,
                     lines.get(label),
-                    hint="labels are the MEDDOCAN labels listed in crfdeid/labels.py",
+                    hint="labels are those of a shipped scheme (schemes/) or of the model's; "
+                         "a PHI category goes under 'categories:'",
                 )
-            if strategy not in STRATEGIES:
-                raise MergePolicyError(
-                    f"unknown strategy {strategy!r} for {label}; use one of {', '.join(STRATEGIES)}",
-                    where,
-                    lines.get(label),
-                )
-        return cls(default, dict(labels))
+            _check_strategy(strategy, label, where, lines)
+        categories = data.get("categories") or {}
+        if not isinstance(categories, dict):
+            raise MergePolicyError("'categories' maps a category to a strategy", where,
+                                   lines.get("categories"))
+        for category, strategy in categories.items():
+            if category not in CATEGORIES:
+                raise MergePolicyError(f"unknown category {category!r}", where, lines.get(category),
+                                       hint=f"categories: {', '.join(CATEGORIES)}")
+            _check_strategy(strategy, category, where, lines)
+        return cls(default, dict(labels), dict(categories), scheme)
+
+    def for_scheme(self, scheme: Scheme) -> MergePolicy:
+        """The same policy, reading labels through ``scheme`` (the model's)."""
+        return replace(self, scheme=scheme)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"default": self.default, "labels": dict(sorted(self.labels.items()))}
+        out: dict[str, Any] = {"default": self.default, "labels": dict(sorted(self.labels.items()))}
+        if self.categories:
+            out["categories"] = dict(sorted(self.categories.items()))
+        return out
 
     def strategy(self, label: str) -> str:
-        return self.labels.get(label, self.default)
+        """The label's own strategy, else its category's, else the default."""
+        if label in self.labels:
+            return self.labels[label]
+        if self.categories:
+            category = known_category(label, self.scheme)
+            if category in self.categories:
+                return self.categories[category]
+        return self.default
 
     def merge(self, crf_spans: Iterable[Span], rule_spans: Iterable[Span]) -> list[Span]:
         """The merged spans, sorted by offset."""
@@ -127,6 +156,15 @@ class MergePolicy:
                 kept.append(Span(start, end, rule.label, f"{rule.source}+crf", rule.score))
         kept.extend(c for c, ok in zip(crf, alive, strict=False) if ok)
         return _drop_overlaps(sorted(kept, key=lambda s: (s.start, s.end, s.label)))
+
+
+def _check_strategy(strategy: Any, key: str, where: str | Path, lines: Mapping[str, int]) -> None:
+    if strategy not in STRATEGIES:
+        raise MergePolicyError(
+            f"unknown strategy {strategy!r} for {key}; use one of {', '.join(STRATEGIES)}",
+            where,
+            lines.get(key),
+        )
 
 
 def _drop_overlaps(spans: list[Span]) -> list[Span]:

@@ -8,11 +8,17 @@ together with the warnings of that document (rule timeouts), so nothing is silen
 Detection runs on the document's normalised view (``crfdeid.textview``): the same note with
 NBSPs, tabs, CRLF, decomposed accents, direction marks or emoji finds the same PHI. Spans and
 timeout ranges are mapped back, so callers only ever see offsets into the original text.
+
+Labels: the pipeline's output speaks one label scheme — the model's, or for the rules alone the
+one asked for (else the rule pack's own). Rule spans are relabelled through their PHI category
+(``crfdeid.schemes.LabelMap``) before they are merged; a rule whose category the scheme lacks
+has its spans dropped (its matches still feed the CRF as features).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,11 +26,13 @@ from typing import TYPE_CHECKING, TypeVar
 
 from .errors import CrfdeidError
 from .rules import DEFAULT_TIMEOUT, RuleEngine, RuleTimeout
+from .schemes import DEFAULT_SCHEME, LabelMap, Scheme, dropped_rules_message, load_scheme
 from .textview import TextView
 from .types import Document, Span
 
 if TYPE_CHECKING:
     from .merge import MergePolicy
+    from .packs import PackChoice
     from .tagger import CrfTagger
 
 
@@ -43,17 +51,43 @@ class Pipeline:
     name = "pipeline"
 
     def __init__(
-        self, rules: RuleEngine | None, tagger: CrfTagger | None = None, policy: MergePolicy | None = None
+        self,
+        rules: RuleEngine | None,
+        tagger: CrfTagger | None = None,
+        policy: MergePolicy | None = None,
+        scheme: Scheme | str | None = None,
+        language: str | None = None,
     ) -> None:
+        """``scheme``: the labels of the output when there is no tagger (default: the rule
+        pack's own); with a tagger, always the model's. ``language``: the pack surrogates come
+        from (default: the model's, else Spanish)."""
         if rules is None and tagger is None:
             raise ValueError("a pipeline needs the rules, the tagger or both")
         self.rules = rules
         self.tagger = tagger
+        rule_scheme: Scheme | None = getattr(rules, "scheme", None)
+        if tagger is not None:
+            self.scheme: Scheme = tagger.scheme
+        elif scheme is not None:
+            self.scheme = load_scheme(scheme)
+        else:
+            self.scheme = rule_scheme or load_scheme(DEFAULT_SCHEME)
+        self.language = language or (tagger.choice.lang if tagger is not None else "es")
+        self.rule_labels = (
+            LabelMap.between(rule_scheme, self.scheme, {r.label for r in rules.rules})  # type: ignore[union-attr]
+            if rule_scheme is not None else None
+        )
         if tagger is not None and policy is None:
             from .merge import MergePolicy
 
             policy = MergePolicy.shipped()
-        self.policy = policy
+        self.policy = policy.for_scheme(self.scheme) if policy is not None else None
+
+    def dropped_rules(self) -> str | None:
+        """One sentence naming the rules whose category the output scheme lacks, or None."""
+        if self.rules is None or self.rule_labels is None:
+            return None
+        return dropped_rules_message(self.rules.rules, self.rule_labels)
 
     def run(self, document: Document) -> Detection:
         """Detect PHI in one document: spans sorted by offset, plus the rule timeouts.
@@ -72,6 +106,8 @@ class Pipeline:
     def _run(self, document: Document) -> Detection:
         rule_result = self.rules.run(document) if self.rules is not None else None
         rule_spans = rule_result.spans if rule_result is not None else []
+        if self.rule_labels is not None:
+            rule_spans = self.rule_labels.spans(rule_spans)
         timeouts = tuple(rule_result.timeouts) if rule_result is not None else ()
         if self.tagger is None:
             spans = rule_spans
@@ -86,6 +122,7 @@ class Pipeline:
 
 
 R = TypeVar("R")
+logger = logging.getLogger(__name__)
 
 
 def view_document(view: TextView, document: Document) -> Document:
@@ -116,34 +153,78 @@ def map_range_to_original(item: R, view: TextView) -> R:
     return dataclasses.replace(item, start=start, end=end)
 
 
+def model_pack_choice(
+    metadata: dict, lang: str | None = None, pack: str | Path | None = None, rules: str | Path | None = None
+) -> tuple[PackChoice | None, PackChoice | None]:
+    """(what a model recorded, what the options choose instead — None when they choose nothing
+    else). ``rules`` alone keeps the model's pack and changes its rules."""
+    from .packs import choose_pack, model_choice
+
+    recorded = model_choice(metadata) if metadata else None
+    if recorded is None or (lang is None and pack is None and rules is None):
+        return recorded, None
+    if lang is None and pack is None:
+        lang, pack = (None, recorded.folder) if recorded.custom else (recorded.lang, None)
+    choice = choose_pack(lang, pack, None if rules is None else str(rules))
+    return recorded, None if choice.same_as(recorded) else choice
+
+
+def override_message(recorded: PackChoice, choice: PackChoice) -> str:
+    return (f"the model was trained with pack {recorded.name!r} and rules {recorded.rules!r}; using pack "
+            f"{choice.name!r} and rules {choice.rules!r} as asked (packs that differ from the model's "
+            "are a stale-model error)")
+
+
 def load_pipeline(
     model: str | Path | None = None,
     *,
-    rules: str | Path = "es",
+    rules: str | Path | None = None,
     rules_only: bool = False,
     timeout: float | None = None,
     policy: str | Path | None = None,
     threshold: float | None = None,
+    lang: str | None = None,
+    pack: str | Path | None = None,
+    scheme: str | Path | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> Pipeline:
     """Build the detection pipeline the CLI and the API use.
 
-    ``model`` is a model folder (``crfdeid train -o``); None means the embedded default.
-    ``rules`` is a rule pack (language code, folder or .yaml file). ``policy`` is a merge-policy
-    YAML (None: the one recorded with the model, else the shipped default). ``threshold`` is the
-    operating point: a token is PHI when P(O) falls below it (None: the model's own Viterbi path).
+    ``model`` is a model folder (``crfdeid train -o``); None means the embedded default. The
+    language pack and rules are the ones the model recorded; ``lang`` (a pack code or ``none``),
+    ``pack`` (a pack folder) and ``rules`` (a rule pack) choose others — ``warn`` is told once,
+    and packs whose fingerprints differ from the model's are a stale-model error. Without a
+    model (``rules_only``) they choose the rules (default: Spanish), and ``scheme`` the labels
+    of the output (default: the rule pack's). ``policy`` is a merge-policy YAML (None: the one
+    recorded with the model, else the shipped default). ``threshold`` is the operating point: a
+    token is PHI when P(O) falls below it (None: the model's own Viterbi path).
     """
+    from .packs import choose_pack
+
     if timeout is not None and not timeout > 0:
         raise CrfdeidError(f"--timeout must be a positive number of seconds, got {timeout}")
-    engine = RuleEngine.from_pack(rules, timeout=timeout or DEFAULT_TIMEOUT)
+    timeout = timeout or DEFAULT_TIMEOUT
     if rules_only:
-        return Pipeline(engine)
+        choice = choose_pack(lang, pack, None if rules is None else str(rules))
+        engine = RuleEngine.from_pack(choice.rules, timeout=timeout)
+        return Pipeline(engine, scheme=scheme, language=choice.lang)
     from .merge import MergePolicy
-    from .tagger import CrfTagger
+    from .tagger import CrfTagger, read_metadata
 
-    tagger = CrfTagger.load(model) if model is not None else CrfTagger.load_default()
+    say = warn or logger.warning
+    recorded, choice = model_pack_choice(read_metadata(model), lang, pack, rules)
+    if recorded is not None and choice is not None:
+        say(override_message(recorded, choice))
+    if model is not None:
+        tagger = CrfTagger.load(model, choice=choice)
+    else:
+        tagger = CrfTagger.load_default(choice=choice)
+    if scheme is not None and not load_scheme(scheme).same_mapping(tagger.scheme):
+        say(f"the model's labels are those of scheme {tagger.scheme.name!r}; --scheme {scheme} is ignored")
     if threshold is not None:
         tagger.threshold = threshold
-    merge = MergePolicy.load(policy) if policy is not None else tagger.merge_policy()
+    merge = MergePolicy.load(policy, scheme=tagger.scheme) if policy is not None else tagger.merge_policy()
+    engine = RuleEngine.from_pack(tagger.choice.rules, timeout=timeout)
     pipeline = Pipeline(engine, tagger, merge)
     # Build the feature extractor now (packs, lexicon, pack fingerprint checks): a stale or
     # broken model fails here, before any output is written, and timings exclude loading.

@@ -7,6 +7,11 @@ words). The shipped default is ``policies/deidentify.yaml``; it documents every 
 read with ``safe_load`` semantics and checked strictly: an unknown key, label or strategy, or a
 key given twice, is an error naming the file and the line. A label the policy does not list is
 redacted: nothing is ever kept unless the policy says so.
+
+``strategies:`` names labels (of a shipped scheme, ``schemes/``, or of the model's);
+``categories:`` names PHI categories (``crfdeid.schemes``), so one policy serves every scheme:
+a label takes its own strategy, else its category's, else ``redact``. A category that no
+surrogate generator serves (sex, biometric data, other places) cannot be pseudonymised.
 """
 
 from __future__ import annotations
@@ -16,17 +21,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .errors import CrfdeidError
+from .io.text import read_yaml_lines
 from .labels import GUIDELINE_LABELS
 from .resources import data_dir
-from .surrogates import NO_SURROGATE, GeneratorOptions
+from .schemes import CATEGORIES, Scheme, known_category, shipped_schemes
+from .surrogates import NO_GENERATOR, NO_SURROGATE, GeneratorOptions
 
 STRATEGIES = ("pseudonymise", "mask", "tag", "redact", "keep")
 DEFAULT_POLICY = "deidentify.yaml"
-_TOP_KEYS = ("version", "description", "strategies", "tags", "redact_text", "dates", "ages", "kinship",
-             "countries")
+_TOP_KEYS = ("version", "description", "strategies", "categories", "tags", "redact_text", "dates", "ages",
+             "kinship", "countries")
 _SECTION_KEYS = {
     "dates": ("shift_weeks_min", "shift_weeks_max"),
     "ages": ("generalise_from", "perturb_years", "perturb_from"),
@@ -48,13 +53,28 @@ class Policy:
     redact_text: str = "XXXXX"
     options: GeneratorOptions = field(default_factory=GeneratorOptions)
     source: str = "<built-in>"
+    categories: Mapping[str, str] = field(default_factory=dict)
 
-    def strategy(self, label: str) -> str:
-        """The strategy for a label; a label the policy does not list is redacted, never kept."""
-        return self.strategies.get(label, "redact")
+    def strategy(self, label: str, category: str | None = None) -> str:
+        """The strategy for a label: its own, else its category's (``category``, or the label's
+        category in a shipped scheme); a label the policy covers neither way is redacted."""
+        if label in self.strategies:
+            return self.strategies[label]
+        if self.categories:
+            category = category or known_category(label)
+            if category in self.categories:
+                return self.categories[category]
+        return "redact"
 
-    def tag(self, label: str) -> str:
-        return self.tags.get(label, label)
+    def without_generator(self, category: str) -> str:
+        """What a span of a category no generator serves gets instead of a surrogate: the
+        policy's own strategy for the category when it is not ``pseudonymise``, else a mask."""
+        strategy = self.categories.get(category, "mask")
+        return "mask" if strategy == "pseudonymise" else strategy
+
+    def tag(self, label: str, category: str | None = None) -> str:
+        """The tag name of a label: its own, else its category's, else the label itself."""
+        return self.tags.get(label) or self.tags.get(category or "") or label
 
     def with_strategy(self, strategy: str) -> Policy:
         """Every label the policy does not keep gets ``strategy`` (``--strategy``)."""
@@ -63,59 +83,38 @@ class Policy:
         changed = {label: s if s == "keep" else strategy for label, s in self.strategies.items()}
         for label in GUIDELINE_LABELS:
             changed.setdefault(label, strategy)
+        categories = {c: s if s == "keep" else strategy for c, s in self.categories.items()}
+        for category in CATEGORIES:
+            categories.setdefault(category, strategy)
         if strategy == "pseudonymise":
             for label in NO_SURROGATE:
                 if changed[label] == "pseudonymise":
                     changed[label] = self.strategies.get(label, "mask")
-        return replace(self, strategies=changed)
+            for label, value in changed.items():
+                if value == "pseudonymise" and known_category(label) in NO_GENERATOR:
+                    changed[label] = self.strategies.get(label, "mask")
+            for category in NO_GENERATOR:
+                if categories[category] == "pseudonymise":
+                    categories[category] = self.categories.get(category, "mask")
+        return replace(self, strategies=changed, categories=categories)
 
     @classmethod
     def default(cls) -> Policy:
         return load_policy(data_dir("policies") / DEFAULT_POLICY)
 
     @classmethod
-    def load(cls, path: str | Path) -> Policy:
-        return load_policy(path)
+    def load(cls, path: str | Path, scheme: Scheme | None = None) -> Policy:
+        return load_policy(path, scheme)
 
 
 # --- reading YAML with line numbers -----------------------------------------------------------
 
 
-def _to_python(node: yaml.Node, path: Path) -> Any:
-    """A composed YAML node as plain Python, mappings as ``{key: (value, line)}``."""
-    if isinstance(node, yaml.MappingNode):
-        out: dict[str, tuple[Any, int]] = {}
-        for key_node, value_node in node.value:
-            key = key_node.value
-            line = key_node.start_mark.line + 1
-            if not isinstance(key_node, yaml.ScalarNode):
-                raise PolicyError("keys must be plain words", path, line)
-            if key in out:
-                raise PolicyError(f"key {key!r} is given twice (first on line {out[key][1]})", path, line)
-            out[key] = (_to_python(value_node, path), line)
-        return out
-    if isinstance(node, yaml.SequenceNode):
-        return [_to_python(n, path) for n in node.value]
-    return yaml.safe_load(yaml.serialize(node))
-
-
 def _read(path: Path) -> tuple[dict[str, tuple[Any, int]], int]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PolicyError("policy file not found", path) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PolicyError(f"cannot read the policy: {exc}", path) from None
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise PolicyError(
-            f"invalid YAML: {getattr(exc, 'problem', exc)}", path, mark.line + 1 if mark else None
-        ) from None
-    if not isinstance(node, yaml.MappingNode):
+    data = read_yaml_lines(path, PolicyError, "policy file")
+    if not isinstance(data, dict):
         raise PolicyError("a policy is a mapping (strategies:, tags:, …)", path, 1)
-    return _to_python(node, path), node.start_mark.line + 1
+    return data, 1
 
 
 def _check_keys(data: dict[str, tuple[Any, int]], allowed: tuple[str, ...], path: Path, where: str) -> None:
@@ -132,48 +131,32 @@ def _int(value: Any, path: Path, line: int, name: str, low: int = 0) -> int:
     return value
 
 
-def load_policy(path: str | Path) -> Policy:
-    """Read and check a policy file."""
+_LABEL_HINT = ("labels are those of a shipped scheme (schemes/meddocan.yaml, schemes/generic.yaml) or of "
+               "the model's; a PHI category goes under 'categories:'")
+
+
+def load_policy(path: str | Path, scheme: Scheme | None = None) -> Policy:
+    """Read and check a policy file; ``scheme`` adds the labels of a model's own scheme to the
+    labels it may name (the shipped schemes' are always known)."""
     path = Path(path)
     data, _ = _read(path)
     _check_keys(data, _TOP_KEYS, path, "")
-    if "strategies" not in data:
+    if "strategies" not in data and "categories" not in data:
         raise PolicyError("missing key 'strategies'", path, 1)
-    strategies: dict[str, str] = {}
-    raw, line = data["strategies"]
-    if not isinstance(raw, dict):
-        raise PolicyError("'strategies' maps labels to strategies", path, line)
-    for label, (strategy, line) in raw.items():
-        if label not in GUIDELINE_LABELS:
-            raise PolicyError(
-                f"unknown label {label!r}",
-                path,
-                line,
-                hint="labels are the MEDDOCAN guideline labels (crfdeid/labels.py)",
-            )
-        if strategy not in STRATEGIES:
-            raise PolicyError(
-                f"{label}: unknown strategy {strategy!r}",
-                path,
-                line,
-                hint=f"expected one of {', '.join(STRATEGIES)}",
-            )
-        if strategy == "pseudonymise" and label in NO_SURROGATE:
-            raise PolicyError(
-                f"{label} has no surrogate generator",
-                path,
-                line,
-                hint="use keep, mask, tag or redact for this label",
-            )
-        strategies[label] = strategy
+    known = {label: c for shipped in shipped_schemes() for label, c in shipped.labels.items()}
+    if scheme is not None:
+        known.update(scheme.labels)
+    strategies = _strategy_table(data.get("strategies", ({}, 1)), known, "label", path)
+    by_itself = {category: category for category in CATEGORIES}
+    categories = _strategy_table(data.get("categories", ({}, 1)), by_itself, "category", path)
     tags: dict[str, str] = {}
     if "tags" in data:
         raw, line = data["tags"]
         if not isinstance(raw, dict):
             raise PolicyError("'tags' maps labels to tag names", path, line)
         for label, (tag, line) in raw.items():
-            if label not in GUIDELINE_LABELS:
-                raise PolicyError(f"unknown label {label!r}", path, line)
+            if label not in known and label not in CATEGORIES:
+                raise PolicyError(f"unknown label {label!r}", path, line, hint=_LABEL_HINT)
             if not isinstance(tag, str) or not tag or any(c.isspace() or c in "[]" for c in tag):
                 raise PolicyError(f"{label}: a tag is one word without brackets, got {tag!r}", path, line)
             tags[label] = tag
@@ -223,4 +206,31 @@ def load_policy(path: str | Path) -> Policy:
             path,
             dates.get("shift_weeks_min", (0, 1))[1],
         )
-    return Policy(strategies, tags, redact_text, options, str(path))
+    return Policy(strategies, tags, redact_text, options, str(path), categories)
+
+
+def _strategy_table(entry: tuple[Any, int], known: dict[str, str], what: str, path: Path) -> dict[str, str]:
+    """``strategies:`` (labels, ``known`` maps each to its category) or ``categories:``, checked."""
+    raw, line = entry
+    if not isinstance(raw, dict):
+        maps = "labels" if what == "label" else "PHI categories"
+        raise PolicyError(f"'{'strategies' if what == 'label' else 'categories'}' maps {maps} to strategies",
+                          path, line)
+    table: dict[str, str] = {}
+    for name, (strategy, line) in raw.items():
+        if name not in known:
+            hint = _LABEL_HINT if what == "label" else f"categories: {', '.join(CATEGORIES)}"
+            raise PolicyError(f"unknown {what} {name!r}", path, line, hint=hint)
+        _check_strategy(name, strategy, path, line)
+        if strategy == "pseudonymise" and (name in NO_SURROGATE or known[name] in NO_GENERATOR):
+            prefix = "category " if what == "category" else ""
+            raise PolicyError(f"{prefix}{name} has no surrogate generator", path, line,
+                              hint=f"use keep, mask, tag or redact for this {what}")
+        table[name] = strategy
+    return table
+
+
+def _check_strategy(key: str, strategy: Any, path: Path, line: int) -> None:
+    if strategy not in STRATEGIES:
+        raise PolicyError(f"{key}: unknown strategy {strategy!r}", path, line,
+                          hint=f"expected one of {', '.join(STRATEGIES)}")

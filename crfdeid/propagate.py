@@ -67,20 +67,24 @@ class _Wanted:
 def propagate(document: Document, replaced: Callable[[str], bool], pack: LanguagePack,
               particles: frozenset[str] | set[str] = frozenset(),
               acronyms: frozenset[str] | set[str] = frozenset(),
+              kind: Callable[[str], str | None] | None = None,
               known_acronym: Callable[[str], bool] | None = None) -> tuple[Span, ...]:
     """The new spans: other whole-word occurrences of the document's replaced strings, names
     widened to their initials and cut words, and acronyms of the note's people.
 
     ``replaced(label)`` says whether the policy replaces a label (a kept label is not
-    propagated); ``acronyms`` are the folded ``name_acronyms`` of the pack; ``known_acronym``
-    (folded word -> bool) tells capitals that are no one's initials, and without it acronyms
-    of people are not looked for. A widened name is a new span that covers its source (which
-    the pseudonymiser then drops as inside it). Deterministic: depends on the document only.
+    propagated); ``acronyms`` are the folded ``name_acronyms`` of the pack; ``kind(label)`` is
+    the MEDDOCAN label a label of another scheme counts as (``surrogates.generator_label``: a
+    generic DATE is not propagated, a NAME_PATIENT's words are); ``known_acronym`` (folded
+    word -> bool) tells capitals that are no one's initials, and without it acronyms of people
+    are not looked for. A widened name is a new span that covers its source (which the
+    pseudonymiser then drops as inside it). Deterministic: depends on the document only.
     """
     text = document.text
     wanted: dict[str, _Wanted] = {}  # folded key -> what an occurrence must look like
     for span in sorted(document.spans, key=lambda s: (s.start, s.end, s.label)):
-        if span.label in NOT_PROPAGATED or not replaced(span.label):
+        as_label = (kind(span.label) if kind is not None else None) or span.label
+        if as_label in NOT_PROPAGATED or not replaced(span.label):
             continue
         original = document.span_text(span)
         key = normalise(original)
@@ -91,7 +95,7 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
             capitalised = single and original[:1].isupper()
             wanted.setdefault(key, _Wanted(span.label, capitalised,
                                            capitalised and pack.is_stopword(original), _upper(original)))
-        if span.label in PERSON_LABELS:
+        if as_label in PERSON_LABELS:
             for word in name_words(original):
                 if word[0].isupper() and not _closed(word, pack, particles):
                     wanted.setdefault(fold(word), _Wanted(span.label, True, pack.is_stopword(word),
@@ -113,9 +117,12 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
         if _overlaps(taken, starts, longest_end, start, end):
             continue
         found.append(Span(start, end, want.label, SOURCE))
-    found = _widened(document, found, replaced, pack)
+    def person(label: str) -> bool:
+        return ((kind(label) if kind is not None else None) or label) in PERSON_LABELS
+
+    found = _widened(document, found, replaced, pack, person)
     if known_acronym is not None:
-        found.extend(_acronyms(document, found, replaced, pack, particles, known_acronym))
+        found.extend(_acronyms(document, found, replaced, pack, particles, known_acronym, person))
     return tuple(found)
 
 
@@ -134,7 +141,7 @@ _ROMAN = regex.compile(r"[IVXLCDM]+")
 
 
 def _widened(document: Document, found: list[Span], replaced: Callable[[str], bool],
-             pack: LanguagePack) -> list[Span]:
+             pack: LanguagePack, person: Callable[[str], bool]) -> list[Span]:
     """``found`` with every person span (the document's and the propagated ones) widened to the
     initials beside it and to the whole words it cuts: a propagated span is replaced by its
     widened self, a span of the document gets a widened copy (source ``propagated``)."""
@@ -144,9 +151,9 @@ def _widened(document: Document, found: list[Span], replaced: Callable[[str], bo
     starts = [r[0] for r in ranges]
     longest = max((e - s for s, e in ranges), default=0)
     propagated = {id(s) for s in found}
-    out = [s for s in found if s.label not in PERSON_LABELS]
+    out = [s for s in found if not person(s.label)]
     for span in every:
-        if span.label not in PERSON_LABELS:
+        if not person(span.label):
             continue
         if id(span) not in propagated and not replaced(span.label):
             continue
@@ -198,13 +205,14 @@ def _in_word(char: str) -> bool:
 
 
 def _acronyms(document: Document, found: list[Span], replaced: Callable[[str], bool], pack: LanguagePack,
-              particles: frozenset[str] | set[str], known: Callable[[str], bool]) -> list[Span]:
+              particles: frozenset[str] | set[str], known: Callable[[str], bool],
+              person: Callable[[str], bool]) -> list[Span]:
     """Words of three or four capitals equal to the initials of a replaced person of the note
     ("FAF", "JMLV"), outside every span: spans of that person's label."""
     text = document.text
     wanted: dict[str, str] = {}
     for span in sorted((*document.spans, *found), key=lambda s: (s.start, s.end)):
-        if span.label in PERSON_LABELS and replaced(span.label):
+        if person(span.label) and replaced(span.label):
             for form in initials_of(text[span.start:span.end], pack, particles):
                 if not known(form) and not _ROMAN.fullmatch(form.upper()):
                     wanted.setdefault(form, span.label)

@@ -1,8 +1,10 @@
 """Pseudonymisation: spans in, a new document out, with spans at their new offsets and an audit.
 
 One stage, one method: ``Pseudonymiser.pseudonymise(document) -> Pseudonymised``. For each span
-the policy picks a strategy; ``pseudonymise`` asks the label's generator (the registry in
-``crfdeid.surrogates``), and a label without one is redacted, never kept. Every character
+the policy picks a strategy (by label, else by the label's PHI category in the model's scheme);
+``pseudonymise`` asks the generator of the label's category (``crfdeid.surrogates``); a category
+no generator serves gets the policy's strategy for it (a mask by default) and a label of no
+known scheme is redacted, both with a note in the audit — never kept. Every character
 outside the spans is kept exactly, and the new offsets of every span are computed, not searched
 for. After replacement the output is scanned for every original string, and what is found is
 reported.
@@ -41,8 +43,10 @@ from typing import Any
 import regex
 
 from .occurrences import find_whole_words, name_words
+from .packs import NO_PACK
 from .policy import Policy
 from .propagate import propagate
+from .schemes import Scheme, known_category
 from .surrogates import (
     DocumentState,
     Generator,
@@ -51,10 +55,12 @@ from .surrogates import (
     SurrogateFailure,
     build_registry,
     fold,
+    generator_label,
     normalise,
     surrogate_data,
     too_close,
 )
+from .surrogates.ages import AgeGenerator
 from .surrogates.people import PERSON_LABELS, PeopleGenerator
 from .textview import TextView, form_of, same_form
 from .types import Document, Span
@@ -65,8 +71,9 @@ MIN_LEFTOVER_LENGTH = 3
 #: The note's prefix of a generator error: tests and the batch tell a bug from a planned fallback.
 GENERATOR_ERROR = "generator error"
 #: Every fallback level a record may name (``None``: the first choice worked).
-FALLBACKS = ("community", "same continent", "same-major-group", "any-field", "anywhere", "any-size",
-             "any-type", "any-sex", "any-gender", "no-check", "scrambled", "digits", "neutral", "mask")
+FALLBACKS = ("community", "same region", "same continent", "same-major-group", "any-field", "anywhere",
+             "any-size", "any-type", "any-sex", "any-gender", "no-check", "scrambled", "digits", "neutral",
+             "mask")
 
 
 @dataclass(frozen=True)
@@ -192,6 +199,36 @@ def apply_replacements(
     return "".join(pieces), positions
 
 
+def whole_words(text: str, spans: Iterable[Span]) -> list[Span]:
+    """Spans that start or end inside a word, widened to the whole word.
+
+    An annotator's slip ("F|rancisco Javier" marked from the "r") or a rule's boundary would
+    otherwise leave a letter of the original beside its surrogate ("FMariano"), and the note
+    would be held back for a leftover. A word continues where a letter meets a small letter;
+    a capital after a small letter is where two glued words meet ("ÁngelGarcía") and stays a
+    boundary, as do digits and punctuation. Discontinuous spans are left as they are."""
+    out = []
+    for span in spans:
+        start, end = span.start, span.end
+        if span.fragments is None and start < end:
+            while start > 0 and _in_word(text[start - 1]) and _continues(text[start]):
+                start -= 1
+            while end < len(text) and _in_word(text[end - 1]) and _continues(text[end]):
+                end += 1
+        out.append(span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end))
+    return out
+
+
+def _in_word(char: str) -> bool:
+    """A letter, or a combining mark on one (decomposed text)."""
+    return char.isalpha() or unicodedata.combining(char) > 0
+
+
+def _continues(char: str) -> bool:
+    """A character that goes on the word before it: a small letter or a combining mark."""
+    return char.islower() or unicodedata.combining(char) > 0
+
+
 def resolve_overlaps(spans: Iterable[Span]) -> tuple[list[Span], list[Span]]:
     """Keep the earliest, then longest, of overlapping spans; return (kept, dropped)."""
     kept: list[Span] = []
@@ -279,12 +316,19 @@ class Pseudonymiser:
         key: bytes | None = None,
         data: SurrogateData | None = None,
         propagate_mentions: bool = True,
+        scheme: Scheme | None = None,
     ) -> None:
+        """``scheme``: the labels of the spans (a model's); labels it lacks are looked up in the
+        shipped schemes. ``language="none"``: no language pack, so no surrogate generator — every
+        category the policy pseudonymises gets its no-generator strategy (a mask)."""
         self.policy = policy or Policy.default()
         #: replace second mentions the detector did not mark (crfdeid.propagate)
         self.propagate_mentions = propagate_mentions
-        self.data = data or surrogate_data(language)
-        self.registry = build_registry(self.data, self.policy.options)
+        self.scheme = scheme
+        self.language = language
+        self.data: SurrogateData | None = data or (surrogate_data(language) if language != NO_PACK else None)
+        self.registry = build_registry(self.data, self.policy.options) if self.data is not None else {}
+        self._kinds: dict[str, tuple[str | None, str | None]] = {}
         self.seed_was_random = seed is None and key is None
         if seed is None:
             seed = secrets.randbits(63) if key is None else 0
@@ -300,6 +344,28 @@ class Pseudonymiser:
             else self._secret.digest("crfdeid-audit")
         )
         self._people = next((g for g in self.registry.values() if isinstance(g, PeopleGenerator)), None)
+        self._ages = next((g for g in self.registry.values() if isinstance(g, AgeGenerator)), None)
+
+    def category(self, label: str) -> str | None:
+        """A label's PHI category (the model's scheme first, then the shipped ones)."""
+        return self._kind(label)[0]
+
+    def generator_label(self, label: str) -> str | None:
+        """The MEDDOCAN label a label's generator is asked with (itself for a MEDDOCAN label)."""
+        return self._kind(label)[1]
+
+    def _kind(self, label: str) -> tuple[str | None, str | None]:
+        found = self._kinds.get(label)
+        if found is None:
+            category = known_category(label, self.scheme)
+            found = self._kinds[label] = (category, generator_label(label, category))
+        return found
+
+    def strategy(self, label: str) -> str:
+        return self.policy.strategy(label, self.category(label))
+
+    def _is_stopword(self, word: str) -> bool:
+        return self.data is not None and self.data.pack.is_stopword(word)
 
     def note_secret(self, document_id: str) -> Secret:
         """The secret surrogates of one note are drawn from.
@@ -339,14 +405,17 @@ class Pseudonymiser:
         original text at its own offsets, each surrogate in the normalisation form of what it
         replaces, so every character outside the spans stays exactly as it was."""
         text = document.text
+        widened = whole_words(text, document.spans)
+        if widened != list(document.spans):
+            document = document.with_spans(widened)
         view = TextView(text, nfc_only=True)
         if not view.exact:
             document = document.with_spans(view.snap_span(s) for s in document.spans)
         planning = document if view.exact else view.document(document)
-        if self.propagate_mentions:
-            extra = propagate(planning, lambda label: self.policy.strategy(label) != "keep",
+        if self.propagate_mentions and self.data is not None:
+            extra = propagate(planning, lambda label: self.strategy(label) != "keep",
                               self.data.pack, self.data.name_particles, self.data.name_acronyms,
-                              self.data.is_known_acronym)
+                              self.generator_label, self.data.is_known_acronym)
             if extra:
                 planning = planning.with_spans((*planning.spans, *extra))
         spans, dropped = resolve_overlaps(planning.spans)
@@ -355,12 +424,14 @@ class Pseudonymiser:
         keys = [normalise(original) for original in originals]  # once: folding is not free
         hashes = [self._hash_of(key) for key in keys]
         state.forbidden.update(keys)
+        particles = self.data.name_particles if self.data is not None else frozenset()
         for span, original in zip(spans, originals, strict=True):
-            if span.label in PERSON_LABELS:
+            if self.generator_label(span.label) in PERSON_LABELS:
                 words = (fold(w) for w in name_words(original))
-                state.forbidden_words.update(w for w in words if w not in self.data.name_particles)
+                state.forbidden_words.update(w for w in words if w not in particles)
         triples = [
-            (s.start, s.end, s.label) for s in spans if self.policy.strategy(s.label) == "pseudonymise"
+            (s.start, s.end, self.generator_label(s.label)) for s in spans
+            if self.strategy(s.label) == "pseudonymise" and self.generator_label(s.label) is not None
         ]
         broken = self._prepare(state, triples)
         tags: dict[str, _Entities] = {}
@@ -458,7 +529,7 @@ class Pseudonymiser:
         return broken
 
     def _phase(self, span: Span) -> int:
-        generator = self.registry.get(span.label)
+        generator = self.registry.get(self.generator_label(span.label) or "")
         return generator.phase if generator is not None else 9
 
     def _plan(
@@ -469,20 +540,26 @@ class Pseudonymiser:
         tags: dict[str, _Entities],
         broken: dict[str, str],
     ) -> Plan:
-        strategy = self.policy.strategy(span.label)
+        strategy = self.strategy(span.label)
         texts = [document.text[s:e] for s, e in span.parts]
         if strategy == "keep":
             return Plan(texts, strategy, kept=True)
         if strategy == "mask":
             return Plan(self._one(texts, f"[{span.label}]"), strategy)
         if strategy == "redact":
-            return Plan(self._one(texts, self.policy.redact_text), strategy)
+            return Plan(self._one(texts, self.policy.redact_text), strategy, self._redact_note(span.label))
         if strategy == "tag":
             return Plan(self._one(texts, self._tag(span, document, state, tags)), strategy)
-        generator = self.registry.get(span.label)
+        label = self.generator_label(span.label)
+        generator = self.registry.get(label or "")
+        misfiled = ""
+        ages = self._ages
+        if ages is not None and generator is not ages and len(texts) == 1 and self._is_age(texts[0]):
+            # "32 años" filed as PAIS or FECHAS (MEDDOCAN train has both): an age is an age,
+            # kept as ages are, and its second mention "Varón de 32 años" is no leftover
+            generator, misfiled = ages, f"an age filed as {span.label}: treated as an age"
         if generator is None:
-            redacted = self._one(texts, self.policy.redact_text)
-            return Plan(redacted, "redact", "no surrogate generator: redacted")
+            return self._without_generator(span, document, state, tags, texts)
         if not any(c.isalnum() for t in texts for c in t):
             return Plan(texts, strategy, "no letters or digits: nothing to replace", kept=True)
         if generator.name in broken:
@@ -491,7 +568,7 @@ class Pseudonymiser:
         out, notes, fallbacks, kept = [], [], [], True
         try:
             for (start, _), part in zip(span.parts, texts, strict=True):
-                surrogate = generator.generate(part, span.label, start, state)
+                surrogate = generator.generate(part, label, start, state)
                 out.append(surrogate.text if surrogate.kept else in_form_of(surrogate.text, part))
                 kept = kept and surrogate.kept
                 if surrogate.note:
@@ -504,7 +581,47 @@ class Pseudonymiser:
             return self._neutral(generator, span, texts, state, f"{GENERATOR_ERROR} ({type(exc).__name__})")
         if not kept and any(normalise(o) == normalise(t) for o, t in zip(out, texts, strict=True)):
             return self._neutral(generator, span, texts, state, "the surrogate equalled the original")
+        if misfiled:
+            notes.insert(0, misfiled)
         return Plan(out, strategy, "; ".join(dict.fromkeys(notes)), kept, fallbacks[0] if fallbacks else None)
+
+    def _redact_note(self, label: str) -> str:
+        """Why a span is redacted when no policy entry asked for it (never silently)."""
+        category = self.category(label)
+        if label in self.policy.strategies or category in self.policy.categories:
+            return ""
+        if category is None:
+            return f"label {label} is in no label scheme: redacted"
+        return f"neither {label} nor its category {category} is in the policy: redacted"
+
+    def _without_generator(
+        self,
+        span: Span,
+        document: Document,
+        state: DocumentState,
+        tags: dict[str, _Entities],
+        texts: list[str],
+    ) -> Plan:
+        """A span to pseudonymise that no generator serves: its category's strategy (a mask by
+        default), or, for a label of no known scheme, the redaction — said in the note."""
+        category = self.category(span.label)
+        if category is None:
+            note = self._redact_note(span.label) or f"label {span.label} is in no label scheme: redacted"
+            return Plan(self._one(texts, self.policy.redact_text), "redact", note)
+        strategy = self.policy.without_generator(category)
+        why = "no language pack" if self.data is None else "no surrogate generator"
+        note = f"{why} for category {category}: {strategy}"
+        if strategy == "keep":
+            return Plan(texts, strategy, note, kept=True)
+        if strategy == "tag":
+            return Plan(self._one(texts, self._tag(span, document, state, tags)), strategy, note)
+        value = self.policy.redact_text if strategy == "redact" else f"[{span.label}]"
+        return Plan(self._one(texts, value), strategy, note)
+
+    def _is_age(self, text: str) -> bool:
+        """A number of at most three digits and one of the pack's age units, nothing else."""
+        match = _AGE.fullmatch(text.strip())
+        return match is not None and self.data is not None and fold(match.group(2)) in self.data.age_units
 
     def _neutral(
         self, generator: Generator, span: Span, texts: list[str], state: DocumentState, reason: str
@@ -513,10 +630,10 @@ class Pseudonymiser:
         original, come within one edit of it, or contain an original of the note."""
         original = " ".join(texts)
         try:
-            category = generator.neutral_category(original, span.label)
+            category = generator.neutral_category(original, self.generator_label(span.label) or span.label)
         except Exception:  # the mask below is the answer
             category = ""
-        word = self.data.neutral.get(category, "")
+        word = self.data.neutral.get(category, "") if self.data is not None else ""
         norm = normalise(word)
         if (
             not norm
@@ -541,11 +658,12 @@ class Pseudonymiser:
         state: DocumentState,
         tags: dict[str, _Entities],
     ) -> str:
-        name = self.policy.tag(span.label)
+        name = self.policy.tag(span.label, self.category(span.label))
         entities = tags.setdefault(name, _Entities())
         text = document.span_text(span)
         key = frozenset([normalise(text)])
-        if span.label in PERSON_LABELS and self._people is not None and len(span.parts) == 1:
+        person = self.generator_label(span.label) in PERSON_LABELS
+        if person and self._people is not None and len(span.parts) == 1:
             with contextlib.suppress(Exception):  # numbered by its text instead
                 key = self._people.entity(text, span.start, state) or key
         return f"[{name}-{entities.number(key)}]"
@@ -570,7 +688,8 @@ class Pseudonymiser:
         between words; the leftmost, then longest, match wins and matches do not overlap.
         """
         wanted: dict[str, tuple[str, str, bool]] = {}
-        acronyms = self.data.name_acronyms
+        acronyms = self.data.name_acronyms if self.data is not None else frozenset()
+        particles = self.data.name_particles if self.data is not None else frozenset()
         written_upper: set[str] = set()  # name words written in capitals: an acronym of them counts
         for i, span in enumerate(spans):
             if planned[i].kept:
@@ -580,16 +699,16 @@ class Pseudonymiser:
                 wanted.setdefault(key, (span.label, hashes[i], False))
                 if original.isupper():
                     written_upper.add(key)
-            if span.label in PERSON_LABELS:
+            if self.generator_label(span.label) in PERSON_LABELS:
                 for word in name_words(original):
-                    if fold(word) not in self.data.name_particles and word[0].isupper():
+                    if fold(word) not in particles and word[0].isupper():
                         wanted.setdefault(fold(word), (span.label, self.original_hash(word), True))
                         if word.isupper():
                             written_upper.add(fold(word))
         if not wanted:
             return []
         longest = find_whole_words(new_text, wanted)
-        dates = sorted((s.start, s.end) for s in new_spans if s.label == "FECHAS")
+        dates = sorted((s.start, s.end) for s in new_spans if self.generator_label(s.label) == "FECHAS")
         date_starts = [d[0] for d in dates]
         found = []
         for start, end, key in longest:
@@ -599,7 +718,7 @@ class Pseudonymiser:
             if key in acronyms and key not in written_upper and new_text[start:end].isupper():
                 continue  # "ANA positivos": the pack's acronym spelled like the name, not the name
             if capitalised and _FIELD_NAME.match(new_text, end) and (
-                    start == 0 or new_text[start - 1] in "\n\r") and self.data.pack.is_stopword(key):
+                    start == 0 or new_text[start - 1] in "\n\r") and self._is_stopword(key):
                 continue  # "País: España" heads a line: a field's name, not the surname Pais
             at = bisect.bisect_right(date_starts, start) - 1
             if at >= 0 and dates[at][0] <= start and end <= dates[at][1]:
@@ -608,6 +727,8 @@ class Pseudonymiser:
         return found
 
 
+#: An age as a header writes it: "32 años", "7 meses", "3 días".
+_AGE = regex.compile(r"(\d{1,3})[ \t]*([^\W\d_]+)\.?")
 #: What follows the first word of a header field's name: "País:", "País de nacimiento:".
 _FIELD_NAME = regex.compile(r"(?:[ \t]+\p{Ll}+){0,3}[ \t]*:")
 

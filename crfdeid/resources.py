@@ -1,9 +1,10 @@
 """The only place that finds data: packaged data folders and the optional ../shared corpora.
 
-Packaged data (rules/, gazetteers/, features/, policies/) lives at the top of the repository and is copied
-into the wheel as ``crfdeid/_data/<kind>``; both layouts are found here. Corpora are never
-packaged: they are found through an environment variable or a ``shared/`` folder beside the
-project, and callers treat "not found" as "skip" or as a clear error.
+Packaged data (rules/, gazetteers/, features/, policies/, schemes/) lives at the top of the
+repository and is copied into the wheel as ``crfdeid/_data/<kind>``; both layouts are found
+here. Corpora are never packaged: they are found through an environment variable or a
+``shared/`` folder beside the project, and callers treat "not found" as "skip" or as a clear
+error.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 _REPO_DIR = _PACKAGE_DIR.parent
-DATA_KINDS = ("rules", "gazetteers", "features", "policies")
+DATA_KINDS = ("rules", "gazetteers", "features", "policies", "schemes")
 
 #: Environment variables a user can set instead of passing paths on every command.
 ENV_SHARED = "CRFDEID_SHARED"
@@ -21,7 +22,8 @@ ENV_MEDDOCAN = "CRFDEID_MEDDOCAN"
 
 
 def data_dir(kind: str) -> Path:
-    """The folder of packaged data of one kind (``rules``, ``gazetteers``, ``features``, ``policies``)."""
+    """The folder of packaged data of one kind (``rules``, ``gazetteers``, ``features``, ``policies``,
+    ``schemes``)."""
     if kind not in DATA_KINDS:
         raise ValueError(f"unknown data kind {kind!r}; expected one of {DATA_KINDS}")
     installed = _PACKAGE_DIR / "_data" / kind

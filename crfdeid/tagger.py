@@ -40,11 +40,12 @@ from . import __version__
 from .errors import CrfdeidError
 from .features import BLOCK_CHARS, LONG_LINE_STRETCH, Columns, FeatureExtractor, FeatureSet
 from .gazetteer import GazetteerMatcher
-from .langpack import load_pack
 from .linguistic import make_annotator
+from .packs import PackChoice, model_choice
 from .rules import RuleEngine
 from .rules.engine import RuleResult
 from .rules.model import RuleMatch
+from .schemes import DEFAULT_SCHEME, Scheme, load_scheme
 from .scorer import CompiledCrf, Encoder
 from .tokenize import tokenize
 from .types import Document, Span, Token
@@ -222,6 +223,7 @@ class CrfTagger:
         threshold: float | None = None,
         check_packs: bool = True,
         scorer: str = "compiled",
+        choice: PackChoice | None = None,
     ) -> None:
         if scorer not in SCORERS:
             raise ValueError(f"scorer must be one of {SCORERS}, got {scorer!r}")
@@ -237,6 +239,10 @@ class CrfTagger:
             self.metadata["feature_set"], where=self.model_dir / META_FILE
         )
         self.language = self.metadata.get("language", "es")
+        #: The language pack and rules the features use: what the model recorded, unless the
+        #: caller chose otherwise (``--lang``/``--pack``/``--rules``; the packs are then checked
+        #: against the model's fingerprints like any other).
+        self.choice: PackChoice = choice or model_choice(self.metadata)
         self._check_packs = check_packs
         try:
             import pycrfsuite
@@ -257,7 +263,8 @@ class CrfTagger:
     # -- loading ----------------------------------------------------------------------------
     @classmethod
     def load(
-        cls, model_dir: str | Path, threshold: float | None = None, scorer: str = "compiled"
+        cls, model_dir: str | Path, threshold: float | None = None, scorer: str = "compiled",
+        choice: PackChoice | None = None,
     ) -> CrfTagger:
         """Open a model folder written by ``crfdeid train``; every failure is a clear error."""
         folder = Path(model_dir)
@@ -295,10 +302,12 @@ class CrfTagger:
                 folder / MODEL_FILE,
                 hint="the file was changed or truncated; copy the model folder again",
             )
-        return cls(folder, metadata, threshold, scorer=scorer)
+        return cls(folder, metadata, threshold, scorer=scorer, choice=choice)
 
     @classmethod
-    def load_default(cls, threshold: float | None = None, scorer: str = "compiled") -> CrfTagger:
+    def load_default(
+        cls, threshold: float | None = None, scorer: str = "compiled", choice: PackChoice | None = None
+    ) -> CrfTagger:
         """The embedded Spanish model shipped inside the package."""
         if not (DEFAULT_MODEL_DIR / MODEL_FILE).is_file():
             raise ModelError(
@@ -306,25 +315,20 @@ class CrfTagger:
                 DEFAULT_MODEL_DIR,
                 hint="reinstall crfdeid, or pass --model MODEL_DIR",
             )
-        return cls.load(DEFAULT_MODEL_DIR, threshold, scorer)
+        return cls.load(DEFAULT_MODEL_DIR, threshold, scorer, choice)
 
     @cached_property
     def extractor(self) -> FeatureExtractor:
         """The feature extractor rebuilt from the metadata (and checked against the packs)."""
         meta = self.metadata
-        pack = load_pack(meta.get("gazetteer", {}).get("pack", self.language))
+        pack = self.choice.pack
         annotator = make_annotator(meta["annotator"], pack)
-        gazetteer = GazetteerMatcher(pack) if self.feature_set.on("gazetteer") else None
-        rules = (
-            RuleEngine.from_pack(meta.get("rules", {}).get("pack", self.language))
-            if self.feature_set.on("rules")
-            else None
-        )
+        gazetteer = GazetteerMatcher(pack) if self.feature_set.on("gazetteer") and pack is not None else None
+        rules = RuleEngine.from_pack(self.choice.rules) if self.feature_set.on("rules") else None
         if self._check_packs:
             stale = []
-            if (
-                gazetteer is not None
-                and meta.get("gazetteer", {}).get("fingerprint") != gazetteer.fingerprint
+            if self.feature_set.on("gazetteer") and meta.get("gazetteer", {}).get("fingerprint") != (
+                gazetteer.fingerprint if gazetteer is not None else None
             ):
                 stale.append("gazetteers")
             if rules is not None and meta.get("rules", {}).get("fingerprint") != rules_fingerprint(rules):
@@ -359,16 +363,22 @@ class CrfTagger:
     def labels(self) -> tuple[str, ...]:
         return tuple(self.metadata["labels"])
 
+    @cached_property
+    def scheme(self) -> Scheme:
+        """The label scheme the model was trained on (a model from before schemes: meddocan)."""
+        return recorded_scheme(self.metadata, self.model_dir / META_FILE)
+
     def merge_policy(self) -> Any:
         """The merge policy recorded with the model, else the shipped default."""
         from .merge import MergePolicy
 
         recorded = self.metadata.get("merge_policy")
-        return (
-            MergePolicy.from_dict(recorded, where=self.model_dir / META_FILE)
+        policy = (
+            MergePolicy.from_dict(recorded, where=self.model_dir / META_FILE, scheme=self.scheme)
             if recorded
             else MergePolicy.shipped()
         )
+        return policy.for_scheme(self.scheme)
 
     # -- tagging ----------------------------------------------------------------------------
     def tag_tokens(
@@ -559,6 +569,23 @@ class CrfTagger:
     def info(self) -> Any:
         """crfsuite's parsed model dump: attributes, state features and transitions with weights."""
         return self._dump
+
+
+def recorded_scheme(metadata: Mapping[str, Any], where: str | Path = META_FILE) -> Scheme:
+    """The label scheme recorded in a model's metadata (a model from before schemes: meddocan)."""
+    recorded = metadata.get("scheme")
+    return Scheme.from_dict(recorded, where) if recorded else load_scheme(DEFAULT_SCHEME)
+
+
+def read_metadata(model_dir: str | Path | None) -> dict[str, Any]:
+    """A model folder's metadata, read without loading the model (None: the embedded model);
+    {} when it cannot be read (loading the model will say why)."""
+    path = Path(model_dir or DEFAULT_MODEL_DIR) / META_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def check_model_target(model_dir: Path) -> None:

@@ -15,6 +15,7 @@ compare with the gold as annotated.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
@@ -33,10 +34,11 @@ from .errors import CrfdeidError
 from .evaluate import evaluate
 from .features import FeatureExtractor, FeatureSet, build_skeleton_vocabulary, token_labels
 from .gazetteer import GazetteerMatcher
-from .langpack import load_pack
 from .linguistic import make_annotator
 from .merge import MergePolicy
-from .rules import RuleEngine
+from .packs import NO_PACK, PackChoice, choose_pack, describe_choice
+from .rules import RuleEngine, pack_scheme
+from .schemes import LabelMap, Scheme, choose_scheme, dropped_rules_message
 from .tagger import CrfTagger, check_model_target, rules_fingerprint, write_model
 from .textview import TextView
 from .tokenize import tokenize
@@ -56,7 +58,13 @@ SEARCH_GRID = ((0.05, 0.01), (0.02, 0.05), (0.01, 0.1), (0.02, 0.2), (0.005, 0.2
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """Everything that decides what a training run learns; recorded in the model."""
+    """Everything that decides what a training run learns; recorded in the model.
+
+    ``language`` is a pack code (``es``, ``none``…); ``pack`` a pack folder given instead
+    (``--pack DIR``); ``rules`` the rule pack (None: the one the language pack names).
+    ``scheme`` is the label scheme of the corpus (a name, a file or a Scheme; None: detected
+    from the corpus's labels). With ``language="none"`` the feature set loses the families that
+    need a pack or a lemmatiser (``FeatureSet.neutral``) and the annotator is ``none``."""
 
     feature_set: FeatureSet
     c1: float = DEFAULT_C1
@@ -64,8 +72,15 @@ class TrainConfig:
     iterations: int = DEFAULT_ITERATIONS
     language: str = "es"
     annotator: Mapping[str, Any] | str = "default"
-    rules: str = "es"
+    rules: str | None = None
     min_freq: int = 1
+    pack: str | None = None
+    scheme: str | Scheme | None = None
+
+    def __post_init__(self) -> None:
+        if self.language == NO_PACK and self.pack is None:
+            object.__setattr__(self, "feature_set", self.feature_set.neutral())
+            object.__setattr__(self, "annotator", "none")
 
     def check(self) -> None:
         for name in ("c1", "c2"):
@@ -74,6 +89,13 @@ class TrainConfig:
                 raise CrfdeidError(f"--{name} must be a non-negative number, got {value!r}")
         if not isinstance(self.iterations, int) or self.iterations < 1:
             raise CrfdeidError(f"--iterations must be a positive integer, got {self.iterations!r}")
+
+    @property
+    def choice(self) -> PackChoice:
+        """The language pack and rule pack of this run."""
+        if self.pack is not None:
+            return choose_pack(pack=self.pack, rules=self.rules)
+        return choose_pack(self.language, rules=self.rules)
 
 
 @dataclass
@@ -85,13 +107,15 @@ class Resources:
     annotator: Any = None
     gazetteer: GazetteerMatcher | None = None
     rules: RuleEngine | None = None
+    choice: PackChoice | None = None
 
     def __post_init__(self) -> None:
         fs = self.config.feature_set
-        self.pack = load_pack(self.config.language)
+        self.choice = self.config.choice
+        self.pack = self.choice.pack
         self.annotator = make_annotator(self.config.annotator, self.pack)
-        self.gazetteer = GazetteerMatcher(self.pack) if fs.on("gazetteer") else None
-        self.rules = RuleEngine.from_pack(self.config.rules) if fs.on("rules") else None
+        self.gazetteer = GazetteerMatcher(self.pack) if fs.on("gazetteer") and self.pack is not None else None
+        self.rules = RuleEngine.from_pack(self.choice.rules) if fs.on("rules") else None
 
     def extractor(self, skeleton_vocabulary: Iterable[str]) -> FeatureExtractor:
         return FeatureExtractor(
@@ -102,6 +126,25 @@ class Resources:
             self.rules,
             skeleton_vocabulary,
         )
+
+
+def corpus_labels(documents: Iterable[Document]) -> set[str]:
+    return {span.label for doc in documents for span in doc.spans}
+
+
+def corpus_scheme(documents: Sequence[Document], config: TrainConfig) -> Scheme:
+    """The label scheme of the training corpus: ``config.scheme``, else detected (meddocan,
+    then generic); labels no scheme maps are an error naming them."""
+    return choose_scheme(corpus_labels(documents), config.scheme)
+
+
+def rules_report(config: TrainConfig, scheme: Scheme) -> str | None:
+    """What becomes of the rule pack's spans in a model of ``scheme``: None when every rule's
+    category has a label there, else one sentence naming the rules dropped and why."""
+    choice = config.choice
+    engine = RuleEngine.from_pack(choice.rules)
+    label_map = LabelMap.between(engine.scheme, scheme, {r.label for r in engine.rules})
+    return dropped_rules_message(engine.rules, label_map)
 
 
 def corpus_fingerprint(documents: Sequence[Document]) -> str:
@@ -162,6 +205,7 @@ def fit(
             "the training documents carry no annotations",
             hint="train on BRAT folders with .ann files beside the .txt, or annotated .jsonl",
         )
+    scheme = corpus_scheme(documents, config)
     resources = resources or Resources(config)
     started = time.perf_counter()
     vocabulary = skeleton_for(documents, config.feature_set)
@@ -184,20 +228,21 @@ def fit(
         del pairs
         seconds = time.perf_counter() - started
         labels = sorted({t[2:] for t in crf.classes_ if t != "O"})
+        choice = resources.choice
         metadata = {
-            "language": config.language,
+            "language": choice.lang,
             "labels": labels,
+            "scheme": scheme.to_dict(),
             "feature_set": config.feature_set.to_dict(),
             "skeleton_vocabulary": vocabulary,
             "annotator": extractor.annotator.describe(),
-            "gazetteer": {
-                "pack": config.language,
-                "version": resources.pack.version,
-                "fingerprint": resources.gazetteer.fingerprint if resources.gazetteer else None,
-            },
+            "gazetteer": describe_choice(
+                choice, resources.pack, resources.gazetteer.fingerprint if resources.gazetteer else None
+            ),
             "rules": {
-                "pack": config.rules,
+                "pack": choice.rules,
                 "fingerprint": rules_fingerprint(resources.rules) if resources.rules else None,
+                "scheme": pack_scheme(choice.rules).name,
             },
             "training": {
                 "corpus_fingerprint": corpus_fingerprint(documents),
@@ -218,16 +263,18 @@ def fit(
         return write_model(out_dir, crf_file, metadata)
 
 
-def predict(tagger: CrfTagger, documents: Iterable[Document], with_rules: bool = True) -> dict[str, Document]:
-    """The tagger's spans per document: through the detection pipeline (rules, CRF, the model's
-    merge policy) or, without ``with_rules``, the CRF alone (what the CRF contributes)."""
+def predict(tagger: CrfTagger, documents: Iterable[Document], with_rules: bool = True,
+            policy: MergePolicy | None = None) -> dict[str, Document]:
+    """The tagger's spans per document: through the detection pipeline (rules mapped to the
+    model's labels, CRF, ``policy`` or the model's merge policy) or, without ``with_rules``, the
+    CRF alone (what the CRF contributes)."""
     from .pipeline import Pipeline, detect_on_view
 
     engine = tagger.extractor.rules
     if engine is None and with_rules:
-        engine = RuleEngine.from_pack(tagger.metadata.get("rules", {}).get("pack", tagger.language))
+        engine = RuleEngine.from_pack(tagger.choice.rules)
     if with_rules:
-        pipeline = Pipeline(engine, tagger, tagger.merge_policy())
+        pipeline = Pipeline(engine, tagger, policy or tagger.merge_policy())
         return {doc.id: doc.with_spans(pipeline.run(doc).spans) for doc in documents}
 
     def crf_alone(view: Document) -> list[Span]:
@@ -309,16 +356,24 @@ class CvReport:
         }
 
 
-def _run_fold(args: tuple[int, list[Document], list[Document], TrainConfig]) -> FoldResult:
+@dataclass(frozen=True)
+class Operating:
+    """How a fold's model is run, as ``annotate`` runs one: merge policy and threshold."""
+
+    merge_policy: MergePolicy | None = None
+    threshold: float | None = None
+
+
+def _run_fold(args: tuple[int, list[Document], list[Document], TrainConfig, Operating]) -> FoldResult:
     """One fold, in a worker process: train on the rest, score on the held-out documents."""
-    fold, train_docs, test_docs, config = args
+    fold, train_docs, test_docs, config, operating = args
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix=f"crfdeid-cv{fold}-") as tmp:
         model_dir = Path(tmp) / "model"
         fit(train_docs, config, model_dir)
-        tagger = CrfTagger.load(model_dir)
+        tagger = CrfTagger.load(model_dir, threshold=operating.threshold)
         gold = {d.id: d for d in test_docs}
-        merged = predict(tagger, test_docs, with_rules=True)
+        merged = predict(tagger, test_docs, with_rules=True, policy=operating.merge_policy)
         crf_only = predict(tagger, test_docs, with_rules=False)
     return FoldResult(
         fold,
@@ -338,29 +393,26 @@ def cross_validate(
     seed: int = 13,
     search: bool = False,
     progress: Callable[[Iterable[Any], int], Iterable[Any]] | None = None,
+    operating: Operating | None = None,
 ) -> CvReport:
     """k-fold CV by document; with ``search`` every c1/c2 of ``SEARCH_GRID`` is tried and the best
-    mean ner F1 is reported (its folds are the report's folds)."""
+    mean ner F1 is reported (its folds are the report's folds). The label scheme is chosen once,
+    from the whole corpus, so every fold's model has the same one; ``operating`` runs each fold's
+    model with a merge policy and threshold, as ``annotate`` would."""
     config.check()
+    config = dataclasses.replace(config, scheme=corpus_scheme(documents, config))
+    operating = operating or Operating()
     by_id = {d.id: d for d in documents}
     split = folds_of(list(by_id), folds, seed)
     grid = SEARCH_GRID if search else ((config.c1, config.c2),)
     tasks = []
     for c1, c2 in grid:
-        cfg = TrainConfig(
-            config.feature_set,
-            c1,
-            c2,
-            config.iterations,
-            config.language,
-            config.annotator,
-            config.rules,
-            config.min_freq,
-        )
+        cfg = dataclasses.replace(config, c1=c1, c2=c2)
         for k, held_out in enumerate(split):
             held = set(held_out)
             tasks.append(
-                (k, [by_id[i] for i in sorted(by_id) if i not in held], [by_id[i] for i in held_out], cfg)
+                (k, [by_id[i] for i in sorted(by_id) if i not in held], [by_id[i] for i in held_out], cfg,
+                 operating)
             )
     results: list[FoldResult] = []
     if jobs > 1:
@@ -397,6 +449,11 @@ def cross_validate(
             "c2": best["c2"],
             "iterations": config.iterations,
             "feature_set": config.feature_set.name,
+            "language": config.choice.name,
+            "rules": config.choice.rules,
+            "scheme": config.scheme.name if isinstance(config.scheme, Scheme) else config.scheme,
+            "threshold": operating.threshold,
+            "merge_policy": operating.merge_policy.to_dict() if operating.merge_policy else None,
         },
         search_rows if search else [],
     )

@@ -3,7 +3,8 @@
 A validator takes the matched PHI text and answers True or False; it never raises, whatever it
 is given (None, '€', an emoji, an object), because a crashing validator would stop a batch.
 Separators people type inside identifiers (spaces, dots, dashes, slashes) are removed first.
-The checks are python-stdnum's, except the Spanish social security number, which stdnum lacks.
+The checks are python-stdnum's, except the Spanish social security number, the German health
+insurance number (KVNR) and the German postal code, which stdnum lacks.
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from stdnum import iban, luhn
+from stdnum.at import postleitzahl as at_postleitzahl
+from stdnum.at import vnr as at_vnr
+from stdnum.ch import ssn as ch_ssn
 from stdnum.es import ccc, dni, nie, nif, postal_code
 
 Validator = Callable[[object], bool]
@@ -64,6 +68,57 @@ def es_postal_code(value: object) -> bool:
     return compact is not None and len(compact) == 5 and compact.isascii() and postal_code.is_valid(compact)
 
 
+def de_kvnr(value: object) -> bool:
+    """German health insurance number (Krankenversichertennummer, the unchangeable part): a
+    capital letter and nine digits, the last a check digit. The letter becomes its two-digit
+    position in the alphabet (A = 01 … Z = 26); those two digits and the next eight are weighted
+    1, 2, 1, 2…; a product above 9 counts as the sum of its digits; the total modulo 10 is the
+    check digit (GKV-Spitzenverband, "Richtlinien … Krankenversichertennummer", Anlage 1).
+    A123456780 is valid."""
+    compact = _compact(value)
+    if (compact is None or len(compact) != 10 or not compact.isascii() or not compact[0].isalpha()
+            or not compact[1:].isdigit()):
+        return False
+    digits = f"{ord(compact[0]) - ord('A') + 1:02d}" + compact[1:9]
+    total = 0
+    for i, digit in enumerate(digits):
+        product = int(digit) * (1 if i % 2 == 0 else 2)
+        total += product // 10 + product % 10
+    return total % 10 == int(compact[9])
+
+
+#: German postal regions (first two digits) that are not in use.
+_DE_UNUSED_REGIONS = frozenset({"00", "05", "43", "62"})
+
+
+def de_postal_code(value: object) -> bool:
+    """A German postal code: five digits 01001–99998 in a region in use (not 00, 05, 43, 62),
+    also with the "D-" or "DE-" prefix of addresses."""
+    compact = _compact(value)
+    if compact is not None:
+        compact = compact.removeprefix("DE").removeprefix("D")
+    return (compact is not None and len(compact) == 5 and compact.isascii() and compact.isdigit()
+            and compact[:2] not in _DE_UNUSED_REGIONS and "01001" <= compact <= "99998")
+
+
+def at_postal_code(value: object) -> bool:
+    """An Austrian postal code in use (python-stdnum's table of the RTR), also with "A-" or "AT-"."""
+    compact = _compact(value)
+    if compact is not None:
+        compact = compact.removeprefix("AT").removeprefix("A")
+    return compact is not None and len(compact) == 4 and compact.isascii() and _stdnum(
+        at_postleitzahl.is_valid)(compact)
+
+
+def ch_postal_code(value: object) -> bool:
+    """A Swiss postal code by its shape: four digits 1000–9699, also with "CH-"."""
+    compact = _compact(value)
+    if compact is not None:
+        compact = compact.removeprefix("CH")
+    return (compact is not None and len(compact) == 4 and compact.isascii() and compact.isdigit()
+            and "1000" <= compact <= "9699")
+
+
 def phone_number(value: object) -> bool:
     """A plausible phone number: 7 to 15 digits (E.164's maximum), ignoring an extension."""
     if not isinstance(value, str):
@@ -99,6 +154,12 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType({
     "es.nss": es_nss,
     "es.ccc": _stdnum(ccc.is_valid),
     "es.postal_code": es_postal_code,
+    "de.kvnr": de_kvnr,
+    "de.postal_code": de_postal_code,
+    "at.postal_code": at_postal_code,
+    "at.vnr": _stdnum(at_vnr.is_valid),
+    "ch.postal_code": ch_postal_code,
+    "ch.ssn": _stdnum(ch_ssn.is_valid),
     "iban": _stdnum(iban.is_valid),
     "payment_card": payment_card,
     "phone_number": phone_number,

@@ -17,9 +17,12 @@ Outputs (tab-separated, UTF-8, one header row, '#' comment lines on top):
   hospitals.tsv      name, type, municipality, province   Catálogo Nacional de Hospitales +
                                                  MEDDOCAN organisers' list (names only)
   health_centres.tsv name, type, municipality, province   Catálogo de Centros de Atención Primaria
-  streets.tsv        name, type                street names of council addresses + MEDDOCAN list
+  streets.tsv        name, type, province      street names of council addresses (with their
+                                                 province) + MEDDOCAN list (no province)
   professions.tsv    masculine, feminine, isco  ESCO occupations (ISCO-08 group) + MEDDOCAN list
   territories.tsv    name                       MEDDOCAN organisers' territories
+  foreign_places.tsv name, country, kind, source  cities and regions of other countries: CLDR
+                                                 time-zone cities (babel) + Faker address lists
   provenance.json    per output: sources (file, licence, attribution, sha256), rows read/written
 """
 
@@ -42,6 +45,35 @@ import yaml
 from crfdeid.surrogates.data import dominant_group  # the rule the engine reads the column with
 
 REPO = Path(__file__).resolve().parent.parent
+
+#: Faker's address lists of real places used for foreign cities and regions, by locale: (ISO
+#: country, list of cities, list of regions). Lists of invented names (en_US and en_GB build
+#: cities from prefixes and suffixes) and lists in other scripts are left out, and so are city
+#: lists of thousands of villages (Italy's comuni, the Netherlands', Belgium's): a capital must not
+#: become a hamlet. Colombia's municipalities are read for its department capitals only (DANE code
+#: ending in 001).
+FAKER_PLACES: dict[str, tuple[str, str | None, str | None]] = {
+    "es_AR": ("AR", "municipalities", "provinces"),
+    "es_CL": ("CL", "communes", "regions"),
+    "es_CO": ("CO", "municipalities", "departments"),
+    "es_MX": ("MX", None, "states"),
+    "en_US": ("US", None, "states"),
+    "en_CA": ("CA", None, "provinces"),
+    "en_AU": ("AU", None, "states"),
+    "en_IN": ("IN", "cities", "states"),
+    "de_DE": ("DE", "cities", "states"),
+    "de_AT": ("AT", "cities", "states"),
+    "de_CH": ("CH", "cities", None),
+    "fr_FR": ("FR", None, "departments"),
+    "it_IT": ("IT", None, "states"),
+    "pt_PT": ("PT", "cities", None),
+    "pl_PL": ("PL", "cities", None),
+    "ro_RO": ("RO", "cities", "states"),
+    "cs_CZ": ("CZ", "cities", None),
+    "sv_SE": ("SE", "cities", None),
+    "fr_DZ": ("DZ", "cities", None),
+}
+
 
 SOURCES = {
     "ine_names": {
@@ -104,6 +136,19 @@ SOURCES = {
         "package_files": ["wordfreq/data/large_es.msgpack.gz"],
         "licence": "Apache-2.0 (code), CC BY-SA 4.0 (word lists)",
         "attribution": "wordfreq by Robyn Speer, large Spanish word list (CC BY-SA 4.0)",
+    },
+    "cldr_cities": {
+        "package": "babel",
+        "package_files": ["babel/global.dat", "babel/locale-data/es.dat", "babel/locale-data/root.dat"],
+        "licence": "Unicode License v3 (CLDR data), BSD-3-Clause (Babel)",
+        "attribution": "City names of the time zones (exemplar cities) and their countries from "
+        "Unicode CLDR, via Babel",
+    },
+    "faker_address": {
+        "package": "faker",
+        "package_files": [f"faker/providers/address/{locale}/__init__.py" for locale in FAKER_PLACES],
+        "licence": "MIT (Faker)",
+        "attribution": "Faker address providers' lists of real cities and regions (joke2k/faker)",
     },
     "esco": {
         "files": ["esco/occupations_es.json"],
@@ -482,29 +527,54 @@ class FacilityTyper:
         return default
 
 
-def titlecase(text: str) -> str:
-    """Catalogue names are upper case; keep small words lower case, as Spanish writes them."""
+#: Articles that start a proper name after a type word ("Hospital La Paz", "Centro de Salud El
+#: Palo") but stay lower case after a preposition ("Hospital de la Santa Creu").
+_ARTICLES = frozenset({"la", "las", "los", "el", "les", "els"})
+#: Galician articles, which are also Spanish words ("a" a preposition, "o" a conjunction): capital
+#: only where they start a municipality's name ("Complexo Hospitalario Universitario A Coruña").
+_GALICIAN_ARTICLES = frozenset({"a", "o", "as", "os"})
+_PREPOSITIONS = frozenset({"de", "del", "d'", "en", "a", "y", "i", "e", "o", "con", "por", "para", "sobre"})
+
+
+def titlecase(text: str, towns: frozenset[str] = frozenset()) -> str:
+    """Catalogue names are upper case; keep small words lower case, as Spanish writes them, but an
+    article that starts a proper name ("la" of "La Paz" after "Hospital") takes its capital.
+    ``towns``: folded municipality names, for the Galician articles ("A Coruña")."""
     small = {"de", "del", "la", "las", "los", "el", "y", "i", "d'", "en", "a", "l'", "dels", "les"}
     words = text.lower().split()
     out = []
     for i, w in enumerate(words):
-        if i > 0 and w in small:
+        after_preposition = i > 0 and words[i - 1] in _PREPOSITIONS
+        starts_town = w in _GALICIAN_ARTICLES and any(
+            fold(" ".join(words[i:j])) in towns for j in range(i + 2, min(len(words), i + 5) + 1)
+        )
+        inside_town = any(  # "Alcalá la Real", "Alhaurín el Grande": the town's own spelling
+            fold(" ".join(words[k:j])) in towns
+            for k in range(max(0, i - 4), i) for j in range(i + 1, min(len(words), i + 5) + 1)
+        )
+        if i > 0 and (w in _ARTICLES or starts_town) and not after_preposition and not inside_town:
+            out.append(w[:1].upper() + w[1:])
+        elif i > 0 and w in small:
             out.append(w)
         elif "." in w:
             out.append(w.upper())  # initials and company suffixes: "S.L.", "H.U."
+        elif re.fullmatch(r"(d|l|s|n)['’]\w.*", w):
+            # a Catalan elided article or preposition: "Vall d'Hebron", "L'Hospitalet"
+            elided = w[:2].capitalize() if i == 0 else w[:2]
+            out.append(elided + "-".join(p[:1].upper() + p[1:] for p in w[2:].split("-")))
         else:
             out.append("-".join(p[:1].upper() + p[1:] for p in w.split("-")))
     return " ".join(out)
 
 
 def build_hospitals(
-    src: Path, provinces: ProvinceIndex, typer: FacilityTyper
+    src: Path, provinces: ProvinceIndex, typer: FacilityTyper, towns: frozenset[str]
 ) -> tuple[list[list[str]], dict]:
     rows: dict[str, list[str]] = {}
     with (src / "dismed/hospitals.csv").open(encoding="utf-8", newline="") as fh:
         catalogue = list(csv.DictReader(fh))
     for r in catalogue:
-        name = titlecase(r["NOMBRE"])
+        name = titlecase(r["NOMBRE"], towns)
         rows[fold(name)] = [
             name,
             typer.classify(name, "hospital"),
@@ -517,20 +587,22 @@ def build_hospitals(
     ]
     for line in extra:
         if line and fold(line) not in rows:
-            name = titlecase(line)
+            name = titlecase(line, towns)
             rows[fold(name)] = [name, typer.classify(name, "hospital"), "", ""]
     out = sorted(rows.values(), key=lambda r: fold(r[0]))
     return out, {"rows_read": len(catalogue) + len(extra)}
 
 
-def build_health_centres(src: Path, provinces: ProvinceIndex) -> tuple[list[list[str]], dict]:
+def build_health_centres(
+    src: Path, provinces: ProvinceIndex, towns: frozenset[str]
+) -> tuple[list[list[str]], dict]:
     kinds = {"CENTRO SALUD": "centro de salud", "CONSULTORIO LOCAL": "consultorio"}
     rows: dict[tuple[str, str], list[str]] = {}
     with (src / "dismed/CentrosSalud.csv").open(encoding="utf-8", newline="") as fh:
         catalogue = list(csv.DictReader(fh))
     for r in catalogue:
         kind = kinds.get(r["TIPOCENTRO"].strip(), r["TIPOCENTRO"].strip().lower())
-        name = titlecase(r["NOMBRE"])
+        name = titlecase(r["NOMBRE"], towns)
         rows[(fold(name), kind)] = [
             name,
             kind,
@@ -541,9 +613,16 @@ def build_health_centres(src: Path, provinces: ProvinceIndex) -> tuple[list[list
     return out, {"rows_read": len(catalogue)}
 
 
-def build_streets(src: Path, street_types: dict[str, list[str]]) -> tuple[list[list[str]], dict]:
+def build_streets(
+    src: Path, street_types: dict[str, list[str]], provinces: ProvinceIndex
+) -> tuple[list[list[str]], dict]:
+    """One row per street name, type and province of the council addresses (a name found in
+    several provinces, or with several types, has a row for each: how a surrogate street is
+    drawn from the surrogate town's province), then the MEDDOCAN list's names, of no province.
+    A name keeps the first spelling met."""
     type_of = {fold(a).rstrip("."): t for t, abbrs in street_types.items() for a in abbrs}
-    rows: dict[str, list[str]] = {}
+    spelling: dict[str, str] = {}
+    rows: set[tuple[str, str, str]] = set()
     with (src / "dismed/address.csv").open(encoding="utf-8", newline="") as fh:
         addresses = list(csv.reader(fh))[1:]
     for row in addresses:
@@ -551,14 +630,17 @@ def build_streets(src: Path, street_types: dict[str, list[str]]) -> tuple[list[l
         if len(street) < 3 or not street[0].isupper():
             continue  # "Ctra. a Itero" is a road to a town, not a street name
         kind = type_of.get(fold(row[1]).rstrip("."), "calle")
-        rows.setdefault(fold(street), [street, kind])
+        shown = spelling.setdefault(fold(street), street)
+        rows.add((shown, kind, provinces.canonical(row[5])))
     extra = (src / "meddocan-gazetteer/direcciones.txt").read_text(encoding="utf-8").splitlines()
     for line in extra:
         street = titlecase(re.split(r",|\d", line)[0].strip(" .,"))
-        if len(street) >= 3:
-            rows.setdefault(fold(street), [street, "calle"])
-    out = sorted(rows.values(), key=lambda r: fold(r[0]))
-    return out, {"rows_read": len(addresses) + len(extra)}
+        if len(street) >= 3 and fold(street) not in spelling:
+            spelling[fold(street)] = street
+            rows.add((street, "calle", ""))
+    out = sorted((list(r) for r in rows), key=lambda r: (fold(r[0]), r[0], r[1], r[2]))
+    return out, {"rows_read": len(addresses) + len(extra), "names": len(spelling),
+                 "names_with_province": len({fold(r[0]) for r in rows if r[2]})}
 
 
 def _split_gender_pair(name: str) -> tuple[str, str]:
@@ -659,19 +741,92 @@ def build_territories(src: Path) -> tuple[list[list[str]], dict]:
     return [[t] for t in unique], {"rows_read": len(lines)}
 
 
+def _faker_list(value: object, locale: str, attribute: str) -> list[str]:
+    """The names of a Faker address list: strings, a {code: name} mapping or (code, name, …)
+    tuples; Colombia's municipalities filtered to the department capitals."""
+    if isinstance(value, dict):
+        return [str(v) for v in value.values()]
+    names = []
+    for item in value:  # type: ignore[attr-defined]
+        if isinstance(item, tuple):
+            if locale == "es_CO" and attribute == "municipalities" and not item[0].endswith("001"):
+                continue
+            names.append(str(item[1]))
+        else:
+            names.append(str(item))
+    return names
+
+
+def cldr_cities() -> list[tuple[str, str]]:
+    """(Spanish name, ISO country) of the cities CLDR names the time zones after (its "exemplar
+    cities": Londres, La Habana, Ciudad de México…). Where CLDR has no Spanish form, the city is
+    the zone id's last part, as CLDR itself derives it ("America/Caracas" -> Caracas)."""
+    try:
+        from babel import Locale
+        from babel.core import get_global
+    except ImportError as exc:
+        raise SystemExit("babel is needed to build the gazetteers: pip install '.[build]'") from exc
+    spanish = Locale.parse("es").time_zones
+    old_ids: dict[str, list[str]] = defaultdict(list)
+    for old, new in get_global("zone_aliases").items():
+        old_ids[new].append(old)
+    out = []
+    for zone, territory in sorted(get_global("zone_territories").items()):
+        if zone.startswith(("Etc/", "Antarctica/")) or not re.fullmatch(r"[A-Z]{2}", territory):
+            continue
+        names = (spanish[z]["city"] for z in (zone, *old_ids[zone]) if spanish.get(z, {}).get("city"))
+        city = next(names, None)
+        out.append((city or zone.rsplit("/", 1)[-1].replace("_", " "), territory))
+    return out
+
+
+def build_foreign_places(src: Path) -> tuple[list[list[str]], dict]:
+    """Cities and regions of other countries, for a foreign place of a note: CLDR's time-zone
+    cities (the big ones, in Spanish), then Faker's lists (``FAKER_PLACES``). Left out: the home
+    country's, a name that is its country's name ("Guatemala", "Panamá": the country is meant),
+    a name with a comma or brackets' second spelling ("Marengo, Indiana", "Yangón (Rangún)")."""
+    import importlib
+
+    countries = {fold(r[1]) for r in build_countries(src)[0]}
+    rows: dict[tuple[str, str, str], list[str]] = {}
+
+    def add(name: str, country: str, kind: str, source: str) -> None:
+        name = name.split(" (")[0].strip()
+        if country == "ES" or "," in name or fold(name) in countries or len(name) < 3:
+            return
+        rows.setdefault((fold(name), country, kind), [name, country, kind, source])
+
+    cities = cldr_cities()
+    for name, country in cities:
+        add(name, country, "city", "cldr")
+    read = len(cities)
+    for locale, (country, city_list, region_list) in FAKER_PLACES.items():
+        provider = importlib.import_module(f"faker.providers.address.{locale}").Provider
+        for attribute, kind in ((city_list, "city"), (region_list, "region")):
+            if attribute is None:
+                continue
+            names = _faker_list(provider.__dict__[attribute], locale, attribute)
+            read += len(names)
+            for name in names:
+                add(name, country, kind, f"faker:{locale}")
+    out = sorted(rows.values(), key=lambda r: (r[1], r[2], fold(r[0]), r[0]))
+    return out, {"rows_read": read, "countries": len({r[1] for r in out})}
+
+
 def source_files(info: dict, src: Path, out: Path) -> dict:
     """SHA-256 of every file a source is read from: a raw source under ``src``, a hand list of the
     pack under ``out``, or a data file of an installed package (with the package's version)."""
     if "package" in info:
         from importlib.metadata import version
 
-        site = Path(importlib.util.find_spec(info["package"]).origin).parent.parent
+        module = info.get("module", info["package"])  # python-stdnum is imported as stdnum
+        site = Path(importlib.util.find_spec(module).origin).parent.parent
         return {
             "package": f"{info['package']}=={version(info['package'])}",
             "files": {f: sha256(site / f) for f in info["package_files"]},
         }
     if "pack_files" in info:
-        return {"files": {f"gazetteers/es/{f}": sha256(out / f) for f in info["pack_files"]}}
+        return {"files": {f"gazetteers/{out.name}/{f}": sha256(out / f) for f in info["pack_files"]}}
     return {"files": {f: sha256(src / f) for f in info["files"]}}
 
 
@@ -723,9 +878,10 @@ OUTPUTS = {
         "Primary-care centres and local surgeries (Centros de Atención Primaria).",
     ),
     "streets.tsv": (
-        ["name", "type"],
+        ["name", "type", "province"],
         ["dismed_municipalities", "meddocan_gazetteer"],
-        "Street names without numbers (council addresses; MEDDOCAN list).",
+        "Street names without numbers, one row per type and province they are found with (council "
+        "addresses;\nMEDDOCAN list, of no province).",
     ),
     "professions.tsv": (
         ["masculine", "feminine", "isco"],
@@ -736,6 +892,13 @@ OUTPUTS = {
         ["name"],
         ["meddocan_gazetteer"],
         "Regions and provinces as the MEDDOCAN organisers listed them.",
+    ),
+    "foreign_places.tsv": (
+        ["name", "country", "kind", "source"],
+        ["cldr_cities", "faker_address", "cldr_countries"],
+        "Cities and regions of other countries (ISO 3166 code): the cities CLDR names time zones "
+        "after, in Spanish,\nthen Faker's address lists (scripts/build_gazetteers.py FAKER_PLACES). "
+        "What a foreign place of a note becomes.",
     ),
 }
 
@@ -771,46 +934,60 @@ def main(argv: list[str] | None = None) -> int:
         hand, faker_surnames, accented_forms([src / "meddocan-gazetteer/apellidos.txt"]), frequencies
     )
 
+    municipalities = build_municipalities(src, provinces)
+    towns = frozenset(fold(row[0]) for row in municipalities[0])
     built = {
         "given_names.tsv": build_given_names(src, given_speller),
         "surnames.tsv": build_surnames(src, surname_speller),
-        "municipalities.tsv": build_municipalities(src, provinces),
+        "municipalities.tsv": municipalities,
         "countries.tsv": build_countries(src),
-        "hospitals.tsv": build_hospitals(src, provinces, typer),
-        "health_centres.tsv": build_health_centres(src, provinces),
-        "streets.tsv": build_streets(src, street_types),
+        "hospitals.tsv": build_hospitals(src, provinces, typer, towns),
+        "health_centres.tsv": build_health_centres(src, provinces, towns),
+        "streets.tsv": build_streets(src, street_types, provinces),
         "professions.tsv": build_professions(src),
         "territories.tsv": build_territories(src),
+        "foreign_places.tsv": build_foreign_places(src),
     }
-    provenance: dict = {
-        "language": "es",
-        "built_by": "scripts/build_gazetteers.py",
-        "checks": {"provinces": check_postal_prefixes(src, provinces)},
-        "sources": {},
-        "outputs": {},
-    }
-    for key, info in SOURCES.items():
+    checks = {"provinces": check_postal_prefixes(src, provinces)}
+    write_pack(out, src, "es", "scripts/build_gazetteers.py", SOURCES, OUTPUTS, built, checks)
+    return 0
+
+
+def write_pack(
+    out: Path,
+    src: Path,
+    language: str,
+    script: str,
+    sources: dict,
+    outputs: dict,
+    built: dict[str, tuple[list[list[str]], dict]],
+    checks: dict,
+) -> None:
+    """Write every built table with its comment header, and ``provenance.json`` beside them:
+    each source's licence, attribution and SHA-256, each output's sources and row counts."""
+    provenance: dict = {"language": language, "built_by": script, "checks": checks, "sources": {},
+                        "outputs": {}}
+    for key, info in sources.items():
         provenance["sources"][key] = {
             "licence": info["licence"],
             "attribution": info["attribution"],
             **source_files(info, src, out),
         }
     for filename, (rows, stats) in built.items():
-        header, sources, comment = OUTPUTS[filename]
-        attribution = "; ".join(SOURCES[s]["attribution"] for s in sources)
+        header, used, comment = outputs[filename]
+        attribution = "; ".join(sources[s]["attribution"] for s in used)
         write_tsv(
             out / filename,
             header,
             rows,
-            f"{comment}\nBuilt by scripts/build_gazetteers.py; sources and licences: provenance.json\n"
+            f"{comment}\nBuilt by {script}; sources and licences: provenance.json\n"
             f"Attribution: {attribution}",
         )
-        provenance["outputs"][filename] = {"sources": sources, "rows_written": len(rows), **stats}
+        provenance["outputs"][filename] = {"sources": used, "rows_written": len(rows), **stats}
         print(f"{filename:20} {len(rows):>7} rows  (read {stats['rows_read']})")
     (out / "provenance.json").write_text(
         json.dumps(provenance, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
-    return 0
 
 
 if __name__ == "__main__":

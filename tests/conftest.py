@@ -43,3 +43,30 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("models") / "tiny"
     fit(docs, TrainConfig(FeatureSet.load("default"), c1=0.0, c2=0.01, iterations=40), out)
     return out
+
+
+#: Six short invented English letters annotated with labels of the generic scheme.
+GENERIC_CORPUS = Path(__file__).resolve().parent / "fixtures" / "generic_corpus"
+
+
+def _train_on_generic(out: Path, **config) -> Path:
+    from crfdeid.features import FeatureSet
+    from crfdeid.io.corpus import load_corpus
+    from crfdeid.train import TrainConfig, fit
+
+    docs = list(load_corpus([GENERIC_CORPUS]).values())
+    fit(docs, TrainConfig(FeatureSet.load("default"), c1=0.0, c2=0.01, iterations=30, **config), out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def generic_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A model of the generic scheme trained in seconds with the Spanish pack and rules: the
+    issue's German corpus, in miniature (the Spanish rules ran on labels that were not theirs)."""
+    return _train_on_generic(tmp_path_factory.mktemp("models") / "generic")
+
+
+@pytest.fixture(scope="session")
+def neutral_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same corpus with ``--lang none``: no gazetteers, no lemmatiser, neutral rules."""
+    return _train_on_generic(tmp_path_factory.mktemp("models") / "neutral", language="none")

@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from crfdeid.deidentify import Deidentifier
 from crfdeid.labels import EXTRA_GUIDELINE_LABELS, MEDDOCAN_LABELS
 from crfdeid.policy import STRATEGIES, Policy
-from crfdeid.pseudonymise import Pseudonymised
+from crfdeid.pseudonymise import Pseudonymised, whole_words
 from crfdeid.surrogates import normalise
 from crfdeid.textview import TextView
 from crfdeid.types import Detector, Document, Span
@@ -659,8 +659,9 @@ def check_result(document: Document, detected: Sequence[Span], result: Pseudonym
         if previous is not None and span.start < previous.end:
             raise FuzzFailure("output spans overlap", f"{previous} and {span}")
         previous = span
-    # the pseudonymiser never cuts a CRLF or a letter from its combining marks: a detected
-    # span ending inside one is replaced (and audited) whole
+    # the pseudonymiser never cuts a word, a CRLF or a letter from its combining marks: a
+    # detected span starting or ending inside one is replaced (and audited) whole
+    detected = whole_words(text, detected)
     view = TextView(text, nfc_only=True)
     if not view.exact:
         detected = [

@@ -20,13 +20,18 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "build_gazetteers.py"
 
 
-@pytest.fixture(scope="module")
-def build():
-    spec = importlib.util.spec_from_file_location("build_gazetteers", SCRIPT)
+def load_script(path: Path):
+    """A script of scripts/ as a module (registered, so that one build script can import another)."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
-    sys.modules["build_gazetteers"] = module
+    sys.modules[path.stem] = module
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(scope="module")
+def build():
+    return load_script(SCRIPT)
 
 
 @pytest.mark.parametrize(
@@ -60,14 +65,11 @@ def test_uninvert_ine_articles(build) -> None:
     assert build.uninvert("Madrid") == "Madrid"
 
 
-def test_shipped_tables_are_exactly_what_the_script_builds(build, tmp_path: Path) -> None:
-    shared = shared_dir()
-    sources = shared / "sources" if shared else None
-    if sources is None or not sources.is_dir():
-        pytest.skip("../shared/sources not found: cannot rebuild the gazetteers")
-    shipped = pack_dir("es")
-    recorded = json.loads((shipped / "provenance.json").read_text(encoding="utf-8"))
-    for source in recorded.values():
+def skip_unless_recorded_packages(pack: Path) -> None:
+    """Skip when an installed package differs from the version provenance.json records: its
+    data, and so the tables, may differ."""
+    recorded = json.loads((pack / "provenance.json").read_text(encoding="utf-8"))
+    for source in recorded["sources"].values():
         package = source.get("package") if isinstance(source, dict) else None
         if package:
             name, _, version = package.partition("==")
@@ -78,6 +80,15 @@ def test_shipped_tables_are_exactly_what_the_script_builds(build, tmp_path: Path
             if installed != version:
                 pytest.skip(f"the tables were built with {package} (provenance.json); installed: "
                             f"{installed}. pip install '.[test]' installs it")
+
+
+def test_shipped_tables_are_exactly_what_the_script_builds(build, tmp_path: Path) -> None:
+    shared = shared_dir()
+    sources = shared / "sources" if shared else None
+    if sources is None or not sources.is_dir():
+        pytest.skip("../shared/sources not found: cannot rebuild the gazetteers")
+    shipped = pack_dir("es")
+    skip_unless_recorded_packages(shipped)
     out = tmp_path / "es"
     shutil.copytree(shipped, out)
     for table in out.glob("*.tsv"):
@@ -168,3 +179,49 @@ def test_shipped_names_and_towns_carry_their_spanish_accents() -> None:
         assert word in given, word
     assert {"Valencia", "Barberá del Vallés", "Sant Adriá de Besós"} <= towns
     assert not [t for t in towns if any(c in t for c in "àèòÀÈÒ")]  # Spanish has no grave accent
+
+
+def test_titlecase_gives_an_article_that_starts_a_name_its_capital(build) -> None:
+    towns = frozenset({"a coruna", "alcala la real", "la rambla"})
+    assert build.titlecase("COMPLEXO HOSPITALARIO UNIVERSITARIO A CORUÑA", towns) == (
+        "Complexo Hospitalario Universitario A Coruña"
+    )
+    assert (
+        build.titlecase("HOSPITAL UNIVERSITARIO Y POLITECNICO LA FE")
+        == "Hospital Universitario y Politecnico La Fe"
+    )
+    assert build.titlecase("HOSPITAL DE LA SANTA CREU") == "Hospital de la Santa Creu"  # after "de": lower
+    assert build.titlecase("ALCALA LA REAL", towns) == "Alcala la Real"  # the town's own spelling
+    assert build.titlecase("CARRETERA A ITERO", towns) == "Carretera a Itero"  # "a", a preposition
+    assert build.titlecase("HOSPITAL UNIVERSITARI VALL D'HEBRON") == "Hospital Universitari Vall d'Hebron"
+    assert build.titlecase("L'HOSPITALET") == "L'Hospitalet"
+
+
+def test_foreign_places_are_of_other_countries_with_their_source() -> None:
+    pack = pack_dir("es")
+    lines = [
+        ln
+        for ln in (pack / "foreign_places.tsv").read_text(encoding="utf-8").splitlines()
+        if not ln.startswith("#")
+    ]
+    header, rows = (
+        lines[0].split("\t"),
+        [dict(zip(lines[0].split("\t"), ln.split("\t"), strict=True)) for ln in lines[1:]],
+    )
+    assert header == ["name", "country", "kind", "source"]
+    codes = {
+        ln.split("\t")[0] for ln in (pack / "countries.tsv").read_text(encoding="utf-8").splitlines()[4:]
+    }
+    assert rows and all(r["country"] in codes and r["country"] != "ES" for r in rows)
+    assert {r["kind"] for r in rows} == {"city", "region"}
+    assert {r["source"].split(":")[0] for r in rows} == {"cldr", "faker"}
+    names = {(r["name"], r["country"]) for r in rows}
+    assert {("Londres", "GB"), ("La Habana", "CU"), ("Casablanca", "MA"), ("Caracas", "VE")} <= names
+    assert ("Guatemala", "GT") not in names  # a city named as its country: the country is meant
+    provenance = json.loads((pack / "provenance.json").read_text(encoding="utf-8"))
+    assert provenance["outputs"]["foreign_places.tsv"]["sources"] == [
+        "cldr_cities",
+        "faker_address",
+        "cldr_countries",
+    ]
+    assert provenance["sources"]["cldr_cities"]["package"].startswith("babel==")

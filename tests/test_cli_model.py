@@ -155,3 +155,104 @@ def test_help_teaches_with_examples(capsys, command: str) -> None:
     assert info.value.code == 0
     out = capsys.readouterr().out
     assert "examples:" in out or "Feature names" in out
+
+
+# --- your own corpus, your labels, your language ------------------------------------------------
+
+
+def test_your_own_corpus_with_lang_none_end_to_end(capsys, tmp_path: Path) -> None:
+    from .conftest import GENERIC_CORPUS
+
+    model = tmp_path / "model"
+    code, _, err = run(capsys, "train", str(GENERIC_CORPUS), "-o", str(model), "--lang", "none",
+                       "--iterations", "20")
+    assert code == 0, err
+    assert "labels: scheme 'generic'; pack 'none', rules 'none'" in err and "warning" not in err
+    meta = json.loads((model / "model.json").read_text(encoding="utf-8"))
+    assert meta["language"] == "none" and meta["scheme"]["name"] == "generic"
+    pred = tmp_path / "pred"
+    code, _, err = run(capsys, "annotate", str(GENERIC_CORPUS), "-o", str(pred), "--model", str(model))
+    assert code == 0, err
+    lines = [line for f in pred.glob("*.ann") for line in f.read_text(encoding="utf-8").splitlines()]
+    labels = {line.split("\t")[1].split()[0] for line in lines}
+    assert labels and labels <= set(meta["scheme"]["labels"])
+    out = tmp_path / "released"
+    code, _, err = run(capsys, "deidentify", str(GENERIC_CORPUS), "-o", str(out), "--model", str(model),
+                       "--seed", "1")
+    assert code == 0, err
+    assert err.count("no language pack (--lang none) for label(s) AGE, CITY") == 1
+    text = (out / "letter-01.txt").read_text(encoding="utf-8")
+    assert "XXXXX" not in text and "[NAME_PATIENT]" in text and "John Miller" not in text
+
+
+def test_a_corpus_with_labels_no_scheme_knows(capsys, tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a.txt").write_text("Seen by Dr. Weber in Ulm.\n", encoding="utf-8")
+    ann = "T1\tNAME_DOCTOR 12 17\tWeber\nT2\tLOCATION_CITY 21 24\tUlm\n"
+    (corpus / "a.ann").write_text(ann, encoding="utf-8")
+    code, _, err = run(capsys, "train", str(corpus), "-o", str(tmp_path / "m"), "--lang", "none")
+    assert code == 2 and "unmapped: LOCATION_CITY, NAME_DOCTOR" in err and "Traceback" not in err
+    assert "LOCATION_CITY: town" in err and "--scheme" in err and not (tmp_path / "m").exists()
+    scheme = tmp_path / "letters.yaml"
+    scheme.write_text("name: letters\ndescription: x\nlabels:\n  LOCATION_CITY: town\n"
+                      "  NAME_DOCTOR: person_clinician\n", encoding="utf-8")
+    code, _, err = run(capsys, "train", str(corpus), "-o", str(tmp_path / "m"), "--lang", "none",
+                       "--scheme", str(scheme), "--iterations", "5")
+    assert code == 0, err
+    # the neutral rules' categories (e-mail, URL, IP) have no label in it: said once
+    assert err.count("scheme 'letters' has no label for the categories of rule(s)") == 1
+    assert "email (email)" in err
+
+
+def test_annotate_warns_once_when_told_another_pack_than_the_models(capsys, tmp_path: Path,
+                                                                    neutral_model: Path) -> None:
+    code, _, err = annotate(capsys, tmp_path / "out", "--model", str(neutral_model), "--lang", "es")
+    assert code == 2 and err.count("warning: the model was trained with pack 'none'") == 1
+    assert "changed since this model was trained" in err
+
+
+def test_cv_takes_the_merge_options_of_annotate(capsys, tmp_path: Path) -> None:
+    from .conftest import GENERIC_CORPUS
+
+    policy = tmp_path / "merge.yaml"
+    policy.write_text("default: crf\ncategories:\n  email: rule\n", encoding="utf-8")
+    report = tmp_path / "cv.json"
+    code, out, err = run(capsys, "-q", "cv", str(GENERIC_CORPUS), "--folds", "2", "--lang", "none",
+                         "--iterations", "5", "--merge-policy", str(policy), "--threshold", "0.9",
+                         "-o", str(report))
+    assert code == 0, err
+    config = json.loads(report.read_text(encoding="utf-8"))["config"]
+    assert config["threshold"] == 0.9 and config["merge_policy"]["categories"] == {"email": "rule"}
+    assert config["scheme"] == "generic" and "NAME_PATIENT" in out
+
+
+def test_evaluate_in_another_scheme(capsys) -> None:
+    code, out, _ = run(capsys, "evaluate", str(EXAMPLES), str(EXAMPLES.parent / "system"), "--format", "json")
+    assert code == 0
+    own = json.loads(out)
+    code, out, _ = run(capsys, "evaluate", str(EXAMPLES), str(EXAMPLES.parent / "system"), "--format", "json",
+                       "--scheme", "generic")
+    assert code == 0
+    generic = json.loads(out)
+    assert generic["ner"] == own["ner"]  # MEDDOCAN -> generic is one to one
+    assert "NAME_PATIENT" in generic["per_label"] and "NOMBRE_SUJETO_ASISTENCIA" not in generic["per_label"]
+
+
+def test_rules_explain_in_a_models_scheme(capsys) -> None:
+    code, out, _ = run(capsys, "rules", "explain", "NHC: 2347865. E-mail: ana@x.es", "--scheme", "generic")
+    assert code == 0 and "ID_PATIENT" in out and "EMAIL" in out and "CORREO" not in out
+    code, out, _ = run(capsys, "rules", "explain", "NHC: 2347865. E-mail: ana@x.es", "--lang", "none")
+    assert code == 0 and "EMAIL" in out and "2347865" not in out
+
+
+def test_deidentify_annotations_of_the_generic_scheme(capsys, tmp_path: Path) -> None:
+    from .conftest import GENERIC_CORPUS
+
+    out = tmp_path / "released"
+    code, _, err = run(capsys, "deidentify", str(GENERIC_CORPUS), "-o", str(out), "--from-annotations",
+                       "--seed", "2", "--format", "brat")
+    assert code == 0, err
+    text = (out / "letter-02.txt").read_text(encoding="utf-8")
+    assert "XXXXX" not in text and "[" not in text and "Mary Jones" not in text and "Riverton" not in text
+    assert "\tDATE " in (out / "letter-02.ann").read_text(encoding="utf-8")

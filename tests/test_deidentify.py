@@ -102,3 +102,55 @@ def test_a_spec_draws_one_run_seed_for_every_worker_and_fingerprints_what_matter
     assert settings_fingerprint(DeidentifierSpec(rules_only=True, seed=2)) == base  # the seed is secret
     assert settings_fingerprint(DeidentifierSpec(rules_only=True, seed=1, strategy="mask")) != base
     assert base["secret"] == "seed" and base["detector"] == "rules" and "model" not in base
+
+
+# --- labels of any scheme: generators by category ----------------------------------------------
+
+
+def test_a_generic_model_gets_surrogates_by_category_never_xxxxx(generic_model):
+    import re
+
+    from .conftest import GENERIC_CORPUS
+
+    deid = Deidentifier(load_pipeline(generic_model), seed=3)
+    text = (GENERIC_CORPUS / "letter-01.txt").read_text(encoding="utf-8")
+    result = deid.deidentify(Document("letter-01", text))
+    assert "XXXXX" not in result.text and "[" not in result.text
+    assert {r.label for r in result.audit} == {"NAME_PATIENT", "DATE", "AGE", "CITY", "ID_PATIENT",
+                                               "NAME_CLINICIAN", "EMAIL"}
+    assert {r.strategy for r in result.audit} == {"pseudonymise"}
+    for original in ("John Miller", "Springfield", "4471982", "Sarah Connor", "sconnor@example.org"):
+        assert original not in result.text
+    born = next(r for r in result.audit if r.label == "DATE")
+    assert re.fullmatch(r"\d\d/\d\d/\d{4}", born.surrogate) and born.surrogate != "12/03/1950"
+
+
+def test_every_category_of_a_scheme_has_a_strategy_and_the_audit_says_why():
+    from crfdeid.pseudonymise import Pseudonymiser
+    from crfdeid.schemes import load_scheme
+
+    text = "Lives in Teruel (Aragón), 44001. Ana at the park. Sex: F. Tattoo: WEIRD"
+    found = {"Teruel": "CITY", "Aragón": "STATE", "44001": "ZIP", "Ana": "NAME_OTHER",
+             "the park": "LOCATION_OTHER", "F": "SEX", "WEIRD": "SOMETHING"}
+    spans = tuple(Span(text.index(t), text.index(t) + len(t), label) for t, label in found.items())
+    result = Pseudonymiser(seed=1, scheme=load_scheme("generic")).pseudonymise(Document("d", text, spans))
+    by_label = {r.label: r for r in result.audit}
+    assert all(by_label[label].strategy == "pseudonymise" for label in ("CITY", "STATE", "ZIP", "NAME_OTHER"))
+    assert by_label["ZIP"].surrogate.isdigit() and len(by_label["ZIP"].surrogate) == 5
+    assert by_label["SEX"].strategy == "keep" and by_label["LOCATION_OTHER"].surrogate == "[LOCATION_OTHER]"
+    # a label of no scheme is redacted, never kept, and the audit says why
+    assert by_label["SOMETHING"].strategy == "redact" and "in no label scheme" in by_label["SOMETHING"].note
+    assert "Teruel" not in result.text and "44001" not in result.text and "WEIRD" not in result.text
+
+
+def test_without_a_language_pack_categories_are_masked_with_a_note():
+    from crfdeid.pseudonymise import Pseudonymiser
+    from crfdeid.schemes import load_scheme
+
+    text = "Patient: Anna Berg, born 12.03.1950 in Ulm."
+    spans = (Span(9, 18, "NAME_PATIENT"), Span(25, 35, "DATE"), Span(39, 42, "CITY"))
+    result = Pseudonymiser(language="none", seed=1, scheme=load_scheme("generic")).pseudonymise(
+        Document("d", text, spans))
+    assert result.text == "Patient: [NAME_PATIENT], born [DATE] in [CITY]."
+    assert all(r.strategy == "mask" for r in result.audit)
+    assert all(r.note.startswith("no language pack for category") for r in result.audit)

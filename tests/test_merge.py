@@ -129,3 +129,24 @@ def test_bisected_merge_equals_scanning_every_crf_span(crfs, rules, strategy) ->
     rule_spans = [rule(s, s + n, label) for s, n, label in rules]
     policy = MergePolicy(strategy, {"FECHAS": "union"} if strategy != "union" else {})
     assert policy.merge(crf_spans, rule_spans) == _merge_by_scanning(policy, crf_spans, rule_spans)
+
+
+def test_a_policy_by_category_serves_every_scheme() -> None:
+    from crfdeid.schemes import load_scheme
+
+    policy = MergePolicy.from_dict({"default": "rule", "labels": {"DATE": "union"},
+                                    "categories": {"date": "crf"}})
+    assert policy.strategy("DATE") == "union" and policy.strategy("FECHAS") == "crf"
+    assert policy.strategy("CALLE") == "rule"
+    own = load_scheme("generic")
+    assert policy.for_scheme(own).strategy("DATE") == "union"
+    assert policy.to_dict()["categories"] == {"date": "crf"}
+    assert "categories" not in MergePolicy.shipped().to_dict()  # what older models recorded
+
+
+def test_an_unknown_category_is_an_error(tmp_path) -> None:
+    path = tmp_path / "merge.yaml"
+    path.write_text("default: rule\ncategories:\n  city: crf\n", encoding="utf-8")
+    with pytest.raises(MergePolicyError, match="unknown category 'city'") as info:
+        MergePolicy.load(path)
+    assert info.value.line == 3

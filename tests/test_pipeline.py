@@ -193,3 +193,56 @@ def _rules_only() -> Pipeline:
 @cache
 def _embedded() -> Pipeline:
     return load_pipeline(timeout=30)
+
+
+# --- label schemes: rules speak the model's labels ---------------------------------------------
+
+
+def test_spanish_rules_speak_the_labels_of_a_generic_model(generic_model: Path) -> None:
+    # the failure: FECHAS, TERRITORIO, NUMERO_TELEFONO in a corpus that had none of them
+    pipeline = load_pipeline(generic_model)
+    text = "Patient: Ana Ruiz\nIngresa el 5 de marzo de 2014. CP 28004. Tfno: 948 255 400\n"
+    spans = pipeline.detect(Document("n", text))
+    labels = {s.label for s in spans}
+    assert labels and labels <= set(pipeline.scheme.labels)
+    assert not labels & {"FECHAS", "TERRITORIO", "NUMERO_TELEFONO"}
+    by_text = {text[s.start:s.end]: s for s in spans}
+    date = by_text["5 de marzo de 2014"]
+    assert date.label == "DATE" and date.source.startswith("rule:")
+    assert by_text["948 255 400"].label == "PHONE"
+
+
+def test_rules_alone_in_the_scheme_asked_for() -> None:
+    text = "E-mail: ana@x.es. NHC: 2347865.\n"
+    own = load_pipeline(rules_only=True).detect(Document("n", text))
+    assert [s.label for s in own] == ["CORREO_ELECTRONICO", "ID_SUJETO_ASISTENCIA"]
+    generic = load_pipeline(rules_only=True, scheme="generic").detect(Document("n", text))
+    assert [s.label for s in generic] == ["EMAIL", "ID_PATIENT"]
+    neutral = load_pipeline(rules_only=True, lang="none")
+    assert [s.label for s in neutral.detect(Document("n", text))] == ["EMAIL"]
+    assert neutral.language == "none" and neutral.scheme.name == "generic"
+
+
+def test_a_category_the_scheme_lacks_drops_the_rules_spans_and_says_which(tmp_path: Path) -> None:
+    scheme = tmp_path / "small.yaml"
+    scheme.write_text("name: small\nlabels:\n  WHEN: date\n", encoding="utf-8")
+    pipeline = load_pipeline(rules_only=True, scheme=str(scheme))
+    text = "Ingresa el 5 de marzo de 2014. Tfno: 948 255 400\n"
+    assert [(s.label, text[s.start:s.end]) for s in pipeline.detect(Document("n", text))] == [
+        ("WHEN", "5 de marzo de 2014")]
+    message = pipeline.dropped_rules()
+    assert message is not None and "phone-labelled" in message and "(phone)" in message
+    assert "email (email)" in message and "scheme 'small'" in message
+
+
+def test_another_pack_than_the_models_is_said_once(generic_model: Path, neutral_model: Path) -> None:
+    from crfdeid.tagger import ModelError
+
+    said: list[str] = []
+    load_pipeline(neutral_model, lang="none", warn=said.append)
+    assert said == []  # what the model recorded: nothing to say
+    with pytest.raises(ModelError, match="gazetteers and rules changed"):
+        load_pipeline(generic_model, lang="none", warn=said.append)
+    assert len(said) == 1 and "trained with pack 'es'" in said[0] and "using pack 'none'" in said[0]
+    with pytest.raises(ModelError, match="rules changed"):
+        load_pipeline(neutral_model, rules="es", warn=said.append)

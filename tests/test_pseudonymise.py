@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from crfdeid.policy import Policy, PolicyError, load_policy
-from crfdeid.pseudonymise import GENERATOR_ERROR, Pseudonymiser, apply_replacements
+from crfdeid.pseudonymise import GENERATOR_ERROR, Pseudonymiser, apply_replacements, whole_words
 from crfdeid.surrogates import Surrogate
 from crfdeid.types import Document, Span
 
@@ -340,3 +340,39 @@ def test_a_header_field_named_like_a_surname_is_not_a_leftover():
     assert result.text.splitlines()[3] == "País de nacimiento: Perú."
     assert not result.leftovers
     assert "Pais" not in result.text.splitlines()[4].replace("País de", "")
+
+
+def test_a_span_starting_inside_a_word_is_widened_to_the_word():
+    # MEDDOCAN dev S0212-71992005001000009-1 marks "rancisco Javier Candel" after "DR.F": the
+    # "F" stayed beside the surrogate and the note was held back for "Francisco"
+    text = "Médico: Francisco Javier Candel.\nRemitido por: DR.Francisco Javier Candel. Servicio"
+    second = text.rindex("rancisco")
+    label = "NOMBRE_PERSONAL_SANITARIO"
+    end = second + len("rancisco Javier Candel")
+    doc = Document("d1", text, (Span(8, 31, label), Span(second, end, label)))
+    result = Pseudonymiser(seed=1).pseudonymise(doc)
+    assert not result.leftovers
+    assert "Francisco" not in result.text and "Candel" not in result.text
+    assert result.text.startswith("Médico: ") and "\nRemitido por: DR." in result.text
+    assert [(r.start, r.end) for r in result.audit][1] == (second - 1, end)
+
+
+def test_whole_words_keeps_glued_names_digits_and_exact_spans_apart():
+    text = "ÁngelGarcía NHC12345 Sr. Pérez Mora"
+    spans = [Span(5, 11, "NOMBRE_SUJETO_ASISTENCIA"), Span(15, 20, "ID_SUJETO_ASISTENCIA"),
+             Span(25, 30, "NOMBRE_SUJETO_ASISTENCIA"), Span(32, 34, "NOMBRE_SUJETO_ASISTENCIA")]
+    widened = whole_words(text, spans)
+    assert [(s.start, s.end) for s in widened] == [(5, 11), (15, 20), (25, 30), (31, 35)]
+
+
+@pytest.mark.parametrize("label", ["PAIS", "FECHAS", "TERRITORIO"])
+def test_an_age_filed_under_another_label_is_treated_as_an_age(label):
+    # MEDDOCAN train S0212-16112007000700016-1: "Edad: 32 años" filed as PAIS became
+    # "República Dominicana", and "Varón de 32 años" in the body held the note back
+    text = "Edad: 32 años. País: España.\nVarón de 32 años, sin antecedentes."
+    result = run(text, (label, "32 años"))
+    assert result.text == text
+    assert not result.leftovers
+    assert result.audit[0].note.startswith(f"an age filed as {label}: treated as an age")
+    old = run("Edad: 93 años.", (label, "93 años"))
+    assert old.text == "Edad: 90 o más años."

@@ -255,3 +255,37 @@ def test_token_rule_features_partial_tokens_and_overlapping_families():
     matches = inner.find(text) + outer.find(text)
     assert token_rule_features(tokens, matches) == [["B-x"], ["I-x", "B-y"]]
     assert token_rule_features([], matches) == []
+
+
+# --- the pack's label scheme ----------------------------------------------------------------------
+
+
+def test_a_pack_declares_the_scheme_its_labels_belong_to(tmp_path: Path):
+    from crfdeid.rules import pack_scheme
+
+    generic_body = GOOD_FILE.replace("ID_SUJETO_ASISTENCIA", "ID_PATIENT")
+    write_rules(tmp_path / "g", "pack.yaml", "name: g\nscheme: generic\n")
+    write_rules(tmp_path / "g", "records.yaml", generic_body)
+    engine = RuleEngine.from_pack(tmp_path / "g")
+    assert engine.scheme.name == "generic" and engine.rules[0].label == "ID_PATIENT"
+    # a label of another scheme is an error naming the pack's scheme, file, line and rule
+    write_rules(tmp_path / "g", "records.yaml", GOOD_FILE)
+    with pytest.raises(RuleError) as info:
+        load_rules(tmp_path / "g")
+    assert "records.yaml:4: rule 'nhc': unknown label 'ID_SUJETO_ASISTENCIA'" in str(info.value)
+    assert "scheme 'generic'" in str(info.value)
+    # without a manifest, or without scheme: in it, the rules are MEDDOCAN's
+    write_rules(tmp_path / "m", "records.yaml", GOOD_FILE)
+    assert pack_scheme(tmp_path / "m").name == "meddocan"
+
+
+def test_a_scheme_file_beside_the_manifest(tmp_path: Path):
+    scheme_dir = tmp_path / "p"
+    write_rules(scheme_dir, "pack.yaml", "name: p\nscheme: letters.yaml\n")
+    write_rules(scheme_dir, "letters.yaml", "name: letters\nlabels:\n  NHC: id_patient\n")  # not a rule file
+    write_rules(scheme_dir, "records.yaml", GOOD_FILE.replace("ID_SUJETO_ASISTENCIA", "NHC"))
+    engine = RuleEngine.from_pack(scheme_dir)
+    assert engine.scheme.name == "letters" and engine.run(Document("d", "NHC: 123")).spans[0].label == "NHC"
+    write_rules(scheme_dir, "pack.yaml", "name: p\nscheme: nonesuch\n")
+    with pytest.raises(RuleError, match=r"pack\.yaml: scheme: no label scheme 'nonesuch'"):
+        load_rules(scheme_dir)

@@ -8,8 +8,17 @@ from pathlib import Path
 import pytest
 
 from crfdeid.cli import main
-from crfdeid.labels import GUIDELINE_LABELS
-from crfdeid.rules import lint, load_rules, read_manifest, resolve_pack, run_examples, shipped_packs
+from crfdeid.rules import (
+    RuleError,
+    lint,
+    load_rule_file,
+    load_rules,
+    pack_scheme,
+    read_manifest,
+    resolve_pack,
+    run_examples,
+    shipped_packs,
+)
 
 PACKS = shipped_packs()
 
@@ -35,18 +44,47 @@ def test_lint_is_clean_for_every_shipped_pack(pack: str):
 
 
 @pytest.mark.parametrize("pack", PACKS)
-def test_each_rule_has_examples_a_description_and_a_known_label(pack: str):
+def test_each_rule_has_examples_a_description_and_a_label_of_its_pack_scheme(pack: str):
+    scheme = pack_scheme(pack)
     for rule in load_rules(pack):
         assert len(rule.examples) >= 2 and len(rule.counter_examples) >= 1, rule.id
         assert rule.description.strip().endswith((".", ")", '"')), rule.id
-        assert rule.label in GUIDELINE_LABELS
+        assert rule.label in scheme.labels and rule.scheme == scheme.name
 
 
 @pytest.mark.parametrize("pack", PACKS)
 def test_manifest_records_origin_licence_and_date(pack: str):
     manifest = read_manifest(resolve_pack(pack))
-    assert {"origin", "licence", "date"} <= set(manifest)
+    assert {"origin", "licence", "date", "scheme"} <= set(manifest)
     assert manifest["language"] == pack
+
+
+def test_the_german_pack_is_shipped_with_the_generic_scheme():
+    assert "de" in PACKS
+    assert read_manifest(resolve_pack("de"))["scheme"] == "generic"
+    assert {r.scheme for r in load_rules("de")} == {"generic"}
+    assert {r.scheme for r in load_rules("es")} == {"meddocan"}
+
+
+def test_german_pack_covers_the_issue_list():
+    labels = {r.label for r in load_rules("de")}
+    assert {"DATE", "AGE", "SEX", "ZIP", "PHONE", "FAX", "EMAIL", "URL", "IP", "ID_CASE", "ID_PATIENT",
+            "ID_INSURANCE"} <= labels
+    assert {"de.kvnr", "de.postal_code", "ch.ssn"} <= {r.validator for r in load_rules("de")}
+
+
+def test_a_generic_label_needs_a_pack_that_says_so(tmp_path: Path):
+    rule = ("description: x\nrules:\n  - id: d\n    label: DATE\n    description: A date.\n"
+            "    pattern: '\\d+'\n")
+    (tmp_path / "dates.yaml").write_text(rule, encoding="utf-8")
+    with pytest.raises(RuleError, match="unknown label 'DATE'; expected a label of scheme 'meddocan'"):
+        load_rules(tmp_path)
+    (tmp_path / "pack.yaml").write_text("name: x\nscheme: generic\n", encoding="utf-8")
+    assert [r.label for r in load_rules(tmp_path)] == ["DATE"]
+    assert [r.label for r in load_rule_file(tmp_path / "dates.yaml")] == ["DATE"]  # the manifest beside it
+    (tmp_path / "pack.yaml").write_text("name: x\nscheme: hipaa2\n", encoding="utf-8")
+    with pytest.raises(RuleError, match="no label scheme 'hipaa2'"):
+        load_rules(tmp_path)
 
 
 def test_spanish_pack_covers_the_issue_list():

@@ -1,8 +1,9 @@
-"""Institutions (``InstitutionGenerator`` in crfdeid/surrogates/places.py): real words only —
+"""Institutions (``InstitutionGenerator`` in crfdeid/surrogates/institutions.py): real words only —
 acronyms from the pack's list or the initials of the surrogate institution, never random capitals."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crfdeid.surrogates import build_registry, surrogate_data
+from crfdeid.surrogates.institutions import Place
 from crfdeid.surrogates.vocabulary import invented_words, pack_vocabulary
 
 from .surrogate_kit import new_texts, run, state
@@ -91,3 +93,95 @@ def test_initials_are_those_of_the_capitalised_words(name, acronym):
     assert REG["INSTITUCION"].initials(name) == acronym
     if not name.islower():
         assert invented_words("", f"{name} ({acronym})", "INSTITUCION", VOCAB) == []
+
+
+# --- the place an institution names follows the note (issue 12, item 4) -------------------------
+
+T, INST = "TERRITORIO", "INSTITUCION"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_faculty_names_the_province_the_notes_towns_went_to(seed):
+    text = "Facultad de Medicina de la Universidad de Sevilla. Vive en Utrera (Sevilla)."
+    items = [(INST, "Facultad de Medicina de la Universidad de Sevilla"), (T, "Utrera"), (T, "Sevilla")]
+    institution, _, province = new_texts(run(text, *items, seed=seed))
+    assert "Sevilla" not in institution and province != "Sevilla"
+    assert institution.endswith((f" {province}", f" {DATA.capitals[province]}")), (institution, province)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_an_institution_of_a_province_never_names_it_and_follows_the_notes_province(seed):
+    text = "Remitido al Instituto de Medicina Legal de Cádiz. Domicilio: 11500 Puerto Real."
+    items = [(INST, "Instituto de Medicina Legal de Cádiz"), (T, "11500"), (T, "Puerto Real")]
+    institution, _, _ = new_texts(run(text, *items, seed=seed))
+    assert "Cádiz" not in institution
+    place = re.search(r" de ((?:(?!de )[^()])+)$", institution)[1]
+    # the note's town stayed in Cádiz: the province goes where a written "Cádiz" would go, to
+    # another province of Andalucía
+    assert (
+        DATA.province_community.get(place, DATA.province_community.get(DATA.capital_of.get(place, "")))
+        == "Andalucía"
+    ), institution
+
+
+@pytest.mark.parametrize(
+    ("original", "community"),
+    [
+        ("Servicio Andaluz de Salud", "Andalucía"),
+        ("Servicio Castellano-Leonés de Salud", "Castilla y León"),
+        ("Instituto Vasco de Medicina Legal", "País Vasco"),
+        ("Institut de Medicina Legal de Catalunya", "Cataluña"),
+    ],
+)
+def test_an_institution_named_by_its_community_names_another(original, community):
+    assert REG[INST].named_place(original)[:2] == ("community", community)
+    for seed in range(8):
+        new = inst(original, seed)
+        forms = [community, *DATA.community_adjectives[community]]
+        assert not any(re.search(rf"\b{re.escape(f)}\b", new, re.IGNORECASE) for f in forms), new
+
+
+def test_a_service_of_a_community_follows_the_community_the_notes_towns_went_to():
+    text = "Localidad: Zaragoza. Servicio Aragonés de Salud."
+    for seed in range(8):
+        town, service = new_texts(run(text, (T, "Zaragoza"), (INST, "Servicio Aragonés de Salud"), seed=seed))
+        # even where the town stayed in Aragón: a service of another community beside it would
+        # contradict the note (read on dev: "Ponferrada (León)" beside the Asturian health service)
+        community = DATA.province_community[DATA.capital_of[town]]
+        written = (
+            DATA.extra["community_after_de"].get(community, f"de {community}"),
+            *(f"de {p}" for p in DATA.provinces_of[community]),
+            *DATA.community_adjectives[community],
+        )
+        assert any(w in service for w in written), (town, service)
+
+
+def test_a_community_takes_its_article_after_de():
+    place = Place(community="País Vasco")
+    assert (
+        REG[INST].fill("Servicio de Salud de {community}", random.Random(1), place)
+        == "Servicio de Salud del País Vasco"
+    )
+
+
+def test_an_institution_naming_no_place_takes_the_notes_or_a_capital_never_a_village():
+    # dev, before: "Facultad de Odontología" -> "Facultad de Medicina de Torre-Pacheco"
+    for seed in range(10):
+        new = inst("Facultad de Odontología", seed)
+        assert any(new.endswith(f" de {capital}") for capital in DATA.capital_of), new
+    text = "Facultad de Odontología. Localidad: Oviedo."
+    faculty, town = new_texts(run(text, (INST, "Facultad de Odontología"), (T, "Oviedo")))
+    assert faculty.endswith(f" {town}")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_service_of_a_community_stays_with_towns_that_stayed_in_it(seed):
+    # dev S0365-66912009000800005-1: "Medina del Campo (Valladolid)" became "Ponferrada (León)",
+    # still Castilla y León, and "Servicio Castellano-Leonés de Salud" the Asturian health service
+    text = "Servicio Castellano-Leonés de Salud. Servicio de Oftalmología. Medina del Campo (Valladolid)."
+    items = ((INST, "Servicio Castellano-Leonés de Salud"), (T, "Medina del Campo"), (T, "Valladolid"))
+    result = run(text, *items, seed=seed)
+    service, town, province = new_texts(result)
+    community = DATA.province_community[province]
+    forms = (community, *DATA.provinces_of[community], *DATA.community_adjectives[community])
+    assert any(f in service for f in forms), (service, town, province)

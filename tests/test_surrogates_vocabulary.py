@@ -64,3 +64,12 @@ def test_count_invented_reads_an_audit_and_the_original_texts(tmp_path):
     assert report["examples"] == {"ID_EMPLEO_PERSONAL_SANITARIO": ["Qjhykdjkv lx 9° uey"]}
     only = count_invented(audit, tmp_path, labels=["INSTITUCION"])
     assert only["invented_words"] == 0 and list(only["by_label"]) == ["INSTITUCION"]
+
+
+def test_an_acronym_may_count_the_one_letter_words_of_its_name():
+    # hypothesis found "Instituto de Investigación Sanitaria de A Coruña (IISAC)" called invented
+    vocabulary = pack_vocabulary("es")
+    new = "Instituto de Investigación Sanitaria de A Coruña (IISAC)"
+    assert invented_words("Instituto Gecaxa (DBA)", new, "INSTITUCION", vocabulary) == []
+    assert invented_words("Instituto Gecaxa (DBA)", new.replace("IISAC", "IISZC"), "INSTITUCION",
+                          vocabulary) == ["IISZC"]

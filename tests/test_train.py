@@ -138,3 +138,71 @@ def test_predictions_on_a_retyped_note_come_back_at_its_offsets(tiny_model: Path
         assert got.spans and [(s.start, s.end, s.label) for s in got.spans] == [
             (s.start + (1 if expected.text[s.start] == "\u200f" else 0), s.end, s.label)
             for s in expected.spans]
+
+
+# --- label schemes and packs --------------------------------------------------------------------
+
+
+def test_a_model_records_its_scheme_pack_and_rules(generic_model: Path) -> None:
+    from crfdeid.gazetteer import GazetteerMatcher
+    from crfdeid.langpack import load_pack
+    from crfdeid.schemes import load_scheme
+
+    meta = CrfTagger.load(generic_model).metadata
+    assert meta["scheme"] == load_scheme("generic").to_dict()  # the whole mapping, not just a name
+    assert meta["labels"] == ["AGE", "CITY", "DATE", "EMAIL", "ID_PATIENT", "NAME_CLINICIAN", "NAME_PATIENT"]
+    pack = load_pack("es")
+    assert meta["gazetteer"] == {"pack": "es", "version": pack.version, "path": None,
+                                 "fingerprint": GazetteerMatcher(pack).fingerprint}
+    assert meta["rules"]["pack"] == "es" and meta["rules"]["scheme"] == "meddocan"
+    assert meta["rules"]["fingerprint"]
+    assert CrfTagger.load(generic_model).scheme.name == "generic"
+
+
+def test_a_language_neutral_model(neutral_model: Path) -> None:
+    tagger = CrfTagger.load(neutral_model)
+    meta = tagger.metadata
+    assert meta["language"] == "none" and meta["annotator"] == {"backend": "none"}
+    assert meta["gazetteer"] == {"pack": "none", "version": None, "fingerprint": None, "path": None}
+    assert meta["rules"]["pack"] == "none" and meta["rules"]["scheme"] == "generic"
+    families = meta["feature_set"]["families"]
+    assert "gazetteer" not in families and "lemma_pos" not in families and "rules" in families
+    assert not any(a.startswith("pos") for c in meta["feature_set"]["conjunctions"] for a in c)
+    assert tagger.choice.pack is None and tagger.extractor.gazetteer is None
+
+
+def test_labels_no_scheme_knows_are_an_error_at_train_time(tmp_path: Path) -> None:
+    from crfdeid.schemes import SchemeError
+
+    doc = Document("a", "Seen by Dr. Weber in Lugo.", (Span(12, 17, "NAME_DOCTOR"), Span(21, 25, "CITY")))
+    with pytest.raises(SchemeError, match="unmapped: NAME_DOCTOR") as info:
+        fit([doc], TrainConfig(FeatureSet.load("default"), iterations=5), tmp_path / "m")
+    assert "NAME_DOCTOR: person_clinician" in str(info.value)
+    assert not (tmp_path / "m").exists()
+
+
+def test_a_scheme_of_your_own_is_recorded_whole(tmp_path: Path) -> None:
+    scheme = tmp_path / "letters.yaml"
+    scheme.write_text("name: letters\nlabels:\n  NAME_DOCTOR: person_clinician\n  CITY: town\n",
+                      encoding="utf-8")
+    doc = Document("a", "Seen by Dr. Weber in Lugo.\n", (Span(12, 17, "NAME_DOCTOR"), Span(21, 25, "CITY")))
+    fit([doc], TrainConfig(FeatureSet.load("default"), iterations=5, scheme=str(scheme), language="none"),
+        tmp_path / "m")
+    tagger = CrfTagger.load(tmp_path / "m")
+    assert tagger.scheme.labels == {"NAME_DOCTOR": "person_clinician", "CITY": "town"}
+
+
+def test_cross_validation_chooses_one_scheme_and_runs_as_annotate_would(tmp_path: Path) -> None:
+    from crfdeid.merge import MergePolicy
+    from crfdeid.train import Operating
+
+    from .conftest import GENERIC_CORPUS
+
+    docs = list(load_corpus([GENERIC_CORPUS]).values())
+    crf_wins = MergePolicy.from_dict({"default": "crf"})
+    report = cross_validate(docs, TrainConfig(FeatureSet.load("default"), iterations=10, language="none"),
+                            folds=2, operating=Operating(crf_wins, 0.9))
+    assert report.config["scheme"] == "generic" and report.config["language"] == "none"
+    assert report.config["threshold"] == 0.9 and report.config["merge_policy"]["default"] == "crf"
+    assert set(report.per_label()) <= {"AGE", "CITY", "DATE", "EMAIL", "ID_PATIENT", "NAME_CLINICIAN",
+                                       "NAME_PATIENT"}

@@ -32,12 +32,14 @@ examples:
   crfdeid annotate notes/ -o out/ --rules-only   the YAML rules alone
   crfdeid train corpus/ -o my_model/             train a CRF model on BRAT annotations
   crfdeid cv corpus/ --folds 5 -j 2              cross-validated MEDDOCAN figures
+  crfdeid train corpus/ -o m/ --lang none        your labels (schemes/), any language
   crfdeid explain-model                          what the embedded model learned
   crfdeid deidentify notes/ -o released/         de-identified notes with realistic surrogates
   crfdeid rules explain "NHC: 2347865"           which rule finds what, and why
   crfdeid rules test                             run every example of the Spanish rule pack
   crfdeid inspect note.txt                       tokens with lemma, POS and gazetteer matches
   crfdeid pack show es                           the Spanish pack: lists, sizes, licences
+  crfdeid pack check gazetteers/de               validate a pack folder: files, columns, lists, rules
 
 Run 'crfdeid COMMAND --help' for the options of a command.
 """

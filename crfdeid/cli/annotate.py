@@ -8,7 +8,7 @@ from functools import partial
 from pathlib import Path
 
 from ..progress import progress, say
-from .options import PROG, add_input_options, add_model_options, detection_pipeline
+from .options import PROG, Once, add_input_options, add_model_options, add_pack_options, detection_pipeline
 
 _ANNOTATE_DESCRIPTION = """\
 Find PHI in every NAME.txt (or .jsonl) of IN_DIR and write predictions to OUT_DIR:
@@ -16,7 +16,10 @@ OUT_DIR/NAME.ann plus a copy of NAME.txt (--format brat), or OUT_DIR/annotations
 
 Detection runs the YAML rules and the CRF tagger (the embedded Spanish model unless --model
 names one trained with 'crfdeid train'), then merges their spans with the model's per-label
-merge policy (--merge-policy to use another). --rules-only skips the CRF. Every span records its
+merge policy (--merge-policy to use another). --rules-only skips the CRF. The language pack
+and rules are those the model recorded; --lang, --pack or --rules choose others (with a
+warning; packs that differ from the model's are a stale-model error). Rule spans take the
+model's labels through their PHI category (with --rules-only: --scheme's labels). Every span records its
 source (crf, rule:<id>, rule:<id>+crf) and the CRF's spans a score (mean marginal probability).
 
 --threshold P trades precision for recall: a token the model tags O is still reported as PHI
@@ -38,6 +41,7 @@ examples:
   crfdeid evaluate ../shared/corpora/meddocan/dev /tmp/dev_pred        score it
   crfdeid annotate notes/ -o out/ --threshold 0.9             higher recall, lower precision
   crfdeid annotate notes.jsonl -o out/ --rules-only --format jsonl
+  crfdeid annotate notes/ -o out/ --rules-only --lang none --scheme generic   language-neutral rules
 """
 
 
@@ -49,8 +53,9 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     an.add_argument("input", metavar="IN_DIR", help="folder of NAME.txt files (or .jsonl files, or one file)")
     an.add_argument("-o", "--output", required=True, metavar="OUT_DIR", help="folder for the predictions")
     an.add_argument("--rules-only", action="store_true", help="use the YAML rules alone (no CRF tagger)")
-    an.add_argument("--rules", default="es", metavar="PACK",
-                    help="rule pack: a shipped language code, a folder or a .yaml file (default: es)")
+    add_pack_options(an, model=True, scheme="labels of the output with --rules-only: a shipped scheme "
+                     "(meddocan, generic) or a scheme .yaml (default: the rule pack's own); with a model, "
+                     "always the model's")
     an.add_argument("--format", choices=("brat", "jsonl"), default="brat",
                     help="brat: NAME.ann + NAME.txt; jsonl: one annotations.jsonl (default: %(default)s)")
     an.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
@@ -68,6 +73,9 @@ def cmd_annotate(args: argparse.Namespace) -> int:
     from ..annotate import annotate_folder
 
     pipeline = detection_pipeline(args)
+    dropped = pipeline.dropped_rules()
+    if dropped:
+        Once(args.quiet)(dropped)
     bar = partial(progress, enabled=None if not args.quiet else False, desc="annotating")
 
     def report(line: str) -> None:

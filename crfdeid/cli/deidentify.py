@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..errors import CrfdeidError
 from ..progress import progress, say
-from .options import PROG, RAW, add_input_options, add_model_options
+from .options import PROG, RAW, Once, add_input_options, add_model_options, add_pack_options
 
 _DEIDENTIFY_DESCRIPTION = """\
 De-identify clinical notes: find the PHI and replace it, per label, as the policy says.
@@ -37,7 +37,11 @@ seed, same output; another --seed, another output.
 
 Detection: the embedded default model (CRF + rules); --rules-only uses the YAML rules alone;
 --from-annotations pseudonymises the spans of the .ann beside each note (releasing a gold
-corpus).
+corpus). A model's labels, language pack and rules are the ones it recorded (--lang, --pack or
+--rules choose others, with a warning). Labels of any scheme are replaced by their PHI
+category's generator, with the language pack's surrogates; a category no generator serves, or
+any category under --lang none (no pack), is masked ([LABEL]) and said so once on stderr and
+per span in the audit.
 
 The batch contract: every note is processed on its own and written (atomically) as soon as it
 is done, then recorded in OUT_DIR/manifest.jsonl. A note that cannot be read or processed is
@@ -87,8 +91,10 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                            help="skip detection: pseudonymise the spans of the .ann beside each note "
                                 "(or in the .jsonl)")
     add_model_options(detection)
-    detection.add_argument("--rules", default="es", metavar="PACK",
-                           help="rule pack: a shipped language code, a folder or a .yaml file (default: es)")
+    add_pack_options(detection, model=True,
+                     scheme="labels of the spans with --from-annotations or --rules-only: a shipped "
+                            "scheme (meddocan, generic) or a scheme .yaml (default: each label's shipped "
+                            "scheme, the rule pack's); with a model, always the model's")
     detection.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                            help="CPU seconds a rule may spend on each chunk (~8 KB of lines) of a note "
                                 "(default: 0.5); a note where a rule gives up is held back")
@@ -143,9 +149,45 @@ def _spec(args: argparse.Namespace):  # -> DeidentifierSpec, imported lazily
         model=args.model, rules_only=args.rules_only, from_annotations=args.from_annotations,
         rules=args.rules, threshold=args.threshold, merge_policy=args.merge_policy, timeout=args.timeout,
         policy=args.policy, strategy=args.strategy, seed=args.seed, key=read_key(args.key_file),
+        lang=args.lang, pack=args.pack, scheme=args.scheme,
     )
     spec.policy_object()  # a bad policy is a usage error before any work
+    for message in spec_warnings(spec):
+        Once(args.quiet)(message)
     return spec
+
+
+def spec_warnings(spec) -> list[str]:  # spec: DeidentifierSpec
+    """What the run should say once, before any work: packs or a scheme other than the model's,
+    and the labels no surrogate generator serves (masked, never silently redacted)."""
+    from ..pipeline import model_pack_choice, override_message
+    from ..schemes import load_scheme
+    from ..surrogates import NO_GENERATOR
+    from ..tagger import read_metadata
+
+    out = []
+    scheme = spec.label_scheme()
+    if not (spec.from_annotations or spec.rules_only):
+        recorded, chosen = model_pack_choice(read_metadata(spec.model), spec.lang, spec.pack, spec.rules)
+        if recorded is not None and chosen is not None:
+            out.append(override_message(recorded, chosen))
+        asked = load_scheme(spec.scheme) if spec.scheme is not None else None
+        if asked is not None and scheme is not None and not asked.same_mapping(scheme):
+            out.append(f"the model's labels are those of scheme {scheme.name!r}; "
+                       f"--scheme {spec.scheme} is ignored")
+    policy = spec.policy_object()
+    no_pack = spec.choice().lang == "none"
+    if scheme is not None:
+        detected = spec.from_annotations or spec.rules_only
+        trained = set(scheme.labels) if detected else set(read_metadata(spec.model).get("labels", ()))
+        masked = sorted(label for label, category in scheme.labels.items()
+                        if label in trained and policy.strategy(label, category) == "pseudonymise"
+                        and (no_pack or category in NO_GENERATOR))
+        if masked:
+            why = "no language pack (--lang none)" if no_pack else "no surrogate generator"
+            out.append(f"{why} for label(s) {', '.join(masked)}: they are masked ([LABEL]); "
+                       "the audit says so")
+    return out
 
 
 def cmd_deidentify(args: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from functools import partial
 from pathlib import Path
 
@@ -34,6 +35,7 @@ _EVALUATE_EPILOG = """\
 examples:
   crfdeid evaluate ../shared/corpora/meddocan/dev predictions/
   crfdeid evaluate gold.jsonl predictions.jsonl --format json -o scores.json
+  crfdeid evaluate ../shared/corpora/meddocan/dev predictions/ --scheme generic   in generic labels
 """
 
 
@@ -48,6 +50,11 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     ev.add_argument("-o", "--output", metavar="FILE",
                     help="also write the report to FILE (written whole or not at all)")
     ev.add_argument("--no-per-label", action="store_true", help="omit the per-label table")
+    ev.add_argument("--scheme", default=None, metavar="NAME_OR_YAML",
+                    help="score in this label scheme: gold and system labels are both mapped to it through "
+                         "their PHI category (e.g. --scheme generic, to compare corpora)")
+    ev.add_argument("--source-scheme", default=None, metavar="NAME_OR_YAML",
+                    help="the scheme the annotations' labels belong to, when it is not a shipped one")
     add_input_options(ev)
     ev.set_defaults(handler=cmd_evaluate)
 
@@ -66,6 +73,20 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     texts = {doc_id: doc.text for doc_id, doc in gold.items()}
     system = load_annotations(args.system, texts, source="system",
                               progress=partial(bar, desc="reading system"), **opts)
+    if args.scheme is not None or args.source_scheme is not None:
+        from ..schemes import load_scheme, to_scheme
+
+        if args.scheme is None:
+            raise CrfdeidError("--source-scheme needs --scheme (the scheme to score in)")
+        target = load_scheme(args.scheme)
+        source = load_scheme(args.source_scheme) if args.source_scheme else None
+        gold, dropped = to_scheme(gold, target, source)
+        system, dropped_system = to_scheme(system, target, source)
+        for label in sorted({*dropped, *dropped_system}):
+            if not args.quiet:
+                print(f"crfdeid: warning: scheme {target.name!r} has no label for the category of {label}: "
+                      f"its spans are not scored ({dropped.get(label, 0)} gold, "
+                      f"{dropped_system.get(label, 0)} system)", file=sys.stderr)
     result = evaluate(gold, system)
     if not result.scored_ids:
         raise CrfdeidError("no document of the system output matches a gold document by name",

@@ -1,4 +1,4 @@
-"""crfdeid inspect, pack show and models download: how crfdeid sees a text, and the language packs."""
+"""crfdeid inspect, pack show / check and models download: how crfdeid sees a text, and the language packs."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from ..errors import CrfdeidError
-from .options import add_input_options
+from .options import add_input_options, add_pack_options
 
 # --- language packs and linguistic annotators -------------------------------------------------
 
@@ -20,7 +20,9 @@ CRF's feature extractor, shown for people.
 The default backend needs no download: lemmas from simplemma, closed word classes from the
 language pack (DET, ADP, PRON…), NUM/PUNCT/SYM from the characters, OPEN for other known words
 and OOV for words outside the lexicon. --backend stanza uses Stanford's tagger (install
-'crfdeid[stanza]' and its models: crfdeid models download es).
+'crfdeid[stanza]' and its models: crfdeid models download es). --lang none shows what a
+language-neutral model sees: no gazetteers, the lowercase word as lemma, POS only NUM, PUNCT,
+SYM or X.
 """
 
 _INSPECT_EPILOG = """\
@@ -37,6 +39,32 @@ Packs live in gazetteers/<lang>/ and are rebuilt from the raw sources with
 scripts/build_gazetteers.py.
 """
 
+_CHECK_DESCRIPTION = """\
+Check a language pack folder before using or shipping it. Every check runs on its own, so one
+broken file does not hide the others:
+
+  manifest        pack.yaml parses, has its required keys and no unknown one
+  table NAME      the TSV exists and parses strictly (no row longer than the header), the matched
+                  column and aliases are in its header, it has rows, no row is given twice and no
+                  cell has stray spaces; an entry on several rows is a warning (a town name
+                  shared by two states is fine)
+  closed list     each YAML list parses with the engine's strict reader and is not empty; the
+                  calendar has 12 months and 7 weekdays; a word twice in one group is a warning
+  provenance.json each source has a licence and attribution; each derived table it records
+                  exists and has the number of rows it records (a hand edit shows here)
+  pack loads      the whole pack loads as the engine loads it
+  rules           the rule pack (--rules DIR, else the one the manifest names) passes every
+                  example of every rule
+
+Exit status: 0 no check failed (warnings allowed), 1 a check failed, 2 no pack.yaml in DIR.
+"""
+
+_CHECK_EPILOG = """\
+examples:
+  crfdeid pack check gazetteers/de
+  crfdeid pack check my_pack/ --rules my_rules/ --format json
+"""
+
 _MODELS_DESCRIPTION = """\
 Fetch the stanza models (tokenize, pos, lemma) for a language, for the optional stanza
 linguistic backend. Needs internet access and the stanza extra (pip install 'crfdeid[stanza]').
@@ -50,8 +78,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     ins = commands.add_parser("inspect", help="show tokens with lemma, POS and gazetteer matches",
                               description=_INSPECT_DESCRIPTION, epilog=_INSPECT_EPILOG, formatter_class=raw)
     ins.add_argument("input", metavar="TEXT_OR_FILE", help="a .txt file, or the text itself")
-    ins.add_argument("--lang", default="es",
-                     help="language pack: a code or a pack folder (default: %(default)s)")
+    add_pack_options(ins, rules=False)
     ins.add_argument("--backend", choices=("default", "stanza"), default="default",
                      help="linguistic backend for lemma and POS (default: %(default)s)")
     ins.add_argument("--stanza-dir", metavar="DIR",
@@ -70,6 +97,15 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     show.add_argument("lang", nargs="?", default="es", metavar="LANG",
                       help="a language code or a pack folder (default: %(default)s)")
     show.set_defaults(handler=cmd_pack_show)
+    check = pack_commands.add_parser("check", help="validate a pack folder: files, columns, lists, rules",
+                                     description=_CHECK_DESCRIPTION, epilog=_CHECK_EPILOG,
+                                     formatter_class=raw)
+    check.add_argument("folder", metavar="DIR", help="the pack folder (with its pack.yaml)")
+    check.add_argument("--rules", metavar="DIR",
+                       help="a rule pack folder to check with it (default: the one pack.yaml names)")
+    check.add_argument("--format", choices=("table", "json"), default="table",
+                       help="table for people, one JSON object for scripts (default: %(default)s)")
+    check.set_defaults(handler=cmd_pack_check)
 
     models = commands.add_parser("models", help="download stanza models for the stanza backend",
                                  description=_MODELS_DESCRIPTION, formatter_class=raw)
@@ -86,8 +122,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
 def cmd_inspect(args: argparse.Namespace) -> int:
     from ..gazetteer import GazetteerMatcher
     from ..io.text import read_text
-    from ..langpack import load_pack
     from ..linguistic import make_annotator
+    from ..packs import choose_pack
     from ..tokenize import tokenize
 
     path = Path(args.input)
@@ -97,21 +133,26 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         raise CrfdeidError("file not found", path, hint="to inspect a text, pass the text itself in quotes")
     else:
         text = args.input
-    pack = load_pack(args.lang)
+    lang = args.lang
+    if lang is not None and lang != "none" and Path(lang).is_dir() and args.pack is None:
+        lang, args.pack = None, lang  # --lang FOLDER, as before --pack existed
+    pack = choose_pack(lang, args.pack).pack
     lists = [x.strip() for x in args.lists.split(",") if x.strip()] if args.lists else None
+    if pack is None and args.backend == "stanza":
+        raise CrfdeidError("--backend stanza needs a language; --lang none has no lemmatiser")
     try:
-        matcher = GazetteerMatcher(pack, lists=lists)
+        matcher = GazetteerMatcher(pack, lists=lists) if pack is not None else None
     except ValueError as exc:
         raise CrfdeidError(str(exc), hint="see the list names with: crfdeid pack show") from None
     config: dict[str, str] = {"backend": args.backend}
-    if args.backend == "stanza":
+    if args.backend == "stanza" and pack is not None:
         config["language"] = pack.language
         if args.stanza_dir:
             config["model_dir"] = args.stanza_dir
     annotator = make_annotator(config, pack)
     tokens = tokenize(text)
     analysis = annotator.analyse(tokens)
-    members = matcher.membership(tokens)
+    members = matcher.membership(tokens) if matcher is not None else [()] * len(tokens)
     rows = zip(tokens, analysis.lemmas, analysis.pos, members, strict=True)
     if args.format == "jsonl":
         for token, lemma, pos, tags in rows:
@@ -152,6 +193,18 @@ def cmd_pack_show(args: argparse.Namespace) -> int:
         for key, source in data.get("sources", {}).items():
             print(f"  {key}: {source['attribution']}\n    licence: {source['licence']}")
     return 0
+
+
+def cmd_pack_check(args: argparse.Namespace) -> int:
+    from ..packcheck import check_pack, failed, format_checks
+
+    checks = check_pack(args.folder, rules=args.rules)
+    if args.format == "json":
+        rows = [{"name": c.name, "status": c.status, "detail": c.detail} for c in checks]
+        print(json.dumps({"ok": not failed(checks), "checks": rows}, ensure_ascii=False, indent=2))
+    else:
+        print(format_checks(checks))
+    return 1 if failed(checks) else 0
 
 
 def cmd_models_download(args: argparse.Namespace) -> int:

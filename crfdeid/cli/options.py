@@ -71,6 +71,37 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
                         help="refuse input files larger than N bytes (default: %(default)s)")
 
 
+def add_pack_options(parser: argparse.ArgumentParser, *, rules: bool = True, scheme: str | None = None,
+                     model: bool = False) -> None:
+    """--lang / --pack (one language pack), --rules (its rule pack) and --scheme (labels)."""
+    recorded = " (default: the model's own)" if model else " (default: es)"
+    parser.add_argument("--lang", default=None, metavar="CODE",
+                        help="language pack: a shipped code (es, or any folder of gazetteers/ with a "
+                             "pack.yaml) or 'none' (no gazetteers, no lemmatiser, language-neutral rules)"
+                             + recorded)
+    parser.add_argument("--pack", default=None, metavar="DIR",
+                        help="a language pack folder of your own (with a pack.yaml), instead of --lang")
+    if rules:
+        parser.add_argument("--rules", default=None, metavar="PACK",
+                            help="rule pack: a shipped code, a folder or a .yaml file (default: the one the "
+                                 "language pack names" + (", as the model recorded)" if model else ")"))
+    if scheme:
+        parser.add_argument("--scheme", default=None, metavar="NAME_OR_YAML", help=scheme)
+
+
+class Once:
+    """Prints each warning once, on stderr (unless quiet)."""
+
+    def __init__(self, quiet: bool = False) -> None:
+        self.quiet = quiet
+        self.seen: set[str] = set()
+
+    def __call__(self, message: str) -> None:
+        if message not in self.seen and not self.quiet:
+            self.seen.add(message)
+            print(f"{PROG}: warning: {message}", file=sys.stderr)
+
+
 def add_model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", default=None, metavar="MODEL_DIR",
                         help="a model folder written by 'crfdeid train' (default: the embedded model)")
@@ -90,4 +121,5 @@ def detection_pipeline(args: argparse.Namespace):  # -> Pipeline, imported lazil
     if args.rules_only and (args.model or args.threshold is not None or args.merge_policy):
         raise CrfdeidError("--rules-only cannot be combined with --model, --threshold or --merge-policy")
     return load_pipeline(args.model, rules=args.rules, rules_only=args.rules_only, timeout=args.timeout,
-                         policy=args.merge_policy, threshold=args.threshold)
+                         policy=args.merge_policy, threshold=args.threshold, lang=args.lang, pack=args.pack,
+                         scheme=args.scheme, warn=Once(args.quiet))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from functools import partial
@@ -10,7 +11,7 @@ from pathlib import Path
 
 from ..errors import CrfdeidError
 from ..progress import progress
-from .options import PROG, add_input_options
+from .options import PROG, Once, add_input_options, add_pack_options
 
 _TRAIN_DESCRIPTION = """\
 Train a CRF model on annotated corpora and write it to MODEL_DIR.
@@ -19,6 +20,12 @@ CORPUS_DIR is a folder of BRAT files (NAME.txt + NAME.ann) or a .jsonl file; giv
 train on all of them. The model folder holds crfsuite's own model file (model.crfsuite) and
 model.json: labels, the feature set, the linguistic annotator, the gazetteer and rule pack
 fingerprints, the training corpus fingerprint, c1/c2 and timings. No pickle is ever written.
+
+The corpus's labels pick the label scheme recorded in the model (--scheme, else meddocan,
+else generic; labels no scheme maps are an error that shows the scheme file to write). The
+language pack (--lang CODE, --pack DIR, or --lang none: no gazetteers, no lemmatiser,
+language-neutral rules) and its rules are recorded too, and the rules' spans take the corpus's
+labels through their PHI category.
 
 The features come from a feature-set file (--features: a shipped name such as 'default', or a
 .yaml of your own; see features/README.md). c1 (L1) makes the model sparse, c2 (L2) smooth;
@@ -32,6 +39,7 @@ examples:
   crfdeid train ../shared/corpora/meddocan/train ../shared/corpora/meddocan/dev -o models/es
   crfdeid train my_notes/ -o my_model --features my_features.yaml --c1 0.1 --c2 0.01
   crfdeid annotate new_notes/ -o predictions/ --model my_model
+  crfdeid train german_letters/ -o de_model --lang none --scheme my_scheme.yaml
 """
 
 _CV_DESCRIPTION = """\
@@ -48,6 +56,7 @@ _CV_EPILOG = """\
 examples:
   crfdeid cv ../shared/corpora/meddocan/train ../shared/corpora/meddocan/dev --folds 5 -j 2
   crfdeid cv my_notes/ --folds 10 -j 2 --search -o cv.json
+  crfdeid cv my_notes/ --lang none --scheme generic --merge-policy crf_wins.yaml
 """
 
 _EXPLAIN_MODEL_DESCRIPTION = """\
@@ -80,6 +89,12 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     cv.add_argument("--search", action="store_true", help="also search c1/c2 over a small grid")
     cv.add_argument("--seed", type=int, default=13, help="seed of the fold shuffle (default: 13)")
     cv.add_argument("-o", "--output", default=None, metavar="FILE", help="write the full report as JSON")
+    cv.add_argument("--threshold", type=float, default=None, metavar="P",
+                    help="operating point of each fold's model, as for annotate: a token is PHI when its "
+                         "probability of being O is below P (default: the model's best path)")
+    cv.add_argument("--merge-policy", default=None, metavar="FILE",
+                    help="YAML policy for merging CRF and rule spans, as for annotate "
+                         "(default: the shipped one)")
     _add_training_options(cv)
     cv.set_defaults(handler=cmd_cv)
 
@@ -107,27 +122,49 @@ def _add_training_options(parser: argparse.ArgumentParser) -> None:
                         help="lemma/POS backend recorded in the model (default: %(default)s)")
     parser.add_argument("--stanza-dir", default=None, metavar="DIR",
                         help="stanza_resources folder for --annotator stanza")
-    parser.add_argument("--rules", default="es", metavar="PACK", help="rule pack for the rule features")
+    add_pack_options(parser, scheme="the corpus's label scheme: a shipped scheme (meddocan, generic) or a "
+                     "scheme .yaml (default: meddocan if every label is one of its, else generic if every "
+                     "label is one of its, else an error showing the file to write)")
     add_input_options(parser)
 
 
 def _training_setup(args: argparse.Namespace):  # -> (documents, TrainConfig)
     from ..features import FeatureSet
     from ..io.corpus import load_corpus
-    from ..train import TrainConfig
+    from ..packs import DEFAULT_LANG, NO_PACK, choose_pack
+    from ..schemes import load_scheme
+    from ..train import TrainConfig, corpus_scheme, rules_report
 
+    choice = choose_pack(args.lang, args.pack, args.rules)
     annotator: dict | str = args.annotator
     if args.annotator == "stanza":
-        annotator = {"backend": "stanza", "language": "es"}
+        if choice.lang == NO_PACK:
+            raise CrfdeidError("--annotator stanza needs a language; --lang none has no lemmatiser")
+        annotator = {"backend": "stanza", "language": choice.lang}
         if args.stanza_dir:
             annotator["model_dir"] = str(Path(args.stanza_dir).resolve())
     config = TrainConfig(FeatureSet.load(args.features), args.c1, args.c2, args.iterations,
-                         annotator=annotator, rules=args.rules)
+                         language=choice.lang, annotator=annotator, rules=args.rules,
+                         pack=str(choice.folder) if choice.custom else None,
+                         scheme=load_scheme(args.scheme) if args.scheme else None)
     config.check()
     corpus = load_corpus(args.corpora, encoding=args.encoding, max_bytes=args.max_bytes)
     if not corpus:
         raise CrfdeidError("no documents found in " + ", ".join(args.corpora))
-    return list(corpus.values()), config
+    documents = list(corpus.values())
+    scheme = corpus_scheme(documents, config)  # unknown labels: an error before any work
+    config = dataclasses.replace(config, scheme=scheme)
+    warn = Once(args.quiet)
+    if args.lang is None and args.pack is None and scheme.name != "meddocan":
+        warn(f"no --lang given: the features and rules are those of the {DEFAULT_LANG!r} pack; for a "
+             f"corpus in another language pass --lang (shipped: see 'crfdeid pack show') or --lang {NO_PACK}")
+    dropped = rules_report(config, scheme)
+    if dropped:
+        warn(dropped)
+    if not args.quiet:
+        print(f"{PROG}: labels: scheme {scheme.name!r}; pack {choice.name!r}, rules {choice.rules!r}",
+              file=sys.stderr)
+    return documents, config
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -147,14 +184,19 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def cmd_cv(args: argparse.Namespace) -> int:
-    from ..train import cross_validate, format_cv, write_json
+    from ..merge import MergePolicy
+    from ..train import Operating, cross_validate, format_cv, write_json
 
     if args.jobs < 1:
         raise CrfdeidError(f"-j must be at least 1, got {args.jobs}")
+    if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
+        raise CrfdeidError(f"--threshold must be a probability in (0, 1], got {args.threshold}")
     documents, config = _training_setup(args)
+    merge = MergePolicy.load(args.merge_policy, scheme=config.scheme) if args.merge_policy else None
+    operating = Operating(merge, args.threshold)
     bar = partial(progress, enabled=None if not args.quiet else False, desc="folds")
     report = cross_validate(documents, config, args.folds, args.jobs, args.seed, args.search,
-                            progress=lambda it, n: bar(it, total=n))
+                            progress=lambda it, n: bar(it, total=n), operating=operating)
     print(format_cv(report))
     if args.output:
         write_json(Path(args.output), report.to_dict())

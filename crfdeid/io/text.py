@@ -147,3 +147,42 @@ def read_yaml(path: str | Path, error: type[CrfdeidError] = InputError, what: st
                     mark.line + 1 if mark else None) from None
     except UnicodeDecodeError as exc:
         raise error(f"not UTF-8 ({exc.reason})", path) from None
+
+
+def read_yaml_lines(path: str | Path, error: type[CrfdeidError], what: str) -> Any:
+    """A YAML file as plain Python whose mappings are ``{key: (value, line)}`` (1-based lines),
+    for files whose every error must name its line (policies, label schemes). A key given twice,
+    which ``safe_load`` would silently collapse, or a key that is not a plain word, is ``error``."""
+    import yaml
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise error(f"{what} not found", path) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise error(f"cannot read the {what}: {exc}", path) from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else None
+        raise error(f"invalid YAML: {getattr(exc, 'problem', exc)}", path, line) from None
+
+    def plain(node: Any) -> Any:
+        if isinstance(node, yaml.MappingNode):
+            out: dict[str, tuple[Any, int]] = {}
+            for key_node, value_node in node.value:
+                line = key_node.start_mark.line + 1
+                if not isinstance(key_node, yaml.ScalarNode):
+                    raise error("keys must be plain words", path, line)
+                key = key_node.value
+                if key in out:
+                    raise error(f"key {key!r} is given twice (first on line {out[key][1]})", path, line)
+                out[key] = (plain(value_node), line)
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            return [plain(n) for n in node.value]
+        return yaml.safe_load(yaml.serialize(node))
+
+    return plain(node) if node is not None else None

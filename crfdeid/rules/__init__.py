@@ -10,13 +10,43 @@ the time they may take grows with the note.
 from .checks import ExampleOutcome, Finding, lint, run_examples
 from .chunks import CHUNK_SIZE, Chunk, plan_chunks
 from .engine import RuleEngine, RuleResult, RuleTimeout, resolve_overlaps, token_rule_features
-from .loader import load_rule_file, load_rules, read_manifest, resolve_pack, rule_files, shipped_packs
+from .loader import (
+    load_rule_file,
+    load_rules,
+    pack_scheme,
+    read_manifest,
+    resolve_pack,
+    rule_files,
+    shipped_packs,
+)
 from .model import DEFAULT_TIMEOUT, Context, Example, InvalidRule, Rule, RuleError, RuleMatch, RuleTimedOut
 
 __all__ = [
-    "CHUNK_SIZE", "DEFAULT_TIMEOUT", "Chunk", "Context", "Example", "ExampleOutcome", "Finding",
-    "InvalidRule", "Rule", "RuleEngine", "RuleError", "RuleMatch", "RuleResult", "RuleTimedOut",
-    "RuleTimeout", "lint", "load_rule_file", "load_rules", "plan_chunks", "read_manifest",
-    "resolve_overlaps", "resolve_pack", "rule_files", "run_examples", "shipped_packs",
+    "CHUNK_SIZE",
+    "DEFAULT_TIMEOUT",
+    "Chunk",
+    "Context",
+    "Example",
+    "ExampleOutcome",
+    "Finding",
+    "InvalidRule",
+    "Rule",
+    "RuleEngine",
+    "RuleError",
+    "RuleMatch",
+    "RuleResult",
+    "RuleTimedOut",
+    "RuleTimeout",
+    "lint",
+    "load_rule_file",
+    "load_rules",
+    "pack_scheme",
+    "plan_chunks",
+    "read_manifest",
+    "resolve_overlaps",
+    "resolve_pack",
+    "rule_files",
+    "run_examples",
+    "shipped_packs",
     "token_rule_features",
 ]

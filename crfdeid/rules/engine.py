@@ -27,9 +27,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..schemes import DEFAULT_SCHEME, Scheme, load_scheme
 from ..types import Document, Span, Token
 from .chunks import CHUNK_SIZE, plan_chunks
-from .loader import check_unique_ids, load_rules
+from .loader import check_unique_ids, load_rules, pack_scheme
 from .model import DEFAULT_TIMEOUT, Rule, RuleMatch, RuleTimedOut, TextScope
 
 logger = logging.getLogger(__name__)
@@ -119,8 +120,9 @@ class RuleEngine:
     name = "rules"
 
     def __init__(self, rules: Sequence[Rule], timeout: float = DEFAULT_TIMEOUT,
-                 chunk_size: int = CHUNK_SIZE) -> None:
-        """``timeout``: CPU seconds a rule may spend on one try at a chunk of ``chunk_size`` characters."""
+                 chunk_size: int = CHUNK_SIZE, scheme: Scheme | None = None) -> None:
+        """``timeout``: CPU seconds a rule may spend on one try at a chunk of ``chunk_size`` characters.
+        ``scheme``: the label scheme the rules are written in (default: meddocan)."""
         check_unique_ids(rules)
         if not timeout > 0:
             raise ValueError(f"timeout must be positive seconds, got {timeout!r}")
@@ -131,11 +133,12 @@ class RuleEngine:
         self.chunk_size = chunk_size
         self._order = {rule.id: i for i, rule in enumerate(self.rules)}
         self._by_id = {rule.id: rule for rule in self.rules}
+        self.scheme: Scheme = scheme or load_scheme(DEFAULT_SCHEME)
 
     @classmethod
     def from_pack(cls, pack: str | Path = "es", timeout: float = DEFAULT_TIMEOUT) -> RuleEngine:
         """Load and compile a pack (a shipped language code, a folder or one YAML file)."""
-        return cls(load_rules(pack), timeout=timeout)
+        return cls(load_rules(pack), timeout=timeout, scheme=pack_scheme(pack))
 
     def rule(self, rule_id: str) -> Rule:
         return self._by_id[rule_id]

@@ -1,7 +1,9 @@
 """Reading rule packs: safe YAML, a strict schema, errors that name the file, line and rule id.
 
 A pack is a folder of YAML files, one per rule family (``rules/es/phones.yaml`` → family
-``phones``), plus an optional ``pack.yaml`` manifest that records origin, licence and date.
+``phones``), plus an optional ``pack.yaml`` manifest that records origin, licence and date, and
+the label scheme its rules are written in (``scheme: meddocan``, the default; ``generic``; or a
+scheme file beside the manifest). Every rule's label must be a label of that scheme.
 A rule file is a mapping with a ``description`` of the family and a list of ``rules``:
 
 .. code-block:: yaml
@@ -31,6 +33,7 @@ import yaml
 
 from ..io.text import read_text
 from ..resources import data_dir
+from ..schemes import DEFAULT_SCHEME, Scheme, SchemeError, load_scheme
 from .model import Context, Example, InvalidRule, Rule, RuleError
 
 MANIFEST = "pack.yaml"
@@ -38,7 +41,7 @@ RULE_KEYS = {"id", "label", "description", "pattern", "context", "validator", "p
              "examples"}
 REQUIRED_RULE_KEYS = ("id", "label", "description", "pattern")
 FILE_KEYS = {"description", "rules"}
-MANIFEST_KEYS = {"name", "language", "description", "origin", "licence", "date"}
+MANIFEST_KEYS = {"name", "language", "description", "origin", "licence", "date", "scheme"}
 CONTEXT_KEYS = {"require", "forbid", "window"}
 EXAMPLES_KEYS = {"match", "no_match"}
 MATCH_EXAMPLE_KEYS = {"text", "phi"}
@@ -194,7 +197,7 @@ def _examples(raw: Any, where: _Where, line: int | None) -> tuple[tuple[Example,
     return tuple(positive), negative
 
 
-def _rule(raw: Any, family: str, path: str, index: int) -> Rule:
+def _rule(raw: Any, family: str, path: str, index: int, scheme: Scheme | None = None) -> Rule:
     line = _line(raw)
     rule_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
     where = _Where(path, rule_id or f"#{index + 1}")
@@ -203,6 +206,12 @@ def _rule(raw: Any, family: str, path: str, index: int) -> Rule:
     if missing:
         raise where.error(f"missing required key(s) {', '.join(missing)}", line)
     values = {k: _string(raw[k], k, where, _line(raw, k)) for k in REQUIRED_RULE_KEYS}
+    if scheme is not None and values["label"] not in scheme.labels:
+        example = next(iter(scheme.labels))
+        raise where.error(f"unknown label {values['label']!r}; expected a label of scheme {scheme.name!r} "
+                          f"such as {example}", _line(raw, "label"),
+                          hint="the pack's scheme is `scheme:` in its pack.yaml (default: meddocan); "
+                               "see schemes/ for the labels of each")
     if "validator" in raw:
         values["validator"] = _string(raw["validator"], "validator", where, _line(raw, "validator"))
     if "flags" in raw:
@@ -215,14 +224,17 @@ def _rule(raw: Any, family: str, path: str, index: int) -> Rule:
         values["examples"], values["counter_examples"] = _examples(raw["examples"], where,
                                                                    _line(raw, "examples"))
     try:
-        return Rule(family=family, path=path, line=line, **values)
+        return Rule(family=family, path=path, line=line, scheme=scheme.name if scheme else DEFAULT_SCHEME,
+                    **values)
     except InvalidRule as exc:
         raise where.error(str(exc), _line(raw, exc.field)) from None
 
 
-def load_rule_file(path: str | Path) -> list[Rule]:
-    """The rules of one YAML file; the family is the file name without ``.yaml``."""
+def load_rule_file(path: str | Path, scheme: Scheme | None = None) -> list[Rule]:
+    """The rules of one YAML file; the family is the file name without ``.yaml``. Labels are
+    checked against ``scheme`` (default: the scheme of the pack the file is in)."""
     path = Path(path)
+    scheme = scheme or pack_scheme(path.parent)
     data = parse_yaml(read_text(path), path)
     where = _Where(str(path))
     _check_keys(data, FILE_KEYS, "a rule file", where, _line(data) or 1)
@@ -230,11 +242,12 @@ def load_rule_file(path: str | Path) -> list[Rule]:
         raise where.error("a rule file needs a 'rules:' list", _line(data, "rules") or 1)
     if not isinstance(data.get("description"), str):
         raise where.error("a rule file needs a 'description:' of its family", _line(data) or 1)
-    return [_rule(raw, path.stem, str(path), i) for i, raw in enumerate(data["rules"])]
+    return [_rule(raw, path.stem, str(path), i, scheme) for i, raw in enumerate(data["rules"])]
 
 
 def read_manifest(folder: str | Path) -> dict[str, str]:
-    """The pack's ``pack.yaml`` (name, language, origin, licence, date), or {} when absent."""
+    """The pack's ``pack.yaml`` (name, language, origin, licence, date, and the label ``scheme``
+    its rules emit: ``meddocan`` when absent, ``generic``), or {} when absent."""
     path = Path(folder) / MANIFEST
     if not path.is_file():
         return {}
@@ -244,19 +257,34 @@ def read_manifest(folder: str | Path) -> dict[str, str]:
     return {k: _string(v, k, where, _line(data, k)) for k, v in data.items()}
 
 
+def pack_scheme(pack: str | Path) -> Scheme:
+    """The label scheme a rule pack (or the folder of a rule file) is written in: ``scheme:`` of
+    its manifest — a shipped scheme's name or a scheme file beside the manifest — else meddocan."""
+    path = resolve_pack(pack)
+    folder = path if path.is_dir() else path.parent
+    name = read_manifest(folder).get("scheme", DEFAULT_SCHEME)
+    try:
+        return load_scheme(name, base=folder)
+    except SchemeError as exc:
+        raise RuleError(f"scheme: {exc.message}", folder / MANIFEST, hint=exc.hint) from None
+
+
 def rule_files(pack: str | Path) -> list[Path]:
-    """The rule files of a pack: a single YAML file, or every ``*.yaml`` of a folder but the manifest."""
+    """The rule files of a pack: a single YAML file, or every ``*.yaml`` of a folder but the
+    manifest and the scheme file it names."""
     path = resolve_pack(pack)
     if path.is_file():
         return [path]
-    return sorted(p for p in path.glob("*.yaml") if p.name != MANIFEST)
+    skip = {MANIFEST, read_manifest(path).get("scheme", "")}  # a scheme file beside the manifest
+    return sorted(p for p in path.glob("*.yaml") if p.name not in skip)
 
 
 def load_rules(pack: str | Path) -> list[Rule]:
     """Every rule of a pack, in file then file order (duplicate ids are not checked here)."""
     rules: list[Rule] = []
+    scheme = pack_scheme(pack)
     for path in rule_files(pack):
-        rules.extend(load_rule_file(path))
+        rules.extend(load_rule_file(path, scheme))
     return rules
 
 

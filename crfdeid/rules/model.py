@@ -1,6 +1,7 @@
 """What a rule is: a labelled regex with optional context words, a validator and its own examples.
 
-A Rule checks itself on creation (label known, pattern compiles, validator registered), so a
+A Rule checks itself on creation (label one word, pattern compiles, validator registered; the
+loader checks the label against the pack's label scheme), so a
 rule built in Python is held to the same standard as one read from YAML. Matching always runs
 under the ``regex`` package with a CPU-time budget: a pathological pattern costs at most the
 budget, per chunk of text when the engine runs it (see ``chunks.py``).
@@ -16,7 +17,6 @@ from dataclasses import dataclass, field
 import regex
 
 from ..errors import CrfdeidError
-from ..labels import GUIDELINE_LABELS
 from ..tokenize import tokenize
 from ..types import Span
 from ..validators import VALIDATORS, Validator
@@ -247,15 +247,17 @@ class Rule:
     counter_examples: tuple[Example, ...] = ()
     path: str | None = None
     line: int | None = None
+    #: The name of the label scheme of the rule's pack (its manifest's ``scheme``; the loader
+    #: checks the label against it, ``crfdeid.schemes``).
+    scheme: str = "meddocan"
     compiled: regex.Pattern = field(init=False, repr=False)
     _check: Validator | None = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not _ID_RE.fullmatch(self.id):
             raise InvalidRule("id", f"rule id {self.id!r} must be lower-case letters, digits, '_', '.', '-'")
-        if self.label not in GUIDELINE_LABELS:
-            raise InvalidRule("label", f"unknown label {self.label!r}; expected a MEDDOCAN label such as "
-                              "ID_SUJETO_ASISTENCIA (see crfdeid/labels.py)")
+        if not isinstance(self.label, str) or not self.label or any(c.isspace() for c in self.label):
+            raise InvalidRule("label", f"a rule's label is one word, got {self.label!r}")
         if not isinstance(self.description, str) or not self.description.strip():
             raise InvalidRule("description", "description must be a sentence a privacy officer understands")
         if type(self.priority) is not int:

@@ -130,6 +130,20 @@ def _within_one_edit(a: str, b: str) -> bool:
     return Levenshtein.distance(a, b, score_cutoff=1) <= 1
 
 
+@dataclass(frozen=True)
+class ForeignPlace:
+    """A place of the note in another country ("Casablanca (Marruecos)", "Localidad/ Provincia:
+    Caracas"): its country (ISO code), whether it is a city or a region, and whether the note
+    names that country (then the place follows the country's surrogate)."""
+
+    country: str
+    kind: str
+    named: bool
+    #: how many places of this country and kind the note names (their country's surrogate should
+    #: have as many)
+    siblings: int = 1
+
+
 @dataclass
 class TownMention:
     """A town of the note already replaced: postal codes, hospitals and phone prefixes written
@@ -273,6 +287,8 @@ class DocumentState:
     town_pairs: dict[int, int] = field(default_factory=dict)
     #: start of a town with its province written right after it -> that province
     paired_towns: dict[int, str] = field(default_factory=dict)
+    #: start of a place in another country -> what the territory generator read about it
+    foreign_places: dict[int, ForeignPlace] = field(default_factory=dict)
     #: namespace -> set of surrogates handed out (the values of ``used``, kept in step)
     _values: dict[str, set[str]] = field(default_factory=dict, repr=False)
     #: (namespace, normalised original) -> the chain's result, so repeated mentions agree

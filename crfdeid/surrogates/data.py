@@ -23,7 +23,7 @@ GIVEN_POOL = 400
 SURNAME_POOL = 1500
 #: A given name is "of both sexes" when the rarer sex bears it at least this often.
 UNISEX_RATIO = 0.15
-_PLAIN_NAME = re.compile(r"(?!.*\b(?:S\.? ?L|S\.? ?A|SLU)\b)[\w' -]+")
+_PLAIN_NAME = re.compile(r"(?!.*\b(?:S\.? ?L|S\.? ?A|SLU)\b)(?!.*[ºª])[\w' -]+")
 UNISEX_POOL = 10  # the most frequent ones only: further down the list they turn exotic
 #: The neutral words a pack must define (``neutral:`` in surrogates.yaml), one per class: what a
 #: span becomes when no level of its generator's fallback chain gives a safe surrogate.
@@ -51,6 +51,28 @@ class Pool:
     def choose(self, rng: random.Random) -> str:
         """One item, drawn by weight."""
         return weighted_choice(rng, self.items, self.cum)
+
+
+#: A street name found in the council addresses of this many provinces or more is common enough
+#: to be plausible anywhere ("Mayor", "Real", "Cervantes"): what a street becomes when the note
+#: gives no province to draw from.
+COMMON_STREET_PROVINCES = 3
+#: Street types of thoroughfares: a street name containing one of their words ("Plaza", "La
+#: Plaza", "Carretera") would double the type of a surrogate ("Calle Plaza").
+_THOROUGHFARES = ("calle", "avenida", "plaza", "paseo", "carretera", "ronda", "travesía", "glorieta",
+                  "rambla", "bulevar", "callejón", "pasaje", "alameda", "urbanización", "polígono")
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def words_of(text: str) -> tuple[str, ...]:
+    """The folded letter words of a text."""
+    return tuple(_WORD.findall(fold(text)))
+
+
+def contains_words(words: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
+    """Does ``phrase`` occur in ``words`` as consecutive whole words?"""
+    n = len(phrase)
+    return n > 0 and any(words[i : i + n] == phrase for i in range(len(words) - n + 1))
 
 
 #: Town size classes by population: a city (100,000 people or more), a town (20,000 or more),
@@ -118,6 +140,23 @@ class SurrogateData:
         self.name_acronyms = frozenset(fold(w) for w in extra.get("name_acronyms") or ())
         #: capitals of clinical text that are no one's initials ("HTA", "TAC", "NHC"), folded
         self.medical_acronyms = frozenset(fold(w) for w in extra.get("medical_acronyms") or ())
+        self._community_adjectives(pack)
+
+    def _community_adjectives(self, pack: LanguagePack) -> None:
+        """Adjectives of the communities ("andaluz", "castellano-leonés"), four forms each:
+        folded form -> (community, form index), and community -> forms."""
+        where = pack.path / "surrogates.yaml"
+        self.community_adjectives: dict[str, list[str]] = {}
+        self.community_adjective: dict[str, tuple[str, int]] = {}
+        for community, forms in (self.extra.get("community_adjectives") or {}).items():
+            if community not in self.communities:
+                raise PackError(f"'community_adjectives': {community!r} is not in the community table", where)
+            if not isinstance(forms, list) or len(forms) != 4:
+                raise PackError(f"'community_adjectives': {community} needs 4 forms (m, f, m pl, f pl)",
+                                where)
+            self.community_adjectives[community] = [str(f) for f in forms]
+            for index, form in enumerate(forms):
+                self.community_adjective.setdefault(fold(str(form)), (community, index))
 
     @staticmethod
     def _neutral(pack: LanguagePack, raw: dict[str, Any]) -> dict[str, str]:
@@ -258,16 +297,71 @@ class SurrogateData:
             ((fold(form), kind) for kind, forms in pack.street_types.items() for form in forms),
             key=lambda p: -len(p[0]),
         )
-        streets: dict[str, list[str]] = defaultdict(list)
+        self._streets(pack)
+        self._foreign(pack)
+
+    def _streets(self, pack: LanguagePack) -> None:
+        """Street names by type, anywhere (``streets``), in a province (``streets_in``, keyed
+        (province, type) and (province, "*")) and common to many provinces (``common_streets``);
+        each list without repeats, in table order."""
+        type_words = {w for kind in _THOROUGHFARES for form in pack.street_types.get(kind, ())
+                      for w in words_of(form) if len(w) >= 4}
+        not_drawn = [words_of(n) for n in self.extra.get("streets_not_drawn") or ()]
+        streets: dict[str, dict[str, None]] = defaultdict(dict)
+        streets_in: dict[tuple[str, str], dict[str, None]] = defaultdict(dict)
+        provinces: dict[str, set[str]] = defaultdict(set)
+        kinds: dict[str, set[str]] = defaultdict(set)
         for row in pack.table("street").rows:
             name = row["name"]
-            if any(c.isdigit() for c in name) or "º" in name or "." in name or len(name) < 3:
+            if any(c.isdigit() for c in name) or "º" in name or "ª" in name or "." in name or len(name) < 3:
                 continue
             if any(len(w) < 3 and fold(w) not in ("de", "la", "el") for w in name.split()):
                 continue  # abbreviations ("Cr Llobregat") read badly
-            streets[row["type"]].append(name)
-            streets["*"].append(name)
-        self.streets = dict(streets)
+            if re.search(r"[^\W\d_A-Z][A-Z]", name):
+                continue  # a capital inside a word: a typo of the source ("AuxIliadora")
+            words = words_of(name)
+            if not type_words.isdisjoint(words) or any(contains_words(words, n) for n in not_drawn):
+                continue  # "Calle Plaza"; a name of the Franco regime no longer in use
+            kind, province = row["type"], row.get("province", "")
+            streets[kind][name] = None
+            streets["*"][name] = None
+            kinds[name].add(kind)
+            if province:
+                streets_in[(province, kind)][name] = None
+                streets_in[(province, "*")][name] = None
+                provinces[name].add(province)
+        self.streets = {kind: list(names) for kind, names in streets.items()}
+        self.streets_in = {key: list(names) for key, names in streets_in.items()}
+        common: dict[str, list[str]] = defaultdict(list)
+        for name in self.streets.get("*", []):
+            if len(provinces[name]) >= COMMON_STREET_PROVINCES:
+                common["*"].append(name)
+                for kind in sorted(kinds[name]):
+                    common[kind].append(name)
+        self.common_streets = dict(common)
+        self.national_roads = list(self.extra.get("national_roads") or ())
+        self.po_boxes = sorted((fold(f) for f in self.extra.get("po_boxes") or ()), key=lambda f: -len(f))
+
+    def _foreign(self, pack: LanguagePack) -> None:
+        """Cities and regions of other countries (optional table ``foreign_place``): by (country,
+        kind), the cities CLDR names its time zones after first (``foreign_major``: the big
+        ones), and by folded name."""
+        self.foreign_places: dict[tuple[str, str], list[str]] = defaultdict(list)
+        self.foreign_major: dict[tuple[str, str], list[str]] = defaultdict(list)
+        self.foreign_lookup: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        if "foreign_place" not in pack.tables:
+            return
+        rows = sorted(pack.table("foreign_place").rows, key=lambda r: r.get("source") != "cldr")
+        for row in rows:
+            key, folded = (row["country"], row["kind"]), fold(row["name"])
+            if key not in self.foreign_lookup[folded]:
+                self.foreign_lookup[folded].append(key)
+            if any(folded in lookup for lookup in (self.municipality_lookup, self.province_lookup,
+                                                    self.community_lookup)):
+                continue  # "Córdoba", "La Rioja" of Argentina: read as Spanish, never drawn
+            self.foreign_places[key].append(row["name"])
+            if row.get("source") == "cldr":
+                self.foreign_major[key].append(row["name"])
 
     def _area_codes(self, pack: LanguagePack) -> None:
         """Landline prefixes by province (``area_codes`` in surrogates.yaml, optional): a fixed
@@ -366,6 +460,10 @@ class SurrogateData:
             self.centres[row["type"]].append((row["name"], row["province"]))
             self.centres["*"].append((row["name"], row["province"]))
         self.hospital_lookup = {fold(r["name"]): r["province"] for r in pack.table("hospital").rows}
+        #: words after a facility's type that belong to it ("Universitario", "de Alta Resolución"),
+        #: folded, longest first
+        self.facility_qualifiers = sorted({fold(q) for q in self.extra.get("facility_qualifiers") or ()},
+                                          key=lambda q: -len(q))
 
     # --- professions --------------------------------------------------------------------------
 

@@ -1,12 +1,10 @@
-"""Places: towns, provinces, postal codes, streets, hospitals, health centres, countries,
-institutions.
+"""Places: towns, provinces, postal codes and countries (streets are in ``streets``, hospitals
+and health centres in ``facilities``, institutions in ``institutions``).
 
 A town becomes another town of the same province, weighted by population (a note from
 Zaragoza stays a note from Aragón, and big towns stay likely). A postal code keeps its province
 prefix, and agrees with the surrogate town written next to it: Spanish postal codes of a
-province capital have 0 as third digit, other towns do not. Streets keep their type and the
-spelling of it ("c/", "Avda."), their shape (number ranges, floor, door); hospitals and health
-centres keep their facility type ("Hospital Universitario X" stays a "Hospital Universitario …").
+province capital have 0 as third digit, other towns do not.
 """
 
 from __future__ import annotations
@@ -14,6 +12,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import string
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -22,6 +21,7 @@ from rapidfuzz.distance import Levenshtein
 from .base import (
     LETTERS,
     DocumentState,
+    ForeignPlace,
     Level,
     Surrogate,
     SurrogateFailure,
@@ -31,17 +31,18 @@ from .base import (
     normalise,
     scramble,
     too_close,
-    weighted_choice,
 )
-from .data import Pool, SurrogateData, country_key, display, size_class
+from .data import Pool, SurrogateData, country_key, size_class
 
-_POSTAL = re.compile(r"(?P<lead>E-?)?(?P<code>\d{5})")
-#: "s/n" (sin número) is one token, kept: cut in three, its "s" became another letter ("d/n").
-_TAIL_TOKEN = re.compile(r"\d+\s*-\s*\d+(?![^\W\d_])|\d+|(?i:s\s?/\s?n)\b|[^\W\d_]+|.", re.DOTALL)
-_RANGE = re.compile(r"(\d+)(\s*-\s*)(\d+)")
-#: Numbers up to this many digits are drawn as numbers; longer ones (junk) digit by digit.
-_SHORT = 18
-_ORDINAL_MARKS = "ºª"
+_POSTAL = re.compile(r"(?P<lead>E[- ]?)?(?P<code>\d{5})")
+#: A postal code of another country ("1650000", "C1059ABG", "40140-276", "80 100"): digits, maybe
+#: a few capitals at either end; its digits are redrawn, its letters and separators kept.
+_FOREIGN_POSTAL = re.compile(r"(?=(?:\D*\d){3})[A-Z]{0,3}[- ]?\d[\d ./-]*[A-Z]{0,3}")
+#: What may stand between a place and the country written after it: "Heredia, Costa Rica",
+#: "Casablanca (Marruecos)", "Monterrey, Nuevo León, México" (other places are skipped).
+_TO_COUNTRY = re.compile(r"[^\S\n]*[,.;:()/-]{0,2}[^\S\n]*")
+#: How far (characters) a place looks for the country written after it.
+COUNTRY_WINDOW = 60
 #: How far (characters, same line or the next) a postal code looks for the town it belongs to.
 TOWN_WINDOW = 40
 #: How far (characters, same line or the next) a hospital or health centre looks for its town.
@@ -49,27 +50,26 @@ FACILITY_WINDOW = 80
 #: What separates a town from its province written after it: "Alcorcón (Madrid)", "Getafe,
 #: Madrid", "Aranda de Duero / Burgos", "Utrera - Sevilla", "Aranjuez. Madrid".
 _PAIR_GAP = re.compile(r"\s*[(,/.-]\s*|\s+")
-#: Spelt ordinal endings glued to a floor number ("1er piso", "2do", "3ra"): they fit only it.
-_ORDINAL_SUFFIXES = frozenset(
-    ("er", "ero", "era", "ro", "ra", "do", "da", "to", "ta", "vo", "va", "no", "na", "mo", "ma")
-)
-
-
-def _digits(number: str, rng: random.Random) -> str:
-    """A number of the same length, digit by digit, with a leading zero only where it had one."""
-    first = "0123456789" if number[:1] == "0" else "123456789"
-    return rng.choice(first) + "".join(rng.choice("0123456789") for _ in number[1:])
-
-
 def _weights(cum: list[float]) -> list[float]:
     """The weights behind cumulative weights."""
     return [b - a for a, b in zip([0.0, *cum[:-1]], cum, strict=True)]
 
 
-def _cased(model: str, word: str) -> str:
+def cased(model: str, word: str) -> str:
     """UPPER stays UPPER; anything else takes the surrogate's own capitalisation."""
     letters = [c for c in model if c.isalpha()]
     return word.upper() if len(letters) > 1 and all(c.isupper() for c in letters) else word
+
+
+def nearby_province(state: DocumentState, start: int, end: int, window: int = FACILITY_WINDOW) -> str | None:
+    """The province an address part between ``start`` and ``end`` follows: that of the surrogate
+    town written beside it (after it first: "C/ Mayor 3, 50009 Zaragoza"), else where the note's
+    first town went (a note is about one place), else None."""
+    for position in (end, start):
+        near = state.towns.near(state.text, position, window)
+        if near is not None and near.target:
+            return near.target
+    return next(iter(state.province_map.values()), None)
 
 
 class TerritoryGenerator:
@@ -93,13 +93,15 @@ class TerritoryGenerator:
         self.data = data
         self.countries = countries  # a country written as a place ("01009 Vitoria, España")
         self._filtered: dict[tuple[int, bool, str], Pool | None] = {}
+        self._foreign_levels: dict[tuple[str, str, str], list[Level]] = {}
 
     def prepare(self, state: DocumentState, spans: list[tuple[int, int, str]]) -> None:
-        """Pair provinces written after their town, then replace the towns (paired ones first,
-        provinces last), so that postal codes, hospitals, phones and provinces written elsewhere
-        can follow them. A town that fails here fails again in ``generate``, where the
-        pseudonymiser catches and records it."""
+        """Find the places in other countries (``find_foreign``), pair provinces written after
+        their town, then replace the towns (paired ones first, provinces last), so that postal
+        codes, hospitals, phones and provinces written elsewhere can follow them. A town that
+        fails here fails again in ``generate``, where the pseudonymiser catches and records it."""
         text = state.text
+        self.find_foreign(state, spans)
         places = sorted((s, e) for s, e, label in spans if label == "TERRITORIO")
         for (a_start, a_end), (b_start, b_end) in itertools.pairwise(places):
             if not _PAIR_GAP.fullmatch(text[a_end:b_start]):
@@ -128,6 +130,150 @@ class TerritoryGenerator:
             except Exception:  # surfaces again, per span, in generate
                 continue
 
+    def country_code(self, text: str) -> str | None:
+        """The ISO code of a country name written as a place or a country ("Marruecos", "EE.
+        UU."), None for anything else (a town named like a country is a town)."""
+        code = self.data.country_code.get(country_key(text.strip()))
+        return code if code is not None and self.data.find_town(text) is None else None
+
+    def country_inside(self, text: str) -> str | None:
+        """The country a place's own name contains ("Santiago de Chile", "México D.F.", "Ciudad
+        de Guatemala")."""
+        words = LETTERS.findall(text)
+        for size in range(min(3, len(words) - 1), 0, -1):
+            for i in range(len(words) - size + 1):
+                code = self.data.country_code.get(country_key(" ".join(words[i : i + size])))
+                if code is not None:
+                    return code
+        return None
+
+    def foreign_kind(self, text: str, country: str) -> str:
+        """"region" for a region of the country in the pack's table ("Antioquia", "California"),
+        else "city"."""
+        options = self.data.foreign_lookup.get(fold(text.strip()), [])
+        return "region" if (country, "region") in options and (country, "city") not in options else "city"
+
+    def find_foreign(self, state: DocumentState, spans: list[tuple[int, int, str]]) -> None:
+        """The note's places in other countries, into ``state.foreign_places``: a place with a
+        foreign country written after it on its line ("Casablanca (Marruecos)", "Heredia, Costa
+        Rica"; the home country or a Spanish province there makes it Spanish: "San Juan
+        (Alicante)") or inside its name ("Santiago de Chile"); else a place the pack does not know as
+        Spanish but lists as a city or region of another country ("Caracas", "California"); else,
+        in a note naming one foreign country and neither the home country nor a Spanish place,
+        every place that is not clearly Spanish ("Localidad/ Provincia: Heredia" with "País:
+        Costa Rica"). A place with the home country after it is Spanish."""
+        data, text = self.data, state.text
+        ordered = sorted((s, e) for s, e, label in spans if label in ("TERRITORIO", "PAIS"))
+        places = {(s, e) for s, e, label in spans if label == "TERRITORIO"}
+        codes = [self.country_code(text[s:e]) for s, e in ordered]
+        mentioned = {c for c in codes if c}
+        home = data.home_code
+        undecided = []
+        for i, (start, end) in enumerate(ordered):
+            stripped = text[start:end].strip()
+            if codes[i] or not stripped or (start, end) not in places:
+                continue  # a country, or a PAIS span that is not a country name
+            if _POSTAL.fullmatch(stripped) or _FOREIGN_POSTAL.fullmatch(stripped):
+                continue
+            beside, reach = None, end
+            for j in range(i + 1, len(ordered)):
+                gap = text[reach : ordered[j][0]]
+                if ordered[j][0] - end > COUNTRY_WINDOW or not _TO_COUNTRY.fullmatch(gap):
+                    break
+                if codes[j]:
+                    beside = codes[j]
+                    break
+                after = fold(text[ordered[j][0] : ordered[j][1]].strip())
+                if after in data.province_lookup or after in data.community_lookup:
+                    beside = home  # "San Juan (Alicante)": a Spanish province after it
+                    break
+                reach = ordered[j][1]
+            spanish = not self.unknown(stripped)
+            code = beside or (None if spanish else self.country_inside(stripped))
+            if code is None and not spanish:
+                options = data.foreign_lookup.get(fold(stripped), [])
+                pick = next((o for o in options if o[0] in mentioned), options[0] if options else None)
+                code = pick[0] if pick else None
+            if code is None:
+                undecided.append((start, stripped, spanish))
+            elif code != home:
+                kind = self.foreign_kind(stripped, code)
+                state.foreign_places[start] = ForeignPlace(code, kind, code in mentioned)
+        foreign = sorted(mentioned - {home})
+        if len(foreign) == 1 and home not in mentioned:
+            only = foreign[0]
+            if not any(spanish and (only, "city") not in data.foreign_lookup.get(fold(stripped), [])
+                       for _, stripped, spanish in undecided):  # no Spanish place: one foreign country
+                for start, stripped, _ in undecided:
+                    state.foreign_places[start] = ForeignPlace(only, self.foreign_kind(stripped, only), True)
+        # how many places of each country and kind the note names, for the country's surrogate
+        names: dict[ForeignPlace, set[str]] = {}
+        for start, place in state.foreign_places.items():
+            end = next(e for s, e in ordered if s == start)
+            names.setdefault(place, set()).add(fold(text[start:end].strip()))
+        for start, place in state.foreign_places.items():
+            state.foreign_places[start] = replace(place, siblings=len(names[place]))
+
+    def foreign_levels(self, country: str, kind: str, original: str) -> list[Level]:
+        """A city (or region) of ``country``, the big ones (CLDR's) first (a region: else a city
+        of it) -> of another country of its world region -> of its continent -> of anywhere;
+        never of the ``original`` country when that was replaced."""
+        key = (country, kind, original)
+        if key not in self._foreign_levels:
+            self._foreign_levels[key] = self._foreign_chain(country, kind, original)
+        return self._foreign_levels[key]
+
+    def _foreign_chain(self, country: str, kind: str, original: str) -> list[Level]:
+        data = self.data
+        region = data.region_of.get(country)
+        others = sorted({c for c, _ in data.foreign_places if c not in (country, original)})
+        near = [c for c in others if region is not None and data.region_of.get(c) == region]
+        continent = [c for c in others if region is not None and c not in near
+                     and continent_of(data.region_of.get(c, "")) == continent_of(region)]
+
+        def draw(codes: list[str], major: bool) -> Callable[[random.Random], str] | None:
+            """A country by how often Spanish notes name it (the frequent ones, not Svalbard),
+            then one of its places."""
+            table = data.foreign_major if major else data.foreign_places
+            lists = [(table[(code, kind)], data.country_weight.get(code, 0.005)) for code in codes
+                     if table.get((code, kind))]
+            if not lists:
+                return None
+            weights = [weight for _, weight in lists]
+            return lambda rng: rng.choice(rng.choices(lists, weights=weights, k=1)[0][0])
+
+        what = "city" if kind == "city" else "region"
+        levels = [Level(draw([country], major), f"foreign:{kind}") for major in (True, False)]
+        if kind != "city":
+            kind = "city"
+            levels.append(Level(draw([country], True), "foreign:city", "any-type",
+                                "no safe region of the country in the pack: one of its cities"))
+        for codes, fallback, reason in (
+            (near, "same region", f"no safe {what} of the country in the pack: one of its world region"),
+            (continent, "same continent",
+             f"no safe {what} of the country's world region: one of its continent"),
+            (others, "anywhere", f"no safe {what} of the country's continent: one from anywhere"),
+        ):
+            levels += [Level(draw(codes, True), f"foreign:{kind}:{fallback}", fallback, reason),
+                       Level(draw(codes, False), f"foreign:{kind}:{fallback}", fallback, reason)]
+        return levels
+
+    def foreign(self, text: str, stripped: str, start: int, state: DocumentState) -> Surrogate:
+        """A place in another country: a city (region) of the country's surrogate when the note
+        names the country ("Casablanca (Marruecos)" -> "Orán (Argelia)"), else of the same
+        country ("Londres" -> "Belfast"... of the pack's lists), else of its region."""
+        place = state.foreign_places[start]
+        country = place.country
+        if place.named and self.countries is not None:
+            # one with as many places of the kind as the note names there, if its region has one
+            country = self.countries.surrogate_code(country, state, place.kind, place.siblings) or country
+        levels = self.foreign_levels(country, place.kind, place.country)
+        new, level = state.draw_chain(stripped, levels, "town")
+        note = "foreign place, of the country's surrogate" if place.named else "foreign place, of its country"
+        # "CDMX", "D.F." are abbreviations, not upper case: "Managua", not "MANAGUA"
+        abbreviated = "." in stripped or sum(c.isalpha() for c in stripped) <= 4
+        return chosen(text.replace(stripped, new if abbreviated else cased(stripped, new)), level, note)
+
     def unknown(self, text: str) -> bool:
         """A place name the pack does not know (a hamlet, "Puerto de Santa María" without its
         article), neither a town, a province, a community nor a postal code."""
@@ -138,7 +284,7 @@ class TerritoryGenerator:
 
     def neutral_category(self, text: str, label: str) -> str:
         stripped = text.strip()
-        if _POSTAL.fullmatch(stripped):
+        if _POSTAL.fullmatch(stripped) or _FOREIGN_POSTAL.fullmatch(stripped):
             return "postal_code"
         if self.data.find_town(stripped) is None:
             if fold(stripped) in self.data.province_lookup:
@@ -275,6 +421,13 @@ class TerritoryGenerator:
         if postal:
             new, level = self.postal_code(stripped, postal, start, state)
             return chosen(text.replace(stripped, new), level, "postal code")
+        if _FOREIGN_POSTAL.fullmatch(stripped):  # digits redrawn, letters and separators kept
+            digits = re.compile(r"\d")
+            redrawn = [Level(lambda rng: digits.sub(lambda _: rng.choice(string.digits), stripped), "postal")]
+            new, level = state.draw_chain(stripped, redrawn, "postal")
+            return chosen(text.replace(stripped, new), level, "postal code of another country")
+        if start in state.foreign_places:
+            return self.foreign(text, stripped, start, state)
         if (self.countries is not None and country_key(stripped) in self.data.country_code
                 and self.data.find_town(stripped) is None):
             return self.countries.generate(text, "PAIS", start, state)  # España kept, as under PAIS
@@ -291,7 +444,7 @@ class TerritoryGenerator:
                 province, target = state.town_provinces[key]
                 state.towns.add(start, start + len(text), province, plain, target)
             # the same surrogate, in this mention's case ("Sevilla" ... "SEVILLA")
-            return replace(known, text=text.replace(stripped, _cased(stripped, plain)))
+            return replace(known, text=text.replace(stripped, cased(stripped, plain)))
         found = self.data.find_town(stripped)
         if found is not None:
             shown, province = found
@@ -302,7 +455,7 @@ class TerritoryGenerator:
             state.province_map.setdefault(province, target)
             state.towns.add(start, start + len(text), province, new, target)
             note = "town of another province" if target != province else "town of the same province"
-            result = chosen(text.replace(stripped, _cased(stripped, new)), level, note)
+            result = chosen(text.replace(stripped, cased(stripped, new)), level, note)
         elif key in self.data.province_lookup:
             province = self.data.province_lookup[key]
             mapped = state.province_map.get(province)
@@ -310,34 +463,18 @@ class TerritoryGenerator:
                     and not state.contains_original(normalise(mapped)):
                 # the note's towns of this province went to another: the province goes with them
                 new = mapped
-                written = text.replace(stripped, _cased(stripped, new))
+                written = text.replace(stripped, cased(stripped, new))
                 result = Surrogate(written, note="province of its towns")
             else:
-                community = self.data.province_community[province]
-                siblings = [p for p in self.data.provinces_of[community] if p != province]
-                everywhere = sorted(self.data.province_code)
-                levels = [
-                    Level((lambda rng: rng.choice(siblings)) if siblings else None, "province"),
-                    Level(
-                        lambda rng: rng.choice(everywhere),
-                        "province",  # the category of old: same draws where the first rung is empty
-                        "anywhere",
-                        "no other safe province in the original's community: a province from anywhere"
-                        if siblings
-                        else "the original's community has one province: a province from anywhere",
-                    ),
-                ]
-                new, level = state.draw_chain(stripped, levels, "province")
-                result = chosen(text.replace(stripped, _cased(stripped, new)), level, "province")
+                new, level = state.draw_chain(stripped, self.province_levels(province), "province")
+                result = chosen(text.replace(stripped, cased(stripped, new)), level, "province")
             # a province where a town would be ("15006 La Coruña"): what is beside it follows
             state.town_provinces[key] = (province, new)
             state.province_map.setdefault(province, new)
             state.towns.add(start, start + len(text), province, new, new)
         elif key in self.data.community_lookup:
-            communities = self.data.communities
-            levels = [Level(lambda rng: rng.choice(communities), "community")]
-            new, level = state.draw_chain(stripped, levels, "community")
-            result = chosen(text.replace(stripped, _cased(stripped, new)), level, "community")
+            new, level = state.draw_chain(stripped, self.community_levels(), "community")
+            result = chosen(text.replace(stripped, cased(stripped, new)), level, "community")
         else:
             # an unknown place written before its province ("Gorraiz (Navarra)") is a town of it
             province = state.paired_towns.get(start, "")
@@ -359,10 +496,56 @@ class TerritoryGenerator:
             if target:  # its postal code, hospital and phone follow it; its province is unknown
                 state.town_provinces[key] = (province, target)
                 state.towns.add(start, start + len(text), province, new, target)
-            result = chosen(text.replace(stripped, _cased(stripped, new)), level, note)
+            result = chosen(text.replace(stripped, cased(stripped, new)), level, note)
         state.memo[memo_key] = result
         state.memo[("territory-plain", key)] = Surrogate(new)
         return result
+
+    def province_levels(self, province: str) -> list[Level]:
+        """Another province of the community -> any province."""
+        community = self.data.province_community[province]
+        siblings = [p for p in self.data.provinces_of[community] if p != province]
+        everywhere = sorted(self.data.province_code)
+        return [
+            Level((lambda rng: rng.choice(siblings)) if siblings else None, "province"),
+            Level(
+                lambda rng: rng.choice(everywhere),
+                "province",  # the category of old: same draws where the first rung is empty
+                "anywhere",
+                "no other safe province in the original's community: a province from anywhere"
+                if siblings
+                else "the original's community has one province: a province from anywhere",
+            ),
+        ]
+
+    def community_levels(self) -> list[Level]:
+        communities = self.data.communities
+        return [Level(lambda rng: rng.choice(communities), "community")]
+
+    def province_surrogate(self, province: str, state: DocumentState) -> str | None:
+        """Where a province named outside a TERRITORIO span goes (an institution "de Cádiz"):
+        where the note's towns of it went, else the draw a mention of it would get."""
+        mapped = state.province_map.get(province)
+        if mapped is not None and mapped != province:
+            return mapped
+        try:
+            return state.draw_chain(province, self.province_levels(province), "province")[0]
+        except SurrogateFailure:
+            return None
+
+    def community_surrogate(self, community: str, state: DocumentState) -> str | None:
+        """Where a community named outside a TERRITORIO span goes ("Servicio Andaluz de
+        Salud"): the community of a province the note's towns of it went to, else the draw a
+        mention of it would get."""
+        data = self.data
+        for original, target in state.province_map.items():
+            moved = data.province_community.get(target)
+            if data.province_community.get(original) == community and moved and moved != community:
+                return moved
+        try:
+            return state.draw_chain(community, self.community_levels(), "community")[0]
+        except SurrogateFailure:
+            return None
 
     def paired_province(self, text: str, stripped: str, start: int, state: DocumentState) -> Surrogate | None:
         """The province written after its town: the surrogate town's province (None: the town
@@ -373,7 +556,7 @@ class TerritoryGenerator:
         new = mention.target
         if new == mention.province or too_close(new, stripped) or state.contains_original(normalise(new)):
             return None
-        return Surrogate(text.replace(stripped, _cased(stripped, new)), note="province of the surrogate town")
+        return Surrogate(text.replace(stripped, cased(stripped, new)), note="province of the surrogate town")
 
     def postal_code(
         self, code_text: str, match: re.Match, start: int, state: DocumentState
@@ -421,289 +604,6 @@ class TerritoryGenerator:
             ),
         ]
         return state.draw_chain(key, levels, "postal")
-
-
-class StreetGenerator:
-    """CALLE: type kept as written, a surrogate name, the numbers' shape kept."""
-
-    name = "streets"
-    phase = 2
-
-    def __init__(self, data: SurrogateData) -> None:
-        self.data = data
-
-    def split(self, text: str) -> tuple[str, str | None, str, str]:
-        """(type as written, type, name, tail with numbers/floor/door)."""
-        folded = fold(text)
-        type_text, kind = "", None
-        for form, name in self.data.street_types:
-            if folded.startswith(form) and (
-                len(folded) == len(form) or not folded[len(form)].isalnum() or form.endswith(("/", "."))
-            ):
-                type_text, kind = text[: len(form)], name
-                break
-        rest = text[len(type_text) :]
-        cut = re.search(r"\d|,|\bs\s?/\s?n\b|\bn(?:o\.|[º°.])|\bnúm", rest, re.IGNORECASE)
-        name_end = cut.start() if cut else len(rest)
-        return type_text, kind, rest[:name_end], rest[name_end:]
-
-    def new_name(self, old: str, names: list[str], rng: random.Random) -> str:
-        new = rng.choice(names)
-        # what separates the type from the name stays ("Av/ Colombia", "C.: Mayor")
-        first = next((i for i, c in enumerate(old) if c.isalnum()), len(old))
-        lead = old[:first]
-        stripped = old[first:].strip()
-        trail = old[len(old.rstrip()) :]
-        connector = re.match(r"(de|del|d')\s*(la|las|los|el)?\s+", stripped, re.IGNORECASE)
-        if connector:
-            first, _, rest = new.partition(" ")
-            if fold(first) in ("la", "las", "los") and rest:
-                new = f"de {first.lower()} {rest}"
-            elif fold(first) == "el" and rest:
-                new = f"del {rest}"
-            else:
-                new = f"de {new}"
-            if stripped[:1].isupper():
-                new = new[:1].upper() + new[1:]
-        return lead + _cased(stripped, new) + trail
-
-    def new_tail(self, tail: str, rng: random.Random) -> str:
-        out = []
-        tokens = _TAIL_TOKEN.findall(tail)
-        for index, token in enumerate(tokens):
-            following = tokens[index + 1] if index + 1 < len(tokens) else ""
-            if token.isdigit() and fold(following) in _ORDINAL_SUFFIXES:
-                out.append(token)  # a floor written "1er", "2do": the suffix fits only its number
-                continue
-            numbers = _RANGE.fullmatch(token)
-            short = numbers is not None and max(len(numbers[1]), len(numbers[3])) <= _SHORT
-            if short and int(numbers[3]) >= int(numbers[1]):
-                # a number range keeps its width and its span ("5-7" -> "6-8")
-                a, b = int(numbers[1]), int(numbers[3])
-                width = max(len(str(a)), 1)
-                new_a = rng.randint(10 ** (width - 1) if width > 1 else 1, 10**width - 1)
-                out.append(f"{new_a}{numbers[2]}{new_a + max(b - a, 0)}")
-            elif numbers:  # two numbers, not a range ("# 49-00" in a Colombian address)
-                out.append(_digits(numbers[1], rng) + numbers[2] + _digits(numbers[3], rng))
-            elif token.isdigit() and len(token) <= _SHORT:
-                low = 10 ** (len(token) - 1) if len(token) > 1 else 1
-                out.append(str(rng.randint(low, 10 ** len(token) - 1)))
-            elif token.isdigit():
-                out.append(_digits(token, rng))
-            elif token.isalpha() and token not in _ORDINAL_MARKS:
-                if fold(token) in self.data.address_words:
-                    out.append(token)
-                elif len(token) == 1:
-                    out.append(match_case(token, rng.choice("abcdefgh")))
-                elif re.fullmatch(r"[IVXLC]+", token):  # "Bloque II": another numeral
-                    out.append(rng.choice(("I", "II", "III", "IV", "V", "VI")))
-                elif token[0].isupper():
-                    # a neighbourhood or building ("476, Juárez"): a surname reads like one,
-                    # where scrambled letters ("Dxbwfz") showed the reader what was replaced
-                    new = token
-                    for _ in range(5):
-                        new = self.data.surname_pool.choose(rng)
-                        if fold(new) != fold(token):
-                            break
-                    out.append(new.upper() if token.isupper() else new)
-                else:
-                    out.append(token)
-            else:
-                out.append(token)
-        return "".join(out)
-
-    def neutral_category(self, text: str, label: str) -> str:
-        return "street"
-
-    def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
-        """Fallback chain: a street name of the original's type -> of any type."""
-        type_text, kind, name, tail = self.split(text)
-
-        def make(names: list[str]) -> Callable[[random.Random], str]:
-            def one(rng: random.Random) -> str:
-                new_name = self.new_name(name, names, rng) if name.strip() else name
-                return type_text + new_name + self.new_tail(tail, rng)
-
-            return one
-
-        typed = self.data.streets.get(kind or "", [])
-        anywhere = self.data.streets["*"]
-        if typed:
-            levels = [
-                Level(make(typed), "street"),
-                Level(
-                    make(anywhere),
-                    "street",
-                    "any-type",
-                    "no safe street name of the original's type: a street name of any type",
-                ),
-            ]
-        elif kind is not None:
-            levels = [
-                Level(
-                    make(anywhere),
-                    "street",
-                    "any-type",
-                    "no street of the original's type in the pack: a street name of any type",
-                )
-            ]
-        else:
-            levels = [Level(make(anywhere), "street")]
-        new, level = state.draw_chain(text, levels, "street")
-        return chosen(new, level, f"type {kind}" if kind else "")
-
-
-class FacilityGenerator:
-    """HOSPITAL and CENTRO_SALUD: a facility of the same type, from the same province when the
-    original is in the catalogue; the type is written as the original wrote it."""
-
-    name = "facilities"
-    phase = 2
-
-    def __init__(self, data: SurrogateData) -> None:
-        self.data = data
-        # catalogue hospitals grouped by the type their name starts with ("Hospital Universitario
-        # X"), so that the original's type words can be put in front of the surrogate's name
-        self.typed: dict[str, list[tuple[str, str]]] = {}
-        for rows in data.hospitals.values():
-            for name, province in rows:
-                _, kind = self.facility_type(name)
-                if kind is not None:
-                    self.typed.setdefault(kind, []).append((name, province))
-        self._every_hospital = [c for rows in self.typed.values() for c in rows]
-        self._every_centre = data.centres.get("*", [])
-        self._local_cache: dict[tuple[bool, str, str], list[tuple[str, str]]] = {}
-
-    def facility_type(self, text: str) -> tuple[str, str | None]:
-        folded = fold(text)
-        for form, kind in self.data.facility_forms:
-            end = len(form)
-            if folded.startswith(form) and (
-                end == len(folded) or not folded[end].isalnum() or form.endswith(".")
-            ):
-                return text[:end], kind
-        return "", None
-
-    def neutral_category(self, text: str, label: str) -> str:
-        _, kind = self.facility_type(text)
-        centre = label == "CENTRO_SALUD" or kind in ("centro de salud", "consultorio")
-        return "health_centre" if centre else "hospital"
-
-    def target_province(
-        self, original: str | None, start: int, text: str, state: DocumentState
-    ) -> str | None:
-        """Where a facility's surrogate comes from: the province of the surrogate town beside it
-        (after the name first: "Hospital X, C/ Mayor 3, 50009 Zaragoza"), else where the note's
-        towns of the original's province went (from the catalogue, or a province or town named
-        at the end of the name), else where the note's first town went (a note is about one
-        place), else the original's."""
-        for position in (start + len(text), start):
-            near = state.towns.near(state.text, position, FACILITY_WINDOW)
-            if near is not None:
-                return near.target
-        original = original or self.named_province(text)
-        if original is not None:
-            return state.province_map.get(original, original)
-        return next(iter(state.province_map.values()), None)
-
-    def named_province(self, text: str) -> str | None:
-        """The province a facility's name ends with ("Hospital San Rafael La Coruña",
-        "Hospital Comarcal de Medina del Campo"): the province named, or the town's."""
-        words = text.split()
-        for size in range(min(4, len(words) - 1), 0, -1):
-            tail = " ".join(words[-size:])
-            if fold(tail) in self.data.province_lookup:
-                return self.data.province_lookup[fold(tail)]
-            town = self.data.find_town(tail)
-            if town is not None and tail[:1].isupper():
-                return town[1]
-        return None
-
-    def _local(self, centre: bool, kind: str, province: str) -> list[tuple[str, str]]:
-        """Facilities of a type in a province (memoised: the catalogue has thousands); kind ""
-        of a hospital: any type."""
-        key = (centre, kind, province)
-        if key not in self._local_cache:
-            table = self.data.centres if centre else self.typed
-            candidates = table.get(kind, []) or table.get("hospital", []) or table.get("*", [])
-            if not centre and kind == "":
-                candidates = self._every_hospital
-            self._local_cache[key] = [c for c in candidates if province and c[1] == province]
-        return self._local_cache[key]
-
-    def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
-        """Fallback chain: same type in the province the facility follows (``target_province``)
-        -> any type there -> same type anywhere -> any type; an abbreviation ("HUMS") becomes
-        another."""
-        type_text, kind = self.facility_type(text)
-        centre = label == "CENTRO_SALUD" or kind in ("centro de salud", "consultorio")
-        table = self.data.centres if centre else self.typed
-        province = self.target_province(self.data.hospital_lookup.get(fold(text)), start, text, state)
-        typed = table.get(kind or "", []) or table.get("hospital", []) or table.get("*", [])
-        local = self._local(centre, kind or "", province or "")
-        if len(local) < 3 and province:  # any facility of the province: the type words stay the original's
-            local = self._local(centre, "*" if centre else "", province)
-        letters = [c for c in text if c.isalpha()]
-        if not type_text and letters and all(c.isupper() for c in letters) and len(text.split()) == 1:
-            abbreviation = [Level(lambda rng: scramble(text, rng), "facility")]
-            new, level = state.draw_chain(text, abbreviation, "facility")
-            return chosen(new, level, "abbreviation scrambled")
-
-        def make(candidates: list[tuple[str, str]]) -> Callable[[random.Random], str]:
-            def one(rng: random.Random) -> str:
-                name = rng.choice(candidates)[0] if candidates else "General"
-                own_type, _ = self.facility_type(name)
-                rest = name[len(own_type) :].strip() if own_type else name
-                # type words the original's type already has go ("Hospital Universitario" +
-                # "Universitario Virgen de la Arrixaca" -> "… Virgen de la Arrixaca")
-                typed_words = {fold(w) for w in type_text.split()}
-                words = rest.split()
-                while len(words) > 1 and fold(words[0]) in typed_words:
-                    words.pop(0)
-                rest = " ".join(words)
-                if not type_text or not text[len(type_text) :].strip():
-                    return name  # no name to replace after the type ("Hospital General"): a whole one
-                after = text[len(type_text) :]
-                de = re.match(r"\s+de\s", after) and not re.match(r"(de|del)\b", rest)
-                connector = " de " if de else " "
-                return type_text + connector + rest if rest else type_text
-
-            return one
-
-        category = f"facility:{label}"
-        levels = [Level(make(local if local else typed), category)]
-        if local:
-            levels.append(
-                Level(
-                    make(typed),
-                    category,
-                    "anywhere",
-                    "no safe facility of the original's type in its province: one from anywhere",
-                )
-            )
-        every = self._every_centre if centre else self._every_hospital
-        if every is not typed:
-            levels.append(
-                Level(
-                    make(every),
-                    category,
-                    "any-type",
-                    "no safe facility of the original's type: a facility of any type",
-                )
-            )
-        if type_text and every:
-            # the type words as written may themselves be an original of the note ("Hospital
-            # General" annotated alone): a whole catalogue name, its own type included
-            levels.append(
-                Level(
-                    lambda rng: rng.choice(every)[0],
-                    f"{category}:whole",
-                    "any-type",
-                    "no safe facility keeping the original's type words: a whole name of any type",
-                )
-            )
-        new, level = state.draw_chain(text, levels, category)
-        return chosen(new, level, f"type {kind}" if kind else "")
 
 
 #: Continents, for a region whose own countries run out (world regions are named *_africa…).
@@ -764,10 +664,14 @@ class CountryGenerator:
         weights = [self.data.country_weight[c] for c in codes]
         return lambda rng: rng.choices(codes, weights=weights, k=1)[0]
 
-    def levels(self, code: str | None, adjective: bool) -> list[Level]:
+    def levels(
+        self, code: str | None, adjective: bool, among: tuple[frozenset[str], ...] = ()
+    ) -> list[Level]:
         """Same region -> same continent -> any country. Countries with a nationality adjective
         come first at each step (the common ones, and a later "senegalesa" can follow its
-        country); a name may then fall back on the others, an adjective may not."""
+        country); a name may then fall back on the others, an adjective may not. ``among``: sets
+        of countries to try first, in order, at each step (those with as many cities in the pack
+        as the note names, then those with one: for the note's cities to follow their country)."""
         region = self.data.region_of.get(code or "")
         steps: list[tuple[list[str], str, str | None, str]] = []
         if region is not None:
@@ -786,10 +690,41 @@ class CountryGenerator:
                           "no safe country on the same continent: any country"))
         levels = []
         for codes, category, fallback, reason in steps:
-            levels.append(Level(self._pool(codes, True), category, fallback, reason))
-            if not adjective:
-                levels.append(Level(self._pool(codes, False), category + ":all", fallback, reason))
+            for subset in (*(among or ()), None):  # the preferred countries first, at every step
+                kept = codes if subset is None else [c for c in codes if c in subset]
+                levels.append(Level(self._pool(kept, True), category, fallback, reason))
+                if not adjective:
+                    levels.append(Level(self._pool(kept, False), category + ":all", fallback, reason))
         return levels
+
+    def draw(
+        self, code: str | None, canonical: str, adjective: bool, state: DocumentState,
+        among: tuple[frozenset[str], ...] = (),
+    ) -> tuple[str, Level]:
+        """The surrogate country's name for a country (its canonical name keys the draw)."""
+        names = self.data.country_name
+        levels = [
+            Level(None if level.make is None else (lambda rng, make=level.make: names[make(rng)]),
+                  level.category, level.fallback, level.reason)
+            for level in self.levels(code, adjective, among)
+        ]
+        return state.draw_chain(canonical, levels, "country")
+
+    def surrogate_code(
+        self, code: str, state: DocumentState, kind: str = "city", needed: int = 1
+    ) -> str | None:
+        """The code of the country a foreign country of the note becomes — the same draw its
+        mentions get, so that a city follows its country ("Casablanca (Marruecos)"), drawn among
+        the countries with ``needed`` places of ``kind`` in the pack first, then with one; None
+        when there is none."""
+        places = self.data.foreign_places
+        among = tuple(frozenset(c for (c, k), names in places.items() if k == kind and len(names) >= n)
+                      for n in sorted({needed, 1}, reverse=True))
+        try:
+            new, _ = self.draw(code, self.data.country_name.get(code, code), False, state, among)
+        except SurrogateFailure:
+            return None
+        return self.data.country_code.get(country_key(new))
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         stripped = text.strip()
@@ -806,13 +741,7 @@ class CountryGenerator:
         # the canonical name keys the draw: "EE. UU." and "Estados Unidos" get one surrogate,
         # and "senegalés" the adjective of the country "Senegal" became
         canonical = data.country_name.get(code or "", stripped)
-        names = {c: data.country_name[c] for c in data.country_name}
-        levels = [
-            Level(None if level.make is None else (lambda rng, make=level.make: names[make(rng)]),
-                  level.category, level.fallback, level.reason)
-            for level in self.levels(code, adjective)
-        ]
-        new, level = state.draw_chain(canonical, levels, "country")
+        new, level = self.draw(code, canonical, adjective, state)
         if adjective:
             new_code = data.country_code[country_key(new)]
             forms = data.nationality.get(new_code)
@@ -821,126 +750,4 @@ class CountryGenerator:
             return chosen(text.replace(stripped, match_case(stripped, forms[index])), level, "nationality")
         # "EE. UU." and "USA" are abbreviations, not upper case: "Canadá", not "CANADÁ"
         abbreviated = "." in stripped or sum(c.isalpha() for c in stripped) <= 4
-        return chosen(text.replace(stripped, new if abbreviated else _cased(stripped, new)), level)
-
-
-#: A run of capitals in an acronym ("SDOM" and "HGR" in "SDOM-HGR").
-_CAPITALS = re.compile(r"[^\W\d_a-z]+")
-#: "Instituto Riojano del Corazón (IRC)": a name with its acronym in brackets.
-_NAMED_ACRONYM = re.compile(r"(?P<name>.*\S)\s*\((?P<acronym>[^\W\d_a-z]{2,})\)")
-
-
-class InstitutionGenerator:
-    """INSTITUCION: a template chosen by the name's first words (Universidad, Instituto…)
-    filled with surrogate places and surnames; acronyms become other acronyms."""
-
-    name = "institutions"
-    phase = 2
-
-    def __init__(self, data: SurrogateData) -> None:
-        self.data = data
-
-    def fill(self, template: str, rng: random.Random) -> str:
-        def town() -> str:
-            return display(weighted_choice(rng, self.data.town_pool_all.items, self.data.town_pool_all.cum))
-
-        def surname() -> str:
-            pool = self.data.surname_pool
-            return weighted_choice(rng, pool.items[:300], pool.cum[:300])
-
-        fillers = {
-            "municipality": town,
-            "surname": surname,
-            "province": lambda: rng.choice(sorted(self.data.province_code)),
-            "community": lambda: rng.choice(self.data.communities),
-        }
-        out = template
-        while "{" in out:
-            head, _, rest = out.partition("{")
-            field, _, tail = rest.partition("}")
-            out = head + (fillers[field]() if field in fillers else field) + tail
-        return out
-
-    def neutral_category(self, text: str, label: str) -> str:
-        return "institution"
-
-    def initials(self, name: str) -> str:
-        """The acronym a name spells: the initials of its capitalised words ("Instituto de
-        Medicina Legal de Santa Cruz" -> "IMLSC"); of a name keyed in lower case, of its words
-        but the particles."""
-        words = LETTERS.findall(name)
-        capitalised = [w for w in words if w[:1].isupper()]
-        words = capitalised or [w for w in words if fold(w) not in self.data.name_particles]
-        return "".join(w[0] for w in words).upper()
-
-    def acronym_levels(self, acronym: str, state: DocumentState) -> list[Level]:
-        """An acronym of the note's own institutions takes the initials of that institution's
-        surrogate (so "Instituto Riojano del Corazón … IRC" stay one institution); any other
-        becomes acronyms of the pack's list, one per capital run, of the same length where the list
-        has one ("SDOM-HGR" -> "CNIO-SEC")."""
-        key = fold(acronym)
-        tied = next(
-            (
-                self.initials(surrogate)
-                for original, surrogate in state.used.get("institution", {}).items()
-                if len(key) > 1 and fold(self.initials(original)) == key
-            ),
-            None,
-        )
-        # the initials of a safe surrogate name may fall one letter from the original's
-        # ("IMLM" -> "IMLS"): they follow the new name, not the old one, and are not a near copy
-        levels = [Level(lambda rng: tied, "institution:tied", check_close=False)] if tied else []
-        pool = self.data.institution_acronyms
-
-        def one(run: str, rng: random.Random) -> str:
-            if len(run) < 2:
-                return run
-            same = [a for a in pool if len(a) == len(run)]  # same length where the list allows
-            return rng.choice(same or pool)
-
-        def drawn(rng: random.Random) -> str:
-            return _CAPITALS.sub(lambda m: one(m[0], rng), acronym)
-
-        levels.append(Level(drawn, "institution"))
-        return levels
-
-    def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
-        """Fallback chain: a template of the original's kind -> a generic template. An acronym
-        becomes the initials of the note's surrogate institution or an acronym of the pack's
-        list, never random capitals ("SCMV" -> "KLMY" told the reader what was replaced)."""
-        stripped = text.strip()
-        letters = [c for c in stripped if c.isalpha()]
-        if letters and all(c.isupper() for c in letters) and " " not in stripped:
-            new, level = state.draw_chain(stripped, self.acronym_levels(stripped, state), "institution")
-            return chosen(text.replace(stripped, new), level, "acronym")
-        named = _NAMED_ACRONYM.fullmatch(stripped)
-        name = named["name"] if named else stripped
-        folded = fold(name)
-        default = self.data.institution_default
-        templates = default
-        for head, options in self.data.institutions:
-            if folded.startswith(head):
-                templates = options
-                break
-
-        def make(options: list[str]) -> Callable[[random.Random], str]:
-            def one(rng: random.Random) -> str:
-                new = self.fill(rng.choice(options), rng)
-                return f"{new} ({self.initials(new)})" if named else new
-
-            return one
-
-        levels = [Level(make(templates), "institution")]
-        if templates is not default:
-            levels.append(
-                Level(
-                    make(default),
-                    "institution:any",
-                    "any-type",
-                    "no safe name of the original's kind: a generic institution",
-                )
-            )
-        new, level = state.draw_chain(stripped, levels, "institution")
-        if named:  # the acronym alone, later in the note, follows this surrogate
-            state.used["institution"].setdefault(normalise(name), new.rsplit(" (", 1)[0])
-        return chosen(text.replace(stripped, new), level)
+        return chosen(text.replace(stripped, new if abbreviated else cased(stripped, new)), level)

@@ -123,7 +123,9 @@ def invented_words(original: str, surrogate: str, label: str, vocabulary: Vocabu
     if label in ADDRESS_LABELS:
         return [w for w in words if fold(w) not in kept and not vocabulary.glued(w, kept)]
     code = label.startswith(CODE_PREFIXES) and any(c.isdigit() for c in surrogate)
-    acronyms = _initials_of([w for w in words if len(w) > 1 and not w.isupper()])
+    # with and without one-letter words: "A Coruña" counts its "A" in IISAC, "y" rarely counts
+    acronyms = _initials_of([w for w in words if len(w) > 1 and not w.isupper()]) | _initials_of(
+        [w for w in words if len(w) == 1 or not w.isupper()])
     out = []
     for word in words:
         if len(word) == 1 or fold(word) in kept or vocabulary.known(word):

@@ -10,7 +10,13 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crfdeid.pseudonymise import MIN_LEFTOVER_LENGTH, Pseudonymiser, _Entities, apply_replacements
+from crfdeid.pseudonymise import (
+    MIN_LEFTOVER_LENGTH,
+    Pseudonymiser,
+    _Entities,
+    apply_replacements,
+    whole_words,
+)
 from crfdeid.surrogates import SurrogateFailure, build_registry, fold, normalise, surrogate_data
 from crfdeid.surrogates.people import PERSON_LABELS
 from crfdeid.types import Document, Span
@@ -115,7 +121,8 @@ def leftovers_by_regex(pseudonymiser: Pseudonymiser, document: Document, result)
     kept = {(r.start, r.end) for r in result.audit if r.surrogate is None}
     wanted: dict[str, tuple[str, bool]] = {}
     upper: set[str] = set()  # written in capitals in a span: its acronym may be the name
-    for span in sorted(document.spans, key=lambda s: (s.start, -s.end, s.label)):
+    spans = whole_words(document.text, document.spans)  # a span inside a word replaces the word
+    for span in sorted(spans, key=lambda s: (s.start, -s.end, s.label)):
         if (span.start, span.end) in kept:
             continue
         original = document.span_text(span)

@@ -121,6 +121,36 @@ def test_every_street_type_form():
     assert_clean(check("CALLE", "Domicilio: {}.", entries)[0])
 
 
+def test_every_road_code():
+    """Every national road of the pack, and regional codes of every shape, as a road with its
+    kilometre point and as a code alone."""
+    codes = [*DATA.national_roads, "CV-500", "M-30", "C-31", "GI-600", "AS-II", "M-608", "A7", "N-332"]
+    entries = [f"Ctra. {code}, km 5" for code in codes] + [f"{code}, km. 187" for code in codes]
+    entries += [f"Carretera Nacional {n}, km 12" for n in ("IV", "330", "VI")]
+    assert_clean(check("CALLE", "Domicilio: {}.", entries)[0])
+
+
+def test_every_foreign_place():
+    """Every city and region of another country the pack lists, alone and beside its country."""
+    rows = PACK.table("foreign_place").rows
+    assert_clean(check("TERRITORIO", "Natural de {}.", [row["name"] for row in rows])[0])
+    names = {row["country"]: row["name"] for row in rows}
+    for code, name in names.items():
+        country = DATA.country_name.get(code)
+        if country is None:
+            continue
+        text = f"Natural de {name} ({country})."
+        spans = (
+            Span(11, 11 + len(name), "TERRITORIO"),
+            Span(13 + len(name), 13 + len(name) + len(country), "PAIS"),
+        )
+        result = PSEUDONYMISER.pseudonymise(Document("d", text, spans))
+        assert not result.generator_errors, text
+        city, new_country = (result.text[s.start : s.end] for s in result.spans)
+        assert normalise(city) != normalise(name) and normalise(new_country) != normalise(country), text
+        assert DATA.find_town(city) is None, (text, city)
+
+
 def test_every_hospital_and_health_centre():
     hospitals = [row["name"] for row in PACK.table("hospital").rows]
     centres = [row["name"] for row in PACK.table("health_centre").rows]

@@ -1,0 +1,249 @@
+"""Hospitals and health centres: a facility of the same type, from the province of the note's
+surrogate town; the type is written as the original wrote it ("Hospital Universitario X" stays a
+"Hospital Universitario …")."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Callable
+
+from .base import DocumentState, Level, Surrogate, chosen, fold, scramble
+from .data import SurrogateData, words_of
+from .places import FACILITY_WINDOW, cased
+
+#: A word of this many catalogue names or more ("Virgen", "San", "Norte") tells no facility apart.
+COMMON_WORD = 30
+#: Articles that may start a facility's proper part ("La Paz", "A Coruña", "El Bierzo").
+_ARTICLES = frozenset({"la", "las", "los", "el", "a", "o", "as", "os", "les", "els"})
+
+
+class FacilityGenerator:
+    """HOSPITAL and CENTRO_SALUD: a facility of the same type, from the same province when the
+    original is in the catalogue; the type is written as the original wrote it."""
+
+    name = "facilities"
+    phase = 2
+
+    def __init__(self, data: SurrogateData) -> None:
+        self.data = data
+        self._type_start = re.compile("|".join(re.escape(form) for form, _ in data.facility_forms))
+        # catalogue hospitals grouped by the type their name starts with ("Hospital Universitario
+        # X"), so that the original's type words can be put in front of the surrogate's name
+        self.typed: dict[str, list[tuple[str, str]]] = {}
+        for rows in data.hospitals.values():
+            for name, province in rows:
+                _, kind = self.facility_type(name)
+                if kind is not None:
+                    self.typed.setdefault(kind, []).append((name, province))
+        self._every_hospital = [c for rows in self.typed.values() for c in rows]
+        self._every_centre = data.centres.get("*", [])
+        self._local_cache: dict[tuple[bool, str, str], list[tuple[str, str]]] = {}
+        self._words: dict[str, frozenset[str]] = {}
+        self._propers: dict[str, str] = {}
+        counts: Counter[str] = Counter()
+        for name, _ in (*self._every_hospital, *self._every_centre):
+            counts.update(set(words_of(name)))
+        self._common = frozenset(w for w, n in counts.items() if n >= COMMON_WORD)
+
+    def facility_type(self, text: str) -> tuple[str, str | None]:
+        folded = fold(text)
+        if not self._type_start.match(folded):
+            return "", None  # no form starts the name: most candidates, checked fast
+        for form, kind in self.data.facility_forms:
+            end = len(form)
+            if folded.startswith(form) and (
+                end == len(folded) or not folded[end].isalnum() or form.endswith(".")
+            ):
+                return text[:end], kind
+        return "", None
+
+    def head(self, text: str) -> int:
+        """How long the facility's type and the qualifiers after it are, as written ("Complejo
+        Hospitalario Universitario" of "… Universitario de A Coruña"; "Hospital General
+        Universitario" of "… de Elda"): the part a surrogate keeps. 0 without a type."""
+        type_text, _ = self.facility_type(text)
+        if not type_text:
+            return 0
+        end = len(type_text)
+        while True:
+            rest = text[end:]
+            gap = len(rest) - len(rest.lstrip())
+            folded = fold(rest[gap:])
+            # a qualifier is a word of its own: "Insular" of "Insular-Materno Infantil" is a name
+            qualifier = next((q for q in self.data.facility_qualifiers if folded.startswith(q) and (
+                len(folded) == len(q) or folded[len(q)].isspace() or folded[len(q)] in ",;")), None)
+            # a second type ("Fundación Hospital de Calahorra", "Complejo Hospitalario Hospital
+            # General de Segovia") belongs to the head too
+            length = len(qualifier) if qualifier else len(self.facility_type(rest[gap:])[0])
+            if not length or not gap:
+                return end
+            end += gap + length
+
+    def telling_words(self, text: str) -> frozenset[str]:
+        """The folded words of a facility's name that tell which one it is: those of fewer than
+        ``COMMON_WORD`` catalogue names ("Rocío", "Parapléjicos"; not "Virgen", "San") and those of
+        the towns and provinces it names ("Santiago de Compostela"), particles aside. A surrogate
+        sharing one would all but name the original ("Hospital Nacional de Parapléjicos de
+        Toledo" -> "Hospital Nacional de Parapléjicos", "… de Santiago" for Santiago's)."""
+        words = words_of(text)
+        data = self.data
+        found = {w for w in words if len(w) > 2 and w not in self._common and w not in data.name_particles}
+        for i in range(len(words)):
+            for j in range(i + 1, min(len(words), i + 5) + 1):
+                phrase = " ".join(words[i:j])
+                if phrase in data.province_lookup or phrase in data.municipality_lookup:
+                    found.update(w for w in words[i:j] if w not in data.name_particles and len(w) > 2)
+        return frozenset(found)
+
+    def _proper(self, name: str) -> str:
+        if name not in self._propers:
+            self._propers[name] = self.proper(name)
+        return self._propers[name]
+
+    def _names_place(self, name: str, places: frozenset[str]) -> bool:
+        if name not in self._words:
+            self._words[name] = frozenset(words_of(name))
+        return not places.isdisjoint(self._words[name])
+
+    def proper(self, name: str) -> str:
+        """A catalogue name without its type and qualifiers, however many it stacks ("Fundación
+        Hospital de Calahorra" -> "de Calahorra"; "" for a type alone): what a surrogate puts
+        after the original's type. An article it starts with takes its capital ("A Coruña")."""
+        rest = name.strip()
+        while end := self.head(rest):
+            rest = rest[end:].strip(" ,;-")
+        first, _, after = rest.partition(" ")
+        if after and fold(first) in _ARTICLES and first.islower():
+            rest = f"{first.capitalize()} {after}"
+        return rest
+
+    def neutral_category(self, text: str, label: str) -> str:
+        _, kind = self.facility_type(text)
+        centre = label == "CENTRO_SALUD" or kind in ("centro de salud", "consultorio")
+        return "health_centre" if centre else "hospital"
+
+    def target_province(
+        self, original: str | None, start: int, text: str, state: DocumentState
+    ) -> str | None:
+        """Where a facility's surrogate comes from: the province of the surrogate town beside it
+        (after the name first: "Hospital X, C/ Mayor 3, 50009 Zaragoza"), else where the note's
+        towns of the original's province went (from the catalogue, or a province or town named
+        at the end of the name), else where the note's first town went (a note is about one
+        place), else the original's."""
+        for position in (start + len(text), start):
+            near = state.towns.near(state.text, position, FACILITY_WINDOW)
+            if near is not None:
+                return near.target
+        original = original or self.named_province(text)
+        if original is not None:
+            return state.province_map.get(original, original)
+        return next(iter(state.province_map.values()), None)
+
+    def named_province(self, text: str) -> str | None:
+        """The province a facility's name ends with ("Hospital San Rafael La Coruña",
+        "Hospital Comarcal de Medina del Campo"): the province named, or the town's."""
+        words = text.split()
+        for size in range(min(4, len(words) - 1), 0, -1):
+            tail = " ".join(words[-size:])
+            if fold(tail) in self.data.province_lookup:
+                return self.data.province_lookup[fold(tail)]
+            town = self.data.find_town(tail)
+            if town is not None and tail[:1].isupper():
+                return town[1]
+        return None
+
+    def _local(self, centre: bool, kind: str, province: str) -> list[tuple[str, str]]:
+        """Facilities of a type in a province (memoised: the catalogue has thousands); kind ""
+        of a hospital: any type."""
+        key = (centre, kind, province)
+        if key not in self._local_cache:
+            table = self.data.centres if centre else self.typed
+            candidates = table.get(kind, []) or table.get("hospital", []) or table.get("*", [])
+            if not centre and kind == "":
+                candidates = self._every_hospital
+            self._local_cache[key] = [c for c in candidates if province and c[1] == province]
+        return self._local_cache[key]
+
+    def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
+        """Fallback chain: same type in the province the facility follows (``target_province``)
+        -> any type there -> same type anywhere -> any type; an abbreviation ("HUMS") becomes
+        another."""
+        type_text, kind = self.facility_type(text)
+        centre = label == "CENTRO_SALUD" or kind in ("centro de salud", "consultorio")
+        table = self.data.centres if centre else self.typed
+        province = self.target_province(self.data.hospital_lookup.get(fold(text)), start, text, state)
+        typed = table.get(kind or "", []) or table.get("hospital", []) or table.get("*", [])
+        local = self._local(centre, kind or "", province or "")
+        if len(local) < 3 and province:  # any facility of the province: the type words stay the original's
+            local = self._local(centre, "*" if centre else "", province)
+        letters = [c for c in text if c.isalpha()]
+        if not type_text and letters and all(c.isupper() for c in letters) and len(text.split()) == 1:
+            abbreviation = [Level(lambda rng: scramble(text, rng), "facility")]
+            new, level = state.draw_chain(text, abbreviation, "facility")
+            return chosen(new, level, "abbreviation scrambled")
+
+        # the original's type and qualifiers as written, then the proper part of a catalogue
+        # name with its own connector: "Hospital de Manises" + "Hospital General Universitario
+        # de Elda" -> "Hospital de Elda", "Complejo Hospitalario Universitario de A Coruña" +
+        # "Hospital La Paz" -> "Complejo Hospitalario Universitario La Paz"
+        head = text[: self.head(text)]
+        # no catalogue name sharing a telling word with the original's proper part
+        places = self.telling_words(text[len(head) :])
+
+        rebuilt = bool(head and text[len(head) :].strip())
+
+        def make(candidates: list[tuple[str, str]]) -> Callable[[random.Random], str] | None:
+            pool = [c for c in candidates if not self._names_place(c[0], places)] if places else candidates
+            if rebuilt:  # a type alone ("Hospital Provincial") has no proper part to give
+                pool = [c for c in pool if self._proper(c[0])]
+            if not pool:
+                return None
+
+            def one(rng: random.Random) -> str:
+                name = rng.choice(pool)[0]
+                proper = self._proper(name)
+                if not rebuilt or not proper:
+                    # no proper part to replace after the type ("Hospital General"), or none to
+                    # take from the candidate: a whole catalogue name
+                    return name
+                return f"{head} {cased(text[len(head) :], proper)}"
+
+            return one
+
+        category = f"facility:{label}"
+        levels = [Level(make(local if local else typed), category)]
+        if local:
+            levels.append(
+                Level(
+                    make(typed),
+                    category,
+                    "anywhere",
+                    "no safe facility of the original's type in its province: one from anywhere",
+                )
+            )
+        every = self._every_centre if centre else self._every_hospital
+        if every is not typed:
+            levels.append(
+                Level(
+                    make(every),
+                    category,
+                    "any-type",
+                    "no safe facility of the original's type: a facility of any type",
+                )
+            )
+        whole = [c for c in every if not self._names_place(c[0], places)] if places else every
+        if type_text and whole:
+            # the type words as written may themselves be an original of the note ("Hospital
+            # General" annotated alone): a whole catalogue name, its own type included
+            levels.append(
+                Level(
+                    lambda rng: rng.choice(whole)[0],
+                    f"{category}:whole",
+                    "any-type",
+                    "no safe facility keeping the original's type words: a whole name of any type",
+                )
+            )
+        new, level = state.draw_chain(text, levels, category)
+        return chosen(new, level, f"type {kind}" if kind else "")

@@ -1,0 +1,229 @@
+"""Institutions: a template chosen by the name's first words (Universidad, Instituto…) filled with
+surrogate places and surnames; acronyms become acronyms of the pack's list.
+
+The place a template names follows the note: the surrogate of the town, province or community the
+original names ("Instituto de Medicina Legal de Cádiz", "Servicio Andaluz de Salud"), else the
+province of the note's surrogate towns, else one drawn; never the original's.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .base import LETTERS, DocumentState, Level, Surrogate, chosen, fold, normalise, weighted_choice
+from .data import SurrogateData, words_of
+from .places import TerritoryGenerator, nearby_province
+
+#: A run of capitals in an acronym ("SDOM" and "HGR" in "SDOM-HGR").
+_CAPITALS = re.compile(r"[^\W\d_a-z]+")
+#: "Instituto Riojano del Corazón (IRC)": a name with its acronym in brackets.
+_NAMED_ACRONYM = re.compile(r"(?P<name>.*\S)\s*\((?P<acronym>[^\W\d_a-z]{2,})\)")
+
+
+@dataclass(frozen=True)
+class Place:
+    """What an institution's template names: the note's surrogate province, community and town
+    where known (``None``: drawn), and the original's own, never drawn."""
+
+    province: str | None = None
+    community: str | None = None
+    town: str | None = None
+    avoid: frozenset[str] = frozenset()
+
+
+class InstitutionGenerator:
+    """INSTITUCION: a template chosen by the name's first words (Universidad, Instituto…)
+    filled with surrogate places and surnames; acronyms become other acronyms."""
+
+    name = "institutions"
+    phase = 2
+
+    def __init__(self, data: SurrogateData, territories: TerritoryGenerator | None = None) -> None:
+        self.data = data
+        self.territories = territories
+
+    def named_place(self, name: str) -> tuple[str, str, str]:
+        """The Spanish place an institution's name names, last one first: ("town", town,
+        province), ("province", province, province), ("community", community, "") — a community
+        by its name or its adjective ("Servicio Andaluz de Salud") —, or ("", "", "")."""
+        data = self.data
+        words = LETTERS.findall(name)
+        for end in range(len(words), 0, -1):
+            for begin in range(max(0, end - 5), end):
+                phrase = " ".join(words[begin:end])
+                if not phrase[:1].isupper() or fold(phrase) in data.name_particles:
+                    continue
+                town = data.find_town(phrase)
+                if town is not None:
+                    return "town", town[0], town[1]
+                if fold(phrase) in data.province_lookup:
+                    province = data.province_lookup[fold(phrase)]
+                    return "province", province, province
+                if fold(phrase) in data.community_lookup:
+                    return "community", data.community_lookup[fold(phrase)], ""
+        folded = " ".join(words_of(name.replace("-", " ")))
+        for form, (community, _) in data.community_adjective.items():
+            if f" {form.replace('-', ' ')} " in f" {folded} ":
+                return "community", community, ""
+        return "", "", ""
+
+    def place(self, name: str, start: int, end: int, state: DocumentState) -> Place:
+        """Where the template's places come from (see the module's docstring)."""
+        data = self.data
+        kind, value, province = self.named_place(name)
+        avoid = frozenset(fold(v) for v in (value, province, data.province_community.get(province, "")) if v)
+        territories = self.territories
+        if kind == "town" and fold(value) in state.town_provinces:
+            target = state.town_provinces[fold(value)][1]
+            town = state.memo[("territory-plain", fold(value))].text
+            return Place(target, data.province_community.get(target), town, avoid)
+        if kind in ("town", "province") and territories is not None:
+            target = territories.province_surrogate(province, state)
+            return Place(target, data.province_community.get(target or ""), None, avoid)
+        if kind == "community":
+            # the note's towns of that community went somewhere: the institution goes with them
+            # ("Servicio Castellano-Leonés de Salud … Medina del Campo (Valladolid)" -> the
+            # health service of the community of the town Medina del Campo became)
+            followed = next((t for o, t in state.province_map.items()
+                             if data.province_community.get(o) == value), None)
+            if followed:
+                return Place(followed, data.province_community.get(followed), None, frozenset())
+        if kind == "community" and territories is not None:
+            return Place(None, territories.community_surrogate(value, state), None, avoid)
+        if kind:
+            return Place(avoid=avoid)
+        target = nearby_province(state, start, end)
+        return Place(target, data.province_community.get(target or ""), None, avoid)
+
+    def fill(self, template: str, rng: random.Random, place: Place | None = None) -> str:
+        place = place or Place()
+        data = self.data
+        community_provinces = data.provinces_of.get(place.community or "", [])
+
+        def drawn(options: list[str]) -> str:
+            kept = [o for o in options if fold(o) not in place.avoid]
+            return rng.choice(kept or options)
+
+        def province() -> str:
+            if place.province:
+                return place.province
+            return drawn(sorted(community_provinces) or sorted(data.province_code))
+
+        def town() -> str:
+            # the note's own town where the original named it, else a capital: universities,
+            # faculties, courts and institutes are in one ("Facultad de Medicina de Torre-Pacheco"
+            # would stand out)
+            return place.town or data.capitals[province()]
+
+        def community() -> str:
+            if place.community:
+                return place.community
+            if place.province:
+                return data.province_community[place.province]
+            return drawn(data.communities)
+
+        def surname() -> str:
+            pool = data.surname_pool
+            return weighted_choice(rng, pool.items[:300], pool.cum[:300])
+
+        fillers = {"municipality": town, "surname": surname, "province": province, "community": community}
+        if "{community}" in template:  # "de {community}" -> "del País Vasco", "de la Comunidad de Madrid"
+            value = community()
+            after_de = data.extra.get("community_after_de") or {}
+            template = template.replace("de {community}", str(after_de.get(value, f"de {value}")))
+            template = template.replace("{community}", value)
+        out = template
+        while "{" in out:
+            head, _, rest = out.partition("{")
+            field, _, tail = rest.partition("}")
+            out = head + (fillers[field]() if field in fillers else field) + tail
+        return out
+
+    def neutral_category(self, text: str, label: str) -> str:
+        return "institution"
+
+    def initials(self, name: str) -> str:
+        """The acronym a name spells: the initials of its capitalised words ("Instituto de
+        Medicina Legal de Santa Cruz" -> "IMLSC"); of a name keyed in lower case, of its words
+        but the particles."""
+        words = LETTERS.findall(name)
+        capitalised = [w for w in words if w[:1].isupper()]
+        words = capitalised or [w for w in words if fold(w) not in self.data.name_particles]
+        return "".join(w[0] for w in words).upper()
+
+    def acronym_levels(self, acronym: str, state: DocumentState) -> list[Level]:
+        """An acronym of the note's own institutions takes the initials of that institution's
+        surrogate (so "Instituto Riojano del Corazón … IRC" stay one institution); any other
+        becomes acronyms of the pack's list, one per capital run, of the same length where the list
+        has one ("SDOM-HGR" -> "CNIO-SEC")."""
+        key = fold(acronym)
+        tied = next(
+            (
+                self.initials(surrogate)
+                for original, surrogate in state.used.get("institution", {}).items()
+                if len(key) > 1 and fold(self.initials(original)) == key
+            ),
+            None,
+        )
+        # the initials of a safe surrogate name may fall one letter from the original's
+        # ("IMLM" -> "IMLS"): they follow the new name, not the old one, and are not a near copy
+        levels = [Level(lambda rng: tied, "institution:tied", check_close=False)] if tied else []
+        pool = self.data.institution_acronyms
+
+        def one(run: str, rng: random.Random) -> str:
+            if len(run) < 2:
+                return run
+            same = [a for a in pool if len(a) == len(run)]  # same length where the list allows
+            return rng.choice(same or pool)
+
+        def drawn(rng: random.Random) -> str:
+            return _CAPITALS.sub(lambda m: one(m[0], rng), acronym)
+
+        levels.append(Level(drawn, "institution"))
+        return levels
+
+    def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
+        """Fallback chain: a template of the original's kind -> a generic template. An acronym
+        becomes the initials of the note's surrogate institution or an acronym of the pack's
+        list, never random capitals ("SCMV" -> "KLMY" told the reader what was replaced)."""
+        stripped = text.strip()
+        letters = [c for c in stripped if c.isalpha()]
+        if letters and all(c.isupper() for c in letters) and " " not in stripped:
+            new, level = state.draw_chain(stripped, self.acronym_levels(stripped, state), "institution")
+            return chosen(text.replace(stripped, new), level, "acronym")
+        named = _NAMED_ACRONYM.fullmatch(stripped)
+        name = named["name"] if named else stripped
+        folded = fold(name)
+        default = self.data.institution_default
+        templates = default
+        for head, options in self.data.institutions:
+            if folded.startswith(head):
+                templates = options
+                break
+
+        place = self.place(name, start, start + len(text), state)
+
+        def make(options: list[str]) -> Callable[[random.Random], str]:
+            def one(rng: random.Random) -> str:
+                new = self.fill(rng.choice(options), rng, place)
+                return f"{new} ({self.initials(new)})" if named else new
+
+            return one
+
+        levels = [Level(make(templates), "institution")]
+        if templates is not default:
+            levels.append(
+                Level(
+                    make(default),
+                    "institution:any",
+                    "any-type",
+                    "no safe name of the original's kind: a generic institution",
+                )
+            )
+        new, level = state.draw_chain(stripped, levels, "institution")
+        if named:  # the acronym alone, later in the note, follows this surrogate
+            state.used["institution"].setdefault(normalise(name), new.rsplit(" (", 1)[0])
+        return chosen(text.replace(stripped, new), level)

@@ -1,0 +1,128 @@
+"""Hospitals and health centres (``FacilityGenerator`` in crfdeid/surrogates/facilities.py): the
+original's type and qualifiers as written, the proper part of a catalogue name after them —
+never a type doubled or garbled, never the original's own facility or place."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from crfdeid.surrogates import build_registry, fold, normalise, surrogate_data
+from crfdeid.surrogates.data import words_of
+
+from .surrogate_kit import state
+
+DATA = surrogate_data("es")
+REG = build_registry(DATA)
+GEN = REG["HOSPITAL"]
+#: Words of the facility types and qualifiers: one of them twice in a surrogate is a doubled type.
+TYPE_WORDS = {w for form, _ in DATA.facility_forms for w in words_of(form) if len(w) > 3} | {
+    w for q in DATA.facility_qualifiers for w in words_of(q) if len(w) > 3
+}
+
+
+def facility(text: str, seed: int = 1, label: str = "HOSPITAL") -> str:
+    return GEN.generate(text, label, 0, state(text, seed)).text
+
+
+@pytest.mark.parametrize(
+    "split",
+    [
+        "Complejo Hospitalario Universitario | de A Coruña",
+        "Complexo Hospitalario Universitario | A Coruña",
+        "Hospital General Universitario | de Elda-Virgen de la Salud",
+        "Hospital Universitario y Politécnico | La Fe",
+        "Fundación Hospital | de Calahorra",
+        "Hospital Clínico Univ. | de Santiago",
+        "Hospital de Alta Resolución | de Écija",
+        # "Central" belongs to the name: "… Central Francesc de Borja de Gandia" read badly
+        "Hospital Universitario | Central de Asturias",
+        "Complejo Hospitalario Universitario | Insular-Materno Infantil",
+        "Hospital Provincial | ",
+        " | Virgen Macarena",
+    ],
+)
+def test_a_name_splits_into_its_type_with_qualifiers_and_its_proper_part(split):
+    head, proper = split.split(" | ")
+    name = f"{head} {proper}".strip()
+    assert name[: GEN.head(name)] == head
+    assert GEN.proper(name) == proper
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_university_complex_keeps_its_type_once(seed):
+    # issue 12: "Complejo Hospitalario Universitario de A Coruña" came out as "Complejo
+    # Hospitalario de Universitario a Coruña"; dev: "Hospital de Manises" -> "Hospital de
+    # Universitario de Elda-Virgen de la Salud"
+    for original in (
+        "Complejo Hospitalario Universitario de A Coruña",
+        "Hospital de Manises",
+        "Complexo Hospitalario de Ourense",
+        "Hospital Clínico Universitario de Santiago",
+    ):
+        new = facility(original, seed)
+        head = original[: GEN.head(original)]
+        assert new.startswith(head + " ") or GEN.proper(new) == "", (original, new)
+        rest = new[len(head) :]
+        assert not re.match(r"\s+de\s+(Universitari|General|Clínic|Hospital)", rest), new
+        words = [fold(w) for w in re.findall(r"[^\W\d_]+", new)]
+        assert not [w for w in set(words) if w in TYPE_WORDS and words.count(w) > 1], new
+
+
+def test_a_galician_article_keeps_its_capital():
+    for seed in range(30):
+        new = facility("Hospital Clínico Universitario de Santiago", seed)
+        assert not re.search(r"\b(?<!de )(a|o) [A-ZÁÉÍÓÚ]", new), new
+
+
+def test_a_surrogate_never_names_the_originals_facility_or_town():
+    # dev: "Hospital Nacional de Parapléjicos de Toledo" -> "Hospital Nacional de Parapléjicos";
+    # "Hospital Clínico Universitario de Santiago de Compostela" -> "… de Santiago"
+    for original in (
+        "Hospital Nacional de Parapléjicos de Toledo",
+        "Hospital Clínico Universitario de Santiago de Compostela",
+        "Complejo Hospitalario Hospital General de Segovia",
+        "Hospital Universitario Reina Sofía",
+    ):
+        telling = GEN.telling_words(original[GEN.head(original) :])
+        assert telling
+        for seed in range(6):
+            new = facility(original, seed)
+            assert not telling & set(words_of(new)), (original, new)
+
+
+def test_the_build_writes_an_article_that_starts_a_name_with_its_capital():
+    names = {row["name"] for row in DATA.pack.table("hospital").rows}
+    assert "Complexo Hospitalario Universitario A Coruña" in names  # was "… a Coruña"
+    assert "Hospital Universitario y Politécnico La Fe" in names
+    assert not [n for n in names if re.search(r"\b(Hospitalario|Universitario|Hospital) (la|el|a) ", n)]
+
+
+def test_every_facility_of_meddocan_gets_a_clean_surrogate(meddocan_dir):
+    """Every HOSPITAL and CENTRO_SALUD gold span of train and dev, with three seeds: no type
+    word doubled, no lower-case article where a name starts, no type word after a "de", never
+    the original."""
+    spans = set()
+    for ann in meddocan_dir.glob("*/*.ann"):
+        for line in ann.read_text(encoding="utf-8").splitlines():
+            parts = line.split("\t")
+            if len(parts) == 3 and parts[1].split()[0] in ("HOSPITAL", "CENTRO_SALUD"):
+                spans.add((parts[1].split()[0], parts[2]))
+    assert len(spans) > 200
+    problems = []
+    for label, original in sorted(spans):
+        head = original[: GEN.head(original)]
+        for seed in range(3):
+            new = facility(original, seed, label)
+            words = [fold(w) for w in re.findall(r"[^\W\d_]+", new[len(head) :])]
+            doubled = [w for w in set(words) if w in TYPE_WORDS and words.count(w) > 1]
+            if doubled or normalise(new) == normalise(original):
+                problems.append((original, new))
+            if re.match(
+                r"\s+de\s+(Universitari|General|Clínic|Comarcal|Regional|Provincial)\b", new[len(head) :]
+            ):
+                problems.append((original, new))
+            if head and new.startswith(head + " ") and re.match(r" (a|o|la|el|los|las) ", new[len(head) :]):
+                problems.append((original, new))
+    assert not problems, problems[:10]
