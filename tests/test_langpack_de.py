@@ -22,7 +22,10 @@ def _manifest(language: str) -> dict:
 
 def test_same_lists_as_the_spanish_pack() -> None:
     es, de = _manifest("es"), _manifest("de")
-    assert set(es["gazetteers"]) <= set(de["gazetteers"])
+    # every list the matcher uses; lists only the surrogates read (match: false, e.g. the Spanish
+    # pack's foreign_place) may be missing: the generators fall back without them
+    matched = {name for name, entry in es["gazetteers"].items() if entry.get("match", True)}
+    assert matched <= set(de["gazetteers"])
     assert set(es["closed_lists"]) == set(de["closed_lists"])
     assert de["language"] == "de" and de["rules"] == "rules/de"
 
