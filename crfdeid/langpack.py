@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -82,12 +82,30 @@ class Honorific:
     role: str
 
 
+#: How a month may be written (``written:`` and ``regional:`` in calendar.yaml): its full name,
+#: its abbreviation as running text writes it ("Jan.", "März", "Sept.": CLDR's format form) and
+#: its short form ("Jan", "Mär", "Sep": CLDR's stand-alone form).
+MONTH_STYLES = ("name", "abbreviated", "short")
+
+
 @dataclass(frozen=True)
 class CalendarName:
     number: int
     name: str
     abbreviations: tuple[str, ...]
     roman: str | None = None
+    #: (region, style, form) as a surrogate date writes the month: region "" for the standard
+    #: forms, else a region's own ("AT": "Jänner", "Jän."); empty when the pack gives none
+    forms: tuple[tuple[str, str, str], ...] = ()
+
+    def written(self, style: str, region: str = "") -> str:
+        """The month in a style of ``MONTH_STYLES``, the region's form where it has one; the
+        full name where the pack gives no form of that style."""
+        for wanted in (region, ""):
+            for where, kind, form in self.forms:
+                if where == wanted and kind == style:
+                    return form
+        return self.name
 
 
 @dataclass(frozen=True)
@@ -294,23 +312,47 @@ def _load_calendar(path: Path) -> tuple[tuple[CalendarName, ...], tuple[Calendar
         for spec in data[key]:
             _check_keys(
                 spec,
-                ("number", "name", "abbreviations", "roman"),
+                ("number", "name", "abbreviations", "roman", "written", "regional"),
                 path,
                 f"{key} entry",
                 required=("number", "name"),
             )
-            items.append(
-                CalendarName(
-                    number=spec["number"],
-                    name=spec["name"],
-                    abbreviations=tuple(fold(a) for a in spec.get("abbreviations", [])),
-                    roman=spec.get("roman"),
-                )
+            item = CalendarName(
+                number=spec["number"],
+                name=spec["name"],
+                abbreviations=tuple(fold(a) for a in spec.get("abbreviations", [])),
+                roman=spec.get("roman"),
             )
+            items.append(_with_forms(item, spec, path))
         if sorted(i.number for i in items) != list(range(1, count + 1)):
             raise PackError(f"{key}: expected numbers 1..{count}", path)
         parts.append(tuple(sorted(items, key=lambda i: i.number)))
     return parts[0], parts[1]
+
+
+def _with_forms(item: CalendarName, spec: Mapping[str, Any], path: Path) -> CalendarName:
+    """The month's written forms (``written: {abbreviated, short}``, ``regional: {REGION: {name,
+    abbreviated, short}}``), each one the month's own reading would recognise."""
+    if "written" not in spec and "regional" not in spec:
+        return item
+    where = f"month {item.name!r}"
+    forms: list[tuple[str, str, str]] = [("", "name", item.name)]
+    blocks = [("", spec.get("written") or {}, MONTH_STYLES[1:])]
+    regional = spec.get("regional") or {}
+    if not isinstance(regional, dict):
+        raise PackError(f"{where}: 'regional' must map a region to its forms", path)
+    blocks += [(str(region), value, MONTH_STYLES) for region, value in regional.items()]
+    for region, block, styles in blocks:
+        if not isinstance(block, dict):
+            raise PackError(f"{where}: expected a mapping of styles to forms", path)
+        _check_keys(block, styles, path, where)
+        for style, form in block.items():
+            letters = fold(str(form)).rstrip(".")
+            if not isinstance(form, str) or not (letters == fold(item.name) or letters in item.abbreviations):
+                raise PackError(f"{where}: {form!r} is neither its name nor one of its abbreviations", path,
+                                hint="a date written with it must read as this month")
+            forms.append((region, style, form))
+    return replace(item, forms=tuple(forms))
 
 
 def _load_typed_forms(path: Path, key: str) -> dict[str, tuple[str, ...]]:
@@ -357,7 +399,7 @@ def _load_surrogate(path: Path) -> dict[str, Any]:
     for key in (*_SURROGATE_LISTS, *(k for k in _SURROGATE_OPTIONAL_LISTS if k in data)):
         if not strings(data[key]):
             raise PackError(f"{key!r}: expected a list of strings (quote yes/no/numbers)", path)
-    for key in (*_SURROGATE_MAPS, *(k for k in _SURROGATE_OPTIONAL_MAPS if k in data)):
+    for key in (*_SURROGATE_MAPS, *(k for k in _SURROGATE_OPTIONAL_MAPS if k in data and k != "phone_plans")):
         value = data[key]
         if not isinstance(value, dict) or not all(
                 isinstance(k, str) and (isinstance(v, str) or strings(v)) for k, v in value.items()):
@@ -365,11 +407,40 @@ def _load_surrogate(path: Path) -> dict[str, Any]:
     codes = data.get("area_codes") or {}
     if not all(all(c.isdigit() for c in ([v] if isinstance(v, str) else v)) for v in codes.values()):
         raise PackError("'area_codes': expected a mapping of provinces to lists of digit strings", path)
+    if "phone_plans" in data:
+        _check_phone_plans(data["phone_plans"], path)
     if not isinstance(data["age_generalised"], str) or "{limit}" not in data["age_generalised"]:
         raise PackError("'age_generalised': expected a string containing {limit}", path)
     return data
 
 
+def _check_phone_plans(raw: Any, path: Path) -> None:
+    """``phone_plans``: ISO country code -> plan fields (crfdeid.surrogates.numbering), checked
+    strictly."""
+    if not isinstance(raw, dict):
+        raise PackError("'phone_plans': expected a mapping of country codes to plans", path)
+    for country, spec in raw.items():
+        where = f"'phone_plans': {country}"
+        if not isinstance(spec, dict):
+            raise PackError(f"{where}: expected a mapping", path)
+        unknown = sorted(set(spec) - set(_PLAN_KEYS))
+        if unknown or "calling_code" not in spec:
+            message = f"unknown key(s) {', '.join(unknown)}" if unknown else "missing 'calling_code'"
+            raise PackError(f"{where}: {message}", path, hint=f"keys: {', '.join(_PLAN_KEYS)}")
+        for key in ("calling_code", "trunk"):
+            if key in spec and not (isinstance(spec[key], str) and spec[key].isdigit()):
+                raise PackError(f"{where}: {key!r} must be a string of digits (quoted)", path)
+        for key in ("mobile", "fixed", "special"):
+            value = spec.get(key, [])
+            if not isinstance(value, list) or not all(isinstance(v, str) and v.isdigit() for v in value):
+                raise PackError(f"{where}: {key!r} must be a list of digit strings (quoted)", path)
+        for key in ("length", "area_digits"):
+            if key in spec and not (isinstance(spec[key], int) and spec[key] > 0):
+                raise PackError(f"{where}: {key!r} must be a positive integer", path)
+
+
+#: The fields of a telephone numbering plan (``phone_plans`` in surrogates.yaml).
+_PLAN_KEYS = ("calling_code", "trunk", "length", "mobile", "fixed", "special", "area_digits")
 _CLOSED = ("kinship", "honorific", "calendar", "street_type", "facility_type", "stop", "word_class")
 _OPTIONAL_CLOSED = ("surrogate",)
 #: Keys of the surrogate data file and the shape each must have.
@@ -380,9 +451,11 @@ _SURROGATE_MAPS = ("capitals", "institutions", "sex_words", "age_units", "neutra
 #: and a fixed phone number keeps its original's two-digit prefix (no ``area_codes``).
 _SURROGATE_OPTIONAL_MAPS = ("home_country", "country_aliases", "country_display", "world_regions",
                             "nationalities", "descriptions_kept", "area_codes", "community_adjectives",
-                            "community_after_de")
+                            "community_after_de", "date_readings",
+                            "postal_prefixes", "phone_plans",
+                            "street_type_endings", "patient_sex_phrases")
 _SURROGATE_OPTIONAL_LISTS = ("name_acronyms", "medical_acronyms", "facility_qualifiers", "national_roads",
-                             "streets_not_drawn", "po_boxes")
+                             "streets_not_drawn", "po_boxes", "towns_not_drawn", "feminine_endings")
 _MANIFEST_KEYS = ("language", "name", "version", "rules", "gazetteers", "closed_lists")
 
 

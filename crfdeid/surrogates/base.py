@@ -275,6 +275,10 @@ class DocumentState:
     patient_sex: str | None = None
     #: the note's date shift, drawn once by the date generator
     date_shift: dt.timedelta | None = None
+    #: the region whose month spellings the note uses ("AT" for "Jänner"; "" none), read once
+    date_region: str | None = None
+    #: the year most of the note's dates are in (0: none), for a date written without one
+    date_year: int | None = None
     #: towns already replaced, by position
     towns: TownIndex = field(default_factory=TownIndex)
     #: folded town original -> (its province, its surrogate's province), for repeated mentions

@@ -1,9 +1,13 @@
 """Contact details: phone and fax numbers, e-mail addresses, URLs and IP addresses.
 
-Phones keep their grouping, an international prefix, and their type: a Spanish mobile (6/7)
-stays a mobile and a fixed line (8/9) keeps its two-digit area prefix, like places keep their
-province — or, where the pack lists landline prefixes by province (``area_codes``), takes one of
-the province of the surrogate town beside it ("Teruel. Tfno: 978 …", never Lleida's 973).
+Phones keep their grouping, an international prefix, and their type, by the pack's numbering
+plans (``phone_plans``, crfdeid.surrogates.numbering): a Spanish mobile (6/7) stays a mobile and a
+fixed line (8/9) keeps its two-digit area prefix, like places keep their province — or, where the
+pack lists landline prefixes by province (``area_codes``), takes one of the province of the
+surrogate town beside it ("Teruel. Tfno: 978 …", never Lleida's 973). A German, Austrian or Swiss
+number keeps its "+49"/"0043", its trunk "0" and its type (a mobile its operator's prefix: "0160",
+"0664", "079"), and its area code becomes one of the surrogate town's state ("06221 555-8611" beside
+Heidelberg -> Stuttgart: "0711 …").
 E-mail addresses whose local part came from a person's name are rebuilt from that person's
 surrogate name ("tarregui@…" for Tomás Arregui -> "mcastro@…" for Marta Castro); public provider
 domains (gmail.com…, from the pack) are kept and institutional ones replaced.
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 
 from .base import (
     DocumentState,
@@ -27,6 +32,7 @@ from .base import (
     weighted_choice,
 )
 from .data import SurrogateData
+from .numbering import PhonePlan, calling_code
 
 _EMAIL = re.compile(r"^(?P<local>[^@\s]+)(?P<at>\s?@\s?)(?P<domain>[^@\s]+?)(?P<tail>[.,;:)]*)$")
 _URL = re.compile(r"^(?P<scheme>[a-z][a-z0-9+.-]*://)?(?P<host>[^/?#\s:]+)(?P<rest>.*)$", re.IGNORECASE)
@@ -49,7 +55,7 @@ def _words(text: str, words: list[str], rng: random.Random) -> str:
 
 
 class PhoneGenerator:
-    """NUMERO_TELEFONO and NUMERO_FAX."""
+    """NUMERO_TELEFONO and NUMERO_FAX, by the pack's numbering plans (``phone_plans``)."""
 
     name = "phones"
     phase = 2
@@ -61,7 +67,8 @@ class PhoneGenerator:
         return "fax" if label == "NUMERO_FAX" else "phone"
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
-        """Fallback chain: prefix and type kept -> every digit replaced."""
+        """Fallback chain: international prefix, trunk prefix and type kept, the area code of
+        the surrogate town's province -> every digit replaced."""
         namespace = f"phone:{label}"
         digits = [i for i, c in enumerate(text) if c.isdigit()]
         if len(digits) < 3:
@@ -69,15 +76,103 @@ class PhoneGenerator:
             new, level = state.draw_chain(text, [level], namespace)
             return chosen(new, level)
         compact = "".join(text[i] for i in digits)
-        prefix = 0
-        if compact.startswith("0034") and len(compact) >= 13:
-            prefix = 4
-        elif compact.startswith("34") and len(compact) >= 11:
-            prefix = 2
+        prefix, plan = self.international(text, compact, start, state)
+        if plan is None and prefix == 0:
+            plan = self.domestic_plan(compact, start, state)
+        if plan is not None and plan.trunk:
+            make, kind = self.trunk_number(text, digits, prefix, plan, start, state)
+        else:
+            make, kind = self.fixed_length_number(text, digits, prefix, plan, start, state)
+        levels = [
+            Level(make, namespace),
+            Level(
+                lambda rng: scramble(text, rng),
+                f"{namespace}:any",
+                "anywhere",
+                "no safe number keeping the original's prefix: every digit replaced",
+            ),
+        ]
+        new, level = state.draw_chain(text, levels, namespace)
+        return chosen(new, level, kind)
+
+    def international(
+        self, text: str, compact: str, start: int, state: DocumentState
+    ) -> tuple[int, PhonePlan | None]:
+        """(how many leading digits are the international prefix, the plan of its calling code):
+        after a "+" (in the span or just before it) or "00", any calling code; written bare,
+        the code of a plan of fixed length followed by a whole national number ("34 912 …")."""
+        plans = self.data.phone_plans
+        for plan in plans.values():  # a plan's own code, bare or after "00", with a whole number
+            code = plan.calling_code
+            if plan.length is None:
+                continue
+            if compact.startswith("00" + code) and len(compact) >= 2 + len(code) + plan.length:
+                return 2 + len(code), plan
+            if compact.startswith(code) and len(compact) >= len(code) + plan.length:
+                return len(code), plan
+        lead = text[: next(i for i, c in enumerate(text) if c.isdigit())]
+        in_place = state.text[start : start + len(text)] == text
+        plus = "+" in lead or (in_place and state.text[max(0, start - 3) : start].rstrip().endswith("+"))
+        if compact.startswith("00") and len(compact) > 6:
+            code = calling_code(compact[2:])
+            return 2 + len(code), self.data.calling_plans.get(code)
+        if plus:
+            code = calling_code(compact)
+            return len(code), self.data.calling_plans.get(code)
+        return 0, None
+
+    def domestic_plan(self, compact: str, start: int, state: DocumentState) -> PhonePlan | None:
+        """The plan of a number written without its calling code: the pack's only one, else that
+        of the country of the town beside it or of the note's towns, else of the plan whose trunk
+        and area code it starts with, else the home country's."""
+        plans = self.data.phone_plans
+        if len(plans) <= 1:
+            return next(iter(plans.values()), None)
+        near = state.towns.near(state.text, start, PHONE_WINDOW)
+        for province in ([near.province] if near is not None else []) + list(state.province_map):
+            country = self.data.province_country.get(province)
+            if country in plans:
+                return plans[country]
+        known = [p for p in plans.values() if p.trunk and compact.startswith(p.trunk)
+                 and p.known_area(compact[len(p.trunk) :])]
+        if len(known) == 1:
+            return known[0]
+        return plans.get(self.data.home_code or "")
+
+    def target_province(
+        self, original: str | None, plan: PhonePlan, start: int, state: DocumentState
+    ) -> str | None:
+        """The province whose area codes a fixed number takes: the surrogate town's beside it,
+        else where the note's towns of the original's province went, else the original's own
+        (None: unknown, or of another country than the number's)."""
+        near = state.towns.near(state.text, start, PHONE_WINDOW)
+        province = near.target if near is not None else None
+        if province is None or self.data.province_country.get(province, plan.country) != plan.country:
+            province = state.province_map.get(original, original) if original else None
+        if province is not None and self.data.province_country.get(province, plan.country) != plan.country:
+            return None
+        return province
+
+    def fixed_length_number(
+        self, text: str, digits: list[int], prefix: int, plan: PhonePlan | None, start: int,
+        state: DocumentState,
+    ) -> tuple[Callable[[random.Random], str], str]:
+        """A plan without a trunk prefix (Spain): a mobile keeps its first digit, a fixed line the
+        first ``area_digits`` (the province), or takes an area code of the surrogate town's
+        province where the pack lists them; without a plan, only the international prefix stays."""
+        compact = "".join(text[i] for i in digits)
         national = compact[prefix:]
-        keep = prefix + (1 if national[:1] in ("6", "7") else 2 if national[:1] in ("8", "9") else 0)
+        kind, found = plan.kind(national) if plan is not None else ("other", "")
+        area_digits = plan.area_digits if plan is not None else 0
+        keep = prefix + (len(found) if kind == "mobile" else area_digits if kind == "fixed" else 0)
         ext = text.lower().find("ext")
-        area = self.area_codes(national, start, state)
+        area = None
+        if plan is not None and plan.area_codes and plan.length is not None and len(national) == plan.length:
+            original = plan.area_province(national[:3]) or plan.area_province(national[:2])
+            if original is not None:
+                near = state.towns.near(state.text, start, PHONE_WINDOW)
+                province = near.target if near is not None else state.province_map.get(original, original)
+                area = plan.area_codes.get(province)
 
         def make(rng: random.Random) -> str:
             out = list(scramble(text, rng))
@@ -94,33 +189,69 @@ class PhoneGenerator:
                         out[i] = rng.choice("0123456789")
             return "".join(out)
 
-        kind = "mobile" if national[:1] in ("6", "7") else "fixed" if national[:1] in ("8", "9") else "other"
-        levels = [
-            Level(make, namespace),
-            Level(
-                lambda rng: scramble(text, rng),
-                f"{namespace}:any",
-                "anywhere",
-                "no safe number keeping the original's prefix: every digit replaced",
-            ),
-        ]
-        new, level = state.draw_chain(text, levels, namespace)
-        return chosen(new, level, kind)
+        return make, kind
 
-    def area_codes(self, national: str, start: int, state: DocumentState) -> list[str] | None:
-        """The landline prefixes a fixed number of a known province takes: those of the
-        surrogate town beside it, else of the province the note's towns of its own province
-        went to (None: a mobile, a non-geographic or unknown prefix, or a pack without
-        ``area_codes``: the original's first two digits are kept)."""
-        if len(national) != 9:
-            return None
-        original = self.data.area_province(national)
-        if original is None:
-            return None
-        near = state.towns.near(state.text, start, PHONE_WINDOW)
-        province = near.target if near is not None else state.province_map.get(original, original)
-        return self.data.area_codes.get(province)
+    def trunk_number(
+        self, text: str, digits: list[int], prefix: int, plan: PhonePlan, start: int, state: DocumentState,
+    ) -> tuple[Callable[[random.Random], str], str]:
+        """A plan with a trunk prefix (Germany, Austria, Switzerland): the area code is the group
+        of digits after the trunk prefix ("06221 555-8611", "+43 316 555-12345", "+49 (0)89 …")
+        and becomes another one of the surrogate town's province, of the original's length (or
+        the nearest one) where it has one, the same for every number of the note with that area
+        code and province (else digits of the original's length, drawn); a mobile or service number keeps its
+        operator's group ("0160", "0664"). The international and trunk prefixes stay, the
+        subscriber number is drawn (not starting with 0)."""
+        compact = "".join(text[i] for i in digits)
+        n = prefix
+        if n < len(digits) and compact[n] == plan.trunk and (
+                prefix == 0 or text[digits[n] - 1 : digits[n]] == "("):
+            n += 1  # "0…", "(0)": the trunk prefix
+        group = 1
+        while n + group < len(digits) and digits[n + group] == digits[n + group - 1] + 1:
+            group += 1
+        national = compact[n:]
+        kind, found = plan.kind(national)
+        glued = n + group >= len(digits) or group > 5
+        if glued:  # no separator after the area code: the longest one of the plan it starts with
+            group = len((plan.known_area(national) if kind == "fixed" else None) or found) or 3
+            if kind != "fixed":
+                group += 1
+        kept = n if kind == "fixed" else n + group
+        area_start, area_end = digits[min(n, len(digits) - 1)], digits[min(n + group, len(digits)) - 1] + 1
+        area = ""
+        if kind == "fixed":
+            original = plan.area_province(national[:group])
+            province = self.target_province(original, plan, start, state)
+            every = [c for c in plan.area_codes.get(province or "", []) if c != national[:group]]
+            nearest = min((abs(len(c) - group) for c in every), default=0)  # "1" (Wien) -> "316", not "3452"
+            codes = sorted(c for c in every if abs(len(c) - group) == nearest)
+            if codes:  # one per original area code and province: a note's phone and fax agree
+                area = state.secret.rng("phone-area", national[:group], province or "").choice(codes)
+        blocked = (*plan.mobile, *plan.special)
+        ext = text.lower().find("ext")
 
+        def make(rng: random.Random) -> str:
+            out = list(scramble(text, rng))
+            for m, i in enumerate(digits):
+                if m < kept:
+                    out[i] = text[i]
+            rest = [i for i in digits[kept:] if not area_start <= i < area_end or kind != "fixed"]
+            if rest:
+                out[rest[0]] = rng.choice("123456789")  # a subscriber number does not start with 0
+            if ext >= 0:
+                for i in digits:
+                    if i > ext:
+                        out[i] = rng.choice("0123456789")
+            if kind != "fixed":
+                return "".join(out)
+            code = area
+            for _ in range(0 if area else 20):  # no area codes known: digits of its length
+                code = rng.choice("123456789") + "".join(rng.choice("0123456789") for _ in range(group - 1))
+                if not code.startswith(blocked):
+                    break
+            return "".join(out[:area_start]) + code + "".join(out[area_end:])
+
+        return make, kind
 
 class EmailGenerator:
     """CORREO_ELECTRONICO."""

@@ -16,7 +16,11 @@ from typing import Any
 
 from ..langpack import LanguagePack, PackError, fold, load_pack
 from .base import cumulative, weighted_choice
+from .numbering import build_plans
 
+#: Readings of a date of two numbers a pack may add (``date_readings``): "12.4." (day, month),
+#: "03/19" (month, two-digit year).
+DATE_READINGS = ("day_month", "month_year")
 #: Pool sizes: surrogates come from the frequent names, weighted by frequency, so they read as
 #: ordinary Spanish names rather than rarities that would stand out.
 GIVEN_POOL = 400
@@ -140,6 +144,16 @@ class SurrogateData:
         self.name_acronyms = frozenset(fold(w) for w in extra.get("name_acronyms") or ())
         #: capitals of clinical text that are no one's initials ("HTA", "TAC", "NHC"), folded
         self.medical_acronyms = frozenset(fold(w) for w in extra.get("medical_acronyms") or ())
+        self.date_readings = self._date_readings(pack, extra.get("date_readings") or {})
+        self.patient_sex_phrases = {
+            sex: [phrases] if isinstance(phrases, str) else list(phrases)
+            for sex, phrases in (extra.get("patient_sex_phrases") or {}).items()
+        }
+        if not set(self.patient_sex_phrases) <= {"m", "f"}:
+            raise PackError("'patient_sex_phrases': the sexes are m and f", pack.path / "surrogates.yaml")
+        #: word endings of a feminine profession (``feminine_endings``; None: the Spanish rule)
+        self.feminine_endings = tuple(fold(e) for e in extra["feminine_endings"]) \
+            if "feminine_endings" in extra else None
         self._community_adjectives(pack)
 
     def _community_adjectives(self, pack: LanguagePack) -> None:
@@ -157,6 +171,16 @@ class SurrogateData:
             self.community_adjectives[community] = [str(f) for f in forms]
             for index, form in enumerate(forms):
                 self.community_adjective.setdefault(fold(str(form)), (community, index))
+
+    @staticmethod
+    def _date_readings(pack: LanguagePack, raw: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+        """``date_readings``: the readings of two numbers a date of the language may be (reading
+        -> the separators between them)."""
+        unknown = sorted(set(raw) - set(DATE_READINGS))
+        if unknown:
+            raise PackError(f"'date_readings': unknown reading(s) {', '.join(unknown)}",
+                            pack.path / "surrogates.yaml", hint=f"readings: {', '.join(DATE_READINGS)}")
+        return {k: tuple([v] if isinstance(v, str) else v) for k, v in raw.items()}
 
     @staticmethod
     def _neutral(pack: LanguagePack, raw: dict[str, Any]) -> dict[str, str]:
@@ -255,11 +279,13 @@ class SurrogateData:
         by_province: dict[str, list[tuple[str, float]]] = defaultdict(list)
         lookup: dict[str, list[tuple[float, str, str]]] = defaultdict(list)
         everywhere = []
+        not_drawn = [words_of(n) for n in self.extra.get("towns_not_drawn") or ()]
         for row in pack.table("municipality").rows:
             pop = float(row["population"] or 0)
             shown = display(row["name"])
-            by_province[row["province"]].append((shown, pop))
-            everywhere.append((shown, pop))
+            if not any(contains_words(words_of(shown), n) for n in not_drawn):  # "Zürich (Kreis 9)"
+                by_province[row["province"]].append((shown, pop))
+                everywhere.append((shown, pop))
             for part in {row["name"], *row["name"].split("/")}:
                 lookup[fold(part.strip())].append((-pop, shown, row["province"]))
         self.municipality_lookup = {k: [(s, p) for _, s, p in sorted(v)] for k, v in lookup.items()}
@@ -293,6 +319,8 @@ class SurrogateData:
         self.capital_of = {town: p for p, town in self.capitals.items()}
         self._area_codes(pack)
         self._countries(pack)
+        self._postal(pack)
+        self._phone_plans(pack)
         self.street_types = sorted(
             ((fold(form), kind) for kind, forms in pack.street_types.items() for form in forms),
             key=lambda p: -len(p[0]),
@@ -339,6 +367,13 @@ class SurrogateData:
                 for kind in sorted(kinds[name]):
                     common[kind].append(name)
         self.common_streets = dict(common)
+        #: (type, spelling) of the types that end a street's name (``street_type_endings``),
+        #: longest spelling first: "strasse" before "str."
+        self.street_endings = sorted(
+            ((kind, str(w).lower()) for kind, words in (self.extra.get("street_type_endings") or {}).items()
+             for w in ([words] if isinstance(words, str) else words)),
+            key=lambda p: -len(p[1]),
+        )
         self.national_roads = list(self.extra.get("national_roads") or ())
         self.po_boxes = sorted((fold(f) for f in self.extra.get("po_boxes") or ()), key=lambda f: -len(f))
 
@@ -375,6 +410,68 @@ class SurrogateData:
             self.area_codes[province] = [codes] if isinstance(codes, str) else list(codes)
             for code in self.area_codes[province]:
                 self.area_code_province.setdefault(code, province)  # shared codes: the first listed
+
+    def _postal(self, pack: LanguagePack) -> None:
+        """Postal codes by state where the pack has ranges (optional table ``postal_code``:
+        country, state, first, last) and by town (a ``postal_code`` column of the municipality
+        table); the letters that name a country before a code (``postal_prefixes``); each
+        state's country (ISO code, through its community's name)."""
+        where = pack.path / "surrogates.yaml"
+        self.province_country: dict[str, str] = {}
+        for province, community in self.province_community.items():
+            code = self.country_code.get(country_key(community))
+            if code is not None:
+                self.province_country[province] = code
+        #: (country, state) -> [(first, last, digits)]
+        ranges: dict[tuple[str, str], list[tuple[int, int, int]]] = defaultdict(list)
+        lengths: dict[str, set[int]] = defaultdict(set)
+        table = pack.tables.get("postal_code")
+        if table is not None and {"first", "last", "state"} <= set(table.columns):
+            for row in pack.table("postal_code").rows:
+                first, last = row["first"], row["last"]
+                if row["state"] not in self.province_code or not (first + last).isdigit():
+                    raise PackError(f"postal_code: bad row {row}", pack.table("postal_code").path)
+                country = row.get("country") or self.province_country.get(row["state"], "")
+                ranges[(country, row["state"])].append((int(first), int(last), len(first)))
+                lengths[country].add(len(first))
+        self.postal_ranges = dict(ranges)
+        self.postal_lengths = dict(lengths)
+        self.town_postal: dict[tuple[str, str], str] = {}
+        for row in pack.table("municipality").rows:
+            if row.get("postal_code", "").isdigit():
+                self.town_postal.setdefault((display(row["name"]), row["province"]), row["postal_code"])
+        #: the level above a province is a country (Deutschland, Österreich, Schweiz): a place
+        #: crosses no border where it need not (facilities try the country before anywhere)
+        self.national_communities = bool(self.communities) and all(
+            c in self.province_country.values() for c in (self.country_code.get(country_key(n))
+                                                           for n in self.communities))
+        #: the countries the pack's communities are (none where communities are regions)
+        self.national_countries = frozenset(self.province_country.values()) if self.national_communities \
+            else frozenset()
+        self.postal_prefixes: dict[str, str] = {}
+        for code, letters in (self.extra.get("postal_prefixes") or {}).items():
+            self._check_code(code, where, "postal_prefixes")
+            for written in [letters] if isinstance(letters, str) else letters:
+                self.postal_prefixes[written] = code
+
+    def _phone_plans(self, pack: LanguagePack) -> None:
+        """The pack's telephone numbering plans (``phone_plans``, crfdeid.surrogates.numbering),
+        each with the ``area_codes`` of its country's provinces; ``calling_plans`` by calling
+        code. A pack without plans replaces every digit of a phone but the first."""
+        where = pack.path / "surrogates.yaml"
+        raw = self.extra.get("phone_plans") or {}  # its shape checked by the pack's loader
+        for country in raw:
+            self._check_code(country, where, "phone_plans")
+        self.phone_plans = build_plans(raw, self.area_codes, self.province_country)
+        self.calling_plans = {plan.calling_code: plan for plan in self.phone_plans.values()}
+
+    def postal_state(self, country: str | None, code: str) -> str | None:
+        """The state whose ranges hold a postal code of ``country`` (None: none does)."""
+        value = int(code)
+        for (where, state), rows in self.postal_ranges.items():
+            if where == country and any(first <= value <= last and n == len(code) for first, last, n in rows):
+                return state
+        return None
 
     def area_province(self, national: str) -> str | None:
         """The province a national fixed number's prefix belongs to (three digits, else two)."""

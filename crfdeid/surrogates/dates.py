@@ -12,18 +12,35 @@ cannot be read has its digits replaced instead; one with no digits and no month 
 is kept, since it cannot be shifted and does not identify anyone. Only ASCII digits are read:
 a date written with other digits ('①', '²', '٣') is not readable, and has every digit replaced
 (into ASCII digits), its format kept — the fallback the audit records as ``digits``.
+
+Where the pack's calendar says how its months are written (``written`` and ``regional`` in
+calendar.yaml), a month name keeps the original's style exactly: the full name, the abbreviation
+of running text with its own dot or without one ("Sept. 2022" -> "Juni 2020", "Jan." -> "Mai"),
+the short form ("Sep" -> "Jun"), and a region's spelling where the note uses one ("Jänner" stays
+Austrian: "3. Jänner 2022" -> "14. Jänner 2019", "März" -> "Jänner" in a note that writes
+"Jänner"); a day before a month name is zero-padded only where the original was ("3. Mai",
+"03. Mai"). The pack's ``date_readings`` (surrogates.yaml) add the readings of two numbers its
+language writes: ``day_month`` ("12.4.", "28.11.": day and month, with the separators listed) and
+``month_year`` ("03/19": month and two-digit year). A day and month without a year are then
+shifted in the year most of the note's full dates are in, so they keep their weekday and their
+place in the note's timeline.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+from collections import Counter
 from dataclasses import dataclass
 
+from ..langpack import CalendarName
 from .base import DocumentState, Level, Surrogate, chosen, fold, match_case, normalise, scramble
 from .data import SurrogateData
 
 _TOKEN = re.compile(r"[0-9]+|[^\W\d_]+")
+#: The year of a full date (a day, a month as number or word, a four-digit year): "14.03.2019",
+#: "3. Jänner 2022", "12. März 2019".
+_FULL_DATE_YEAR = re.compile(r"(?<!\d)\d{1,2}\.\s?(?:\d{1,2}\.|[^\W\d_]{3,}\.?\s)\s?((?:19|20)\d\d)(?!\d)")
 _ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
 #: Two-digit years at or below this are 20xx, above it 19xx.
 PIVOT = 30
@@ -69,6 +86,14 @@ class DateGenerator:
         self.data = data
         self.min_weeks = min_weeks
         self.max_weeks = max_weeks
+        #: the pack's calendar says how its months are written: dates keep the original's style
+        self.styled = any(m.forms for m in data.pack.months)
+        #: a region's own month spellings (letters, case folded, not the standard's) -> region
+        standard = {f.rstrip(".").casefold() for m in data.pack.months for r, _, f in m.forms if not r}
+        self.regional = {f.rstrip(".").casefold(): r for m in data.pack.months for r, _, f in m.forms
+                         if r and f.rstrip(".").casefold() not in standard}
+        #: the pack's readings of two numbers (``date_readings``: day_month, month_year) -> separators
+        self.readings = data.date_readings
 
     def shift(self, state: DocumentState) -> dt.timedelta:
         """The document's shift: drawn once from the secret and the document id."""
@@ -103,6 +128,8 @@ class DateGenerator:
             s, e, tok = tokens[month_index]
             name = self.data.pack.month(tok)
             month = _ROMAN.index(tok.upper()) + 1 if role == "month_roman" or name is None else name.number
+            if role == "month_name" and self.styled and text[e : e + 1] == ".":
+                e, tok = e + 1, tok + "."  # the dot is the abbreviation's: "Sept." -> "Juni"
             parts = [Part(s, e, role, tok)]
             day = year = None
             before = [(i, t) for i, t in numbers if i < month_index]
@@ -138,21 +165,92 @@ class DateGenerator:
             if len(m[2]) <= 2 and 1 <= int(m[2]) <= 12 and len(y[2]) == 4:
                 parts = [Part(m[0], m[1], "month_num", m[2]), Part(y[0], y[1], "year", y[2])]
                 return _checked(ParsedDate(None, int(m[2]), int(y[2]), parts))
-            return None
+            return self.two_numbers(text, m, y)
         if len(values) == 1 and len(values[0][2]) == 4 and 1800 <= int(values[0][2]) <= 2200:
             y = values[0]
             return ParsedDate(None, None, int(y[2]), [Part(y[0], y[1], "year", y[2])])
         return None
 
-    def render(self, text: str, parsed: ParsedDate, new: dt.date) -> str:
+    def two_numbers(
+        self, text: str, first: tuple[int, int, str], second: tuple[int, int, str]
+    ) -> ParsedDate | None:
+        """Two numbers the pack's ``date_readings`` read: a day and a month ("12.4."), or a
+        month and a two-digit year ("03/19"), by what separates them."""
+        gap = text[first[1] : second[0]].strip()
+        a, b = first[2], second[2]
+        if len(a) > 2 or len(b) > 2:
+            return None
+        if gap in self.readings.get("month_year", ()) and len(b) == 2 and 1 <= int(a) <= 12:
+            parts = [Part(first[0], first[1], "month_num", a), Part(second[0], second[1], "year", b)]
+            return _checked(ParsedDate(None, int(a), full_year(b), parts))
+        if gap in self.readings.get("day_month", ()) and 1 <= int(b) <= 12 and 1 <= int(a) <= 31:
+            parts = [Part(first[0], first[1], "day", a), Part(second[0], second[1], "month_num", b)]
+            return _checked(ParsedDate(int(a), int(b), None, parts))
+        return None
+
+    def render(self, text: str, parsed: ParsedDate, new: dt.date, region: str = "") -> str:
         # two-digit day and month are zero-padded unless another number of the date shows
         # the writer does not pad ("14/7/1958")
         numeric = [p for p in parsed.parts if p.role in ("day", "month_num")]
         pad = not any(len(p.text) == 1 for p in numeric)
+        named = self.styled and any(p.role == "month_name" for p in parsed.parts)
+        if named:  # "13. Juni" -> "1. Juli", "03. Juni" -> "01. Juli"
+            pad = any(p.role == "day" and p.text.startswith("0") for p in parsed.parts)
         out = text
         for part in sorted(parsed.parts, key=lambda p: -p.start):
-            out = out[: part.start] + self.render_part(part, new, pad) + out[part.end :]
+            new_part = self.styled_month(part, new, region) if named and part.role == "month_name" \
+                else self.render_part(part, new, pad)
+            out = out[: part.start] + new_part + out[part.end :]
         return out
+
+    def styled_month(self, part: Part, new: dt.date, region: str) -> str:
+        """The new month in the original's style (and the note's region, or the original's own
+        where it is written in a region's form), in its case; a dot after a full name stays."""
+        written = part.text.rstrip(".")
+        dot = part.text[len(written) :]
+        old = self.data.pack.month(written)
+        target = self.data.pack.months[new.month - 1]
+        style, own = self.month_style(written, bool(dot), old)
+        word = target.written(style, own or region)
+        return match_case(written, word) + (dot if style == "name" else "")
+
+    @staticmethod
+    def month_style(written: str, dotted: bool, month: CalendarName | None) -> tuple[str, str]:
+        """(style, region) of a month as written: the style and region of the pack's form with
+        its letters (the standard forms first), else the full name, or by its dot "abbreviated"
+        and without one "short"."""
+        letters = written.casefold()
+        forms = sorted(month.forms if month is not None else (), key=lambda f: f[0] != "")
+        region = next((r for r, _, form in forms if form.rstrip(".").casefold() == letters), "")
+        if (month is not None and fold(written) == fold(month.name)) or any(
+                form.casefold() == letters for r, style, form in forms if style == "name" and r == region):
+            return "name", region
+        return ("abbreviated" if dotted else "short"), region
+
+    def in_note_year(self, parsed: ParsedDate, state: DocumentState) -> dt.date | None:
+        """A day and month without a year ("7.1.", "13. Juni") in the year most of the note's
+        dates are written in: shifted in its own year, it keeps its weekday and its distance to
+        the note's other dates ("3. Jänner 2022 bis 11. Jänner 2022 … ab 7.1." stays inside the
+        stay). None for a date with a year, or a note without one (then the reference year)."""
+        if parsed.year is not None or parsed.day is None or parsed.month is None:
+            return None
+        if state.date_year is None:
+            years = Counter(int(m[1]) for m in _FULL_DATE_YEAR.finditer(state.text))
+            state.date_year = max(years, key=lambda y: (years[y], y)) if years else 0
+        try:
+            return dt.date(state.date_year, parsed.month, parsed.day) if state.date_year else None
+        except ValueError:  # 29 February of a common year
+            return None
+
+    def note_region(self, state: DocumentState) -> str:
+        """The region whose own month spellings the note uses ("Jänner"): its dates are all
+        written so. "" when none (or the pack has no regional forms)."""
+        if state.date_region is None:
+            state.date_region = ""
+            if self.regional:
+                words = {w.casefold() for w in _TOKEN.findall(state.text) if not w.isdigit()}
+                state.date_region = next((r for w, r in self.regional.items() if w in words), "")
+        return state.date_region
 
     def render_part(self, part: Part, new: dt.date, pad: bool = True) -> str:
         if part.role in ("day", "month_num"):
@@ -182,8 +280,12 @@ class DateGenerator:
             return Surrogate(text, kept=True, note="no date to shift")
         if parsed.year is None and parsed.day is None:
             return Surrogate(text, kept=True, note="month alone: not shifted")
+        region, reference = "", parsed.reference()
+        if self.styled:
+            region = self.note_region(state)
+            reference = self.in_note_year(parsed, state) or reference
         try:
-            result = self.render(text, parsed, parsed.reference() + self.shift(state))
+            result = self.render(text, parsed, reference + self.shift(state), region)
         except (ValueError, OverflowError):  # shifted out of the calendar: not a real date
             return self.digits(text, state, "date out of the calendar once shifted: its digits replaced")
         if normalise(result) == normalise(text):

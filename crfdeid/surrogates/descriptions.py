@@ -8,7 +8,9 @@ what it is: a nationality becomes another of its region (the country generator),
 another profession of the same gender (the profession generator), a description that identifies
 no one on its own (marital status, an age group, ethnicity words, a place among siblings — the
 pack's ``descriptions_kept`` words) is kept, and anything else (a tattoo, a weapon) is
-generalised to the pack's neutral phrase. The audit note says which.
+generalised to the pack's neutral phrase. A title annotated apart from its name ("Dr. med.", "OA
+Dr.", "Prim. Univ.-Prof. Dr.": every word an honorific of the pack) identifies no one and is kept
+as well. The audit note says which.
 """
 
 from __future__ import annotations
@@ -24,6 +26,25 @@ ARTICLES = frozenset({"un", "una", "unos", "unas", "el", "la", "los", "las", "lo
 PROFESSION_WORDS = 8
 
 
+def is_title(text: str, titles: frozenset[str]) -> bool:
+    """Is ``text`` made of honorifics only ("Dr. med.", "OA Dr.", "Prim. Univ.-Prof. Dr.",
+    "Dr.med.")? ``titles``: the pack's honorific forms, folded, spaces removed. The words are
+    read left to right, each run of them as one form where the pack has it (a trailing dot
+    may be missing or extra: "Dr" is "Dr.")."""
+    words = fold(text).split()
+    if not words or not any(c.isalpha() for c in text):
+        return False
+    reached = [True] + [False] * len(words)
+    for i in range(len(words)):
+        if not reached[i]:
+            continue
+        for j in range(i + 1, len(words) + 1):
+            form = "".join(words[i:j])
+            if form in titles or form + "." in titles or (form.endswith(".") and form[:-1] in titles):
+                reached[j] = True
+    return reached[-1]
+
+
 class DescriptionGenerator:
     """OTROS_SUJETO_ASISTENCIA, and identifier labels whose span holds no digit."""
 
@@ -37,15 +58,20 @@ class DescriptionGenerator:
         self.professions = professions
         self.kept_words = data.descriptions_kept
         self.closed = {fold(w) for w in data.pack.word_classes}
+        #: the pack's honorific forms, folded and without spaces ("dr.med.", "univ.-prof.")
+        self.titles = frozenset(form.replace(" ", "") for form in data.pack.honorifics)
 
     def neutral_category(self, text: str, label: str) -> str:
         return "description"
 
     def kind(self, text: str) -> str:
-        """``nationality``, ``profession``, ``kept``, ``with nationality`` or ``generalised``."""
+        """``nationality``, ``profession``, ``title``, ``kept``, ``with nationality`` or
+        ``generalised``."""
         stripped = text.strip()
         key = fold(stripped)
         data = self.data
+        if is_title(stripped, self.titles):
+            return "title"
         if key in data.nationality_forms or key in data.home_words or self.countries.home(stripped):
             return "nationality"
         if self.profession_prefix(stripped) is not None:
@@ -87,6 +113,8 @@ class DescriptionGenerator:
             surrogate = self.professions.generate(text[:end], "PROFESION", start, state)
             return Surrogate(surrogate.text + text[end:], note=f"a profession: {surrogate.note}".rstrip(": "),
                              fallback=surrogate.fallback)
+        if kind == "title":
+            return Surrogate(text, kept=True, note="a title (the pack's honorifics) identifies no one: kept")
         if kind == "kept":
             return Surrogate(text, kept=True, note="a description that identifies no one on its own: kept")
         if kind == "with nationality":

@@ -166,10 +166,24 @@ class FacilityGenerator:
             self._local_cache[key] = [c for c in candidates if province and c[1] == province]
         return self._local_cache[key]
 
+    def national(self, centre: bool, kind: str, province: str | None) -> list[list[tuple[str, str]]]:
+        """Where the pack's communities are countries: the facilities of the province's country
+        of the original's type, then of any type (none otherwise: a Spanish hospital may come
+        from another community)."""
+        data = self.data
+        country = data.province_country.get(province or "")
+        if not data.national_communities or country is None:
+            return []
+        table = data.centres if centre else self.typed
+        typed = table.get(kind, []) if centre else table.get(kind, []) if kind else self._every_hospital
+        every = self._every_centre if centre else self._every_hospital
+        return [[c for c in rows if data.province_country.get(c[1]) == country] for rows in (typed, every)]
+
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         """Fallback chain: same type in the province the facility follows (``target_province``)
-        -> any type there -> same type anywhere -> any type; an abbreviation ("HUMS") becomes
-        another."""
+        -> any type there -> (where the pack's communities are countries: same type in the
+        country -> any type there ->) same type anywhere -> any type; an abbreviation ("HUMS")
+        becomes another."""
         type_text, kind = self.facility_type(text)
         centre = label == "CENTRO_SALUD" or kind in ("centro de salud", "consultorio")
         table = self.data.centres if centre else self.typed
@@ -213,8 +227,12 @@ class FacilityGenerator:
             return one
 
         category = f"facility:{label}"
-        levels = [Level(make(local if local else typed), category)]
-        if local:
+        national = self.national(centre, kind or "", province)
+        levels = [Level(make(local if local else national[0] if national else typed), category)]
+        for candidates in national[0 if local else 1 :]:  # the province's country: its type, any
+            levels.append(Level(make(candidates), category, "community",
+                                "no safe facility in the province: one of its country"))
+        if local or national:
             levels.append(
                 Level(
                     make(typed),

@@ -111,6 +111,16 @@ def line_before(text: str, start: int, width: int = CONTEXT) -> tuple[int, str]:
     return begin, text[begin:start]
 
 
+def comma_kinds(span_text: str, tokens: list[tuple[int, int, str]]) -> list[str]:
+    """The kinds of a name written surname first, then a comma ("Huber, Josef", "Kowalski,
+    Agnieszka"): surname before the comma, given names after it; [] for any other span."""
+    if span_text.count(",") != 1 or len(tokens) < 2:
+        return []
+    comma = span_text.index(",")
+    kinds = ["surname" if e <= comma else "given" for _, e, _ in tokens]
+    return kinds if "surname" in kinds and "given" in kinds else []
+
+
 def deletions(token: str) -> set[str]:
     """The token and every string one deletion away: two strings within one edit share one."""
     return {token, *(token[:i] + token[i + 1 :] for i in range(len(token)))}
@@ -128,6 +138,13 @@ class PeopleGenerator:
         self.patient_intro = re.compile(
             _PATIENT_INTRO.format(words="|".join(map(re.escape, sex_words))), re.IGNORECASE
         )
+        #: the pack's phrases that say the patient's sex ("#" an age), one pattern per sex
+        self.sex_phrases = {
+            sex: re.compile(r"(?<!\w)(?:" + "|".join(
+                re.escape(p).replace(r"\#", r"\d{1,3}") for p in sorted(phrases, key=len, reverse=True)
+            ) + r")(?!\w)", re.IGNORECASE)
+            for sex, phrases in data.patient_sex_phrases.items() if phrases
+        }
 
     # --- reading the document -----------------------------------------------------------------
 
@@ -152,6 +169,9 @@ class PeopleGenerator:
             sex = self.data.sex_words.get(match.group(1))
             if sex:
                 votes[sex] += 3
+        phrases = self.phrase_sex(text)
+        if phrases is not None:  # the pack's phrases: "Die 81-jährige Patientin"
+            votes[phrases] += 2
         mentions: Counter = Counter()
         for match in _PATIENT_SEX.finditer(text):
             sex = self.data.sex_words.get(fold(match.group(0).lower()))
@@ -162,6 +182,15 @@ class PeopleGenerator:
             if len(top) == 1 or top[0][1] > top[1][1]:
                 votes[top[0][0]] += 1
         return votes.most_common(1)[0][0] if votes else None
+
+    def phrase_sex(self, text: str) -> str | None:
+        """The sex the pack's ``patient_sex_phrases`` say most often in the note (None: none,
+        or as often one as the other)."""
+        counts = Counter({sex: len(pattern.findall(text)) for sex, pattern in self.sex_phrases.items()})
+        top = counts.most_common(2)
+        if not top or not top[0][1] or (len(top) == 2 and top[0][1] == top[1][1]):
+            return None
+        return top[0][0]
 
     def _sex_weight(self, word: str) -> int:
         """A letter that also abbreviates a word of the other sex weighs less: "Sexo: M" is
@@ -238,6 +267,7 @@ class PeopleGenerator:
             ]
             tokens = capitalised[-1:]
         out = []
+        inverted = comma_kinds(span_text, tokens)
         seen_surname = False
         after_title = bool(re.search(r"\b(dra?|sra?|d|dña|don|doña)\.?\s*$", before, re.IGNORECASE))
         for index, (s, e, word) in enumerate(tokens):
@@ -251,6 +281,9 @@ class PeopleGenerator:
             if field_kind is not None and not (given_field_first_only and index > 0):
                 out.append((s, e, word, field_kind))
                 seen_surname = seen_surname or field_kind == "surname"
+                continue
+            if inverted:  # "Huber, Josef": the surnames, a comma, the given names
+                out.append((s, e, word, inverted[index]))
                 continue
             g = sum(self.data.name_sex(word))
             n = self.data.surname.get(fold(word), 0)

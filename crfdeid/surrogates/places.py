@@ -33,6 +33,7 @@ from .base import (
     too_close,
 )
 from .data import Pool, SurrogateData, country_key, size_class
+from .postal import PostalCodes
 
 _POSTAL = re.compile(r"(?P<lead>E[- ]?)?(?P<code>\d{5})")
 #: A postal code of another country ("1650000", "C1059ABG", "40140-276", "80 100"): digits, maybe
@@ -92,6 +93,7 @@ class TerritoryGenerator:
     def __init__(self, data: SurrogateData, countries: CountryGenerator | None = None) -> None:
         self.data = data
         self.countries = countries  # a country written as a place ("01009 Vitoria, España")
+        self.postal = PostalCodes(data)
         self._filtered: dict[tuple[int, bool, str], Pool | None] = {}
         self._foreign_levels: dict[tuple[str, str, str], list[Level]] = {}
 
@@ -123,8 +125,8 @@ class TerritoryGenerator:
         for start, end, label in sorted(spans, key=rank):
             if label != "TERRITORIO" or start in state.town_pairs:
                 continue  # a paired province follows its town in generate
-            if _POSTAL.fullmatch(text[start:end].strip()):
-                continue  # a paired province follows its town in generate
+            if _POSTAL.fullmatch(text[start:end].strip()) or self.postal.read(text[start:end]):
+                continue  # a postal code follows its town in generate
             try:
                 self.generate(text[start:end], label, start, state)
             except Exception:  # surfaces again, per span, in generate
@@ -279,7 +281,8 @@ class TerritoryGenerator:
         article), neither a town, a province, a community nor a postal code."""
         stripped = text.strip()
         key = fold(stripped)
-        return not (_POSTAL.fullmatch(stripped) or self.data.find_town(stripped) is not None
+        return not (_POSTAL.fullmatch(stripped) or self.postal.read(stripped)
+                    or self.data.find_town(stripped) is not None
                     or key in self.data.province_lookup or key in self.data.community_lookup)
 
     def neutral_category(self, text: str, label: str) -> str:
@@ -417,6 +420,11 @@ class TerritoryGenerator:
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         stripped = text.strip()
+        ranged = self.postal.read(stripped)
+        if ranged is not None:  # a pack with postal-code ranges by state (crfdeid.surrogates.postal)
+            levels, key = self.postal.levels(ranged, start + text.index(stripped), state)
+            new, level = state.draw_chain(key, levels, "postal")
+            return chosen(text.replace(stripped, new), level, "postal code")
         postal = _POSTAL.fullmatch(stripped)
         if postal:
             new, level = self.postal_code(stripped, postal, start, state)
@@ -621,7 +629,9 @@ class CountryGenerator:
     """PAIS: another country of the same world region (Senegal -> Malí, never Japón), frequent
     ones in Spanish notes more likely; a nationality adjective becomes the surrogate country's,
     in the same gender and number. The pack's home country ("España", "española") is kept by
-    default: it identifies no one, and a foreign country in every address gives the text away."""
+    default: it identifies no one, and a foreign country in every address gives the text away.
+    So are the countries of a pack whose communities are countries (Deutschland, Österreich,
+    Schweiz: the note's towns stay in theirs), which are never a foreign country's surrogate."""
 
     name = "countries"
     phase = 2
@@ -631,7 +641,7 @@ class CountryGenerator:
         self.keep_home_country = keep_home_country
         by_region: dict[str, list[str]] = {}
         for code, region in data.region_of.items():
-            if code in data.country_name and code != data.home_code:
+            if code in data.country_name and code != data.home_code and code not in data.national_countries:
                 by_region.setdefault(region, []).append(code)
         self.by_region = {r: sorted(codes) for r, codes in by_region.items()}
 
@@ -639,11 +649,13 @@ class CountryGenerator:
         return "country"
 
     def home(self, text: str) -> bool:
-        """Is this the home country, by name, alias or nationality adjective?"""
+        """Is this the home country, by name, alias or nationality adjective (or a country of a
+        pack whose communities are countries)?"""
         data = self.data
-        return data.home_code is not None and (
-            data.country_code.get(country_key(text)) == data.home_code or fold(text) in data.home_words
-        )
+        code = data.country_code.get(country_key(text))
+        if code is not None and code in data.national_countries:
+            return True
+        return data.home_code is not None and (code == data.home_code or fold(text) in data.home_words)
 
     def misspelt(self, text: str) -> str | None:
         """The country a name of five letters or more is one typing slip away from ("Chie" is

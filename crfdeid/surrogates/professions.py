@@ -7,7 +7,8 @@ then the same major group: a manual trade stays a manual trade), and only then a
 Gender: a form the pack's masculine/feminine pairs tell apart keeps its gender ("maestra" ->
 "farmacéutica"); anything else — an invariant form ("militar"), a phrase ("tareas del hogar",
 "fuerza policial") — takes the patient's sex, so that a "Varón de 41 años" is never an
-"interventora"; without it, the ending of the first word decides.
+"interventora"; without it, the ending of the first word decides (the pack's
+``feminine_endings``: German "-in").
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ class ProfessionGenerator:
         if state.patient_sex in ("m", "f"):
             return state.patient_sex
         first = fold(text.split()[0]) if text.split() else ""
+        if self.data.feminine_endings is not None:  # the pack's ("-in": "Rettungsschwimmerin")
+            return "f" if first.endswith(self.data.feminine_endings) else "m"
         if first.endswith(("a", "as")) and not first.endswith("ista"):
             return "f"
         return "m"

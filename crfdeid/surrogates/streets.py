@@ -6,6 +6,11 @@ lists for it), else one common to many provinces ("Mayor", "Cervantes"). A road 
 structure: its code becomes another of the same kind ("N-332" -> "N-340", "CV-500" -> "CV-318"),
 the towns it is named after become towns of that province ("Ctra. de Colmenar, km 9,100" ->
 "Ctra. de Tres Cantos, km 4,218"), the kilometre point is drawn like a house number.
+
+Where the pack's street types end the name (``street_type_endings``: German "Bahnhofstraße",
+"Berliner Straße", "Lindenweg"), a street becomes one of the pack's streets of the same type, its
+type spelled as the original spelled it ("Tellstrasse 25" -> "Goethestrasse 61", "Rohrbacher
+Str. 12" -> "Bahnhofstr. 3").
 """
 
 from __future__ import annotations
@@ -256,13 +261,66 @@ class StreetGenerator:
     def neutral_category(self, text: str, label: str) -> str:
         return "street"
 
+    def type_at_end(self, name: str) -> tuple[str | None, str]:
+        """(type, spelling) of a street whose type ends its name, glued or as a word, as the
+        pack's ``street_type_endings`` spell it ("Tellstrasse": ("straße", "strasse"), "Lange
+        Str.": ("straße", "str.")); (None, "") when no ending is a type ("Im Neuenheimer Feld")."""
+        lower = name.rstrip().lower()
+        for kind, spelling in self.data.street_endings:
+            if lower.endswith(spelling) and len(lower) > len(spelling):
+                return kind, spelling
+        return None, ""
+
+    def respelled(self, street: str, kind: str | None, spelling: str) -> str:
+        """A street name of the pack with its type, if ``kind``, written in ``spelling``
+        ("Goethestraße" + "strasse" -> "Goethestrasse", "Berliner Straße" + "str." -> "Berliner
+        Str."); a street of another type as it is."""
+        own_kind, own = self.type_at_end(street)
+        if not own or not spelling or own_kind != kind:
+            return street
+        head = street[: len(street) - len(own)]
+        written = spelling.capitalize() if head.endswith((" ", "-")) else spelling
+        return head + written
+
+    def ending_typed(self, text: str, province: str | None, state: DocumentState) -> Surrogate:
+        """A street of a pack whose types end the name (German): a street of the pack's list of
+        the original's type, its type in the original's spelling ("-str.", "-strasse", " Straße"),
+        never one with the original's own name before the type; the house number drawn (its
+        shape kept: "41-43", "88/3/12"). Fallback: a street of any type."""
+        cut = _NAME_END.search(text)
+        name, tail = (text[: cut.start()], text[cut.start() :]) if cut else (text, "")
+        kind, spelling = self.type_at_end(name)
+        stem = fold(name.rstrip()[: len(name.rstrip()) - len(spelling)]).strip(" -")
+
+        def pick(names: list[str]) -> Callable[[random.Random], str] | None:
+            names = [n for n in names if fold(n[: len(n) - len(self.type_at_end(n)[1])]).strip(" -") != stem]
+            if not names:
+                return None
+
+            def one(rng: random.Random) -> str:
+                new = self.respelled(rng.choice(names), kind, spelling)
+                gap = name[len(name.rstrip()) :]
+                return cased(name.strip(), new) + gap + self.new_tail(tail, rng)
+
+            return one
+
+        levels = [
+            Level(pick(self.data.streets.get(kind or "", [])) if kind else None, "street"),
+            Level(pick(self.data.streets.get("*", [])), "street", "any-type" if kind else None,
+                  "no safe street name of the original's type: a street name of any type" if kind else ""),
+        ]
+        new, level = state.draw_chain(text, levels, "street")
+        return chosen(new, level, f"type {kind}" if kind else "")
+
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         """Fallback chain: a street name of the original's type in the province of the note's
         surrogate town -> of any type there -> of the original's type common to many provinces ->
         of any type so -> of the original's type anywhere -> of any type anywhere. A road: the
         towns it is named after from that province -> from anywhere."""
-        type_text, kind, name, tail = self.split(text)
         province = nearby_province(state, start, start + len(text))
+        if self.data.street_endings:  # the pack's types end a street's name ("Bahnhofstraße")
+            return self.ending_typed(text, province, state)
+        type_text, kind, name, tail = self.split(text)
         if self.is_road(kind, text[len(type_text) :]):
             return self.road(text, type_text, name, tail, province, state)
 

@@ -28,7 +28,7 @@ from .base import LETTERS, ascii_fold, fold
 ADDRESS_LABELS = frozenset({"CORREO_ELECTRONICO", "URL_WEB"})
 #: Labels of codes: an upper-case letter run in a span that also has digits is part of a code
 #: ("1234 BCD", "AB-12"), format rather than a word.
-CODE_PREFIXES = ("ID_", "NUMERO_", "DIREC_PROT_INTERNET")
+CODE_PREFIXES = ("ID_", "NUMERO_", "OTRO_NUMERO_IDENTIF", "DIREC_PROT_INTERNET")
 #: How many single letters (initials) an address word may mix with real words ("jlgarcia").
 MAX_INITIALS = 3
 #: Shortest real word accepted inside a glued address word (shorter ones would let any letters
