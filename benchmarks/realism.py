@@ -226,6 +226,13 @@ def named_accent_check(
     return written in forms
 
 
+#: Lists of names and places (in the shared sources folder) the accent reference reads, by kind.
+NAME_LISTS = {"person": ("meddocan-gazetteer/nombres.txt", "meddocan-gazetteer/apellidos.txt"),
+              "place": ("meddocan-gazetteer/municipios.txt", "meddocan-gazetteer/territorios.txt")}
+#: INE's municipal register with the official names (NOMBRE column).
+REGISTER = "dismed/PoblacionMunicipios.csv"
+
+
 def name_spellings(sources: Path | None) -> dict[str, dict[str, dict[str, float]]]:
     """The spellings of names and of places that lists of names attest, by kind ("person",
     "place"): Faker's es_ES person names (if Faker is installed), MEDDOCAN's gazetteers of given
@@ -243,20 +250,17 @@ def name_spellings(sources: Path | None) -> dict[str, dict[str, dict[str, float]
             for name in getattr(Provider, attr, ()):
                 words["person"].update(_LETTERS.findall(name))
     if sources is not None:
-        lists = {"person": ("meddocan-gazetteer/nombres.txt", "meddocan-gazetteer/apellidos.txt"),
-                 "place": ("meddocan-gazetteer/municipios.txt", "meddocan-gazetteer/territorios.txt")}
-        for kind, names in lists.items():
+        for kind, names in NAME_LISTS.items():
             for name in names:
                 path = sources / name
                 if path.is_file():
                     words[kind].update(_LETTERS.findall(path.read_text(encoding="utf-8")))
-        register = sources / "dismed" / "PoblacionMunicipios.csv"
+        register = sources / REGISTER
         if register.is_file():
             with register.open(encoding="utf-8", newline="") as handle:
                 for row in csv.DictReader(handle):
                     words["place"].update(_LETTERS.findall(row.get("NOMBRE") or ""))
-    return {kind: {key: {form: 1.0 for form in forms} for key, forms in spellings(
-        {w.casefold(): 1.0 for w in found}).items()} for kind, found in words.items()}
+    return {kind: spellings({w.casefold(): 1.0 for w in found}) for kind, found in words.items()}
 
 
 def name_sources(sources: Path | None) -> list[str]:
@@ -266,9 +270,8 @@ def name_sources(sources: Path | None) -> list[str]:
         from importlib.metadata import version
         used.append(f"Faker {version('Faker')} es_ES person names")
     if sources is not None:
-        used += [name for name in ("meddocan-gazetteer/nombres.txt", "meddocan-gazetteer/apellidos.txt",
-                                   "meddocan-gazetteer/municipios.txt", "meddocan-gazetteer/territorios.txt",
-                                   "dismed/PoblacionMunicipios.csv") if (sources / name).is_file()]
+        used += [name for name in (*NAME_LISTS["person"], *NAME_LISTS["place"], REGISTER)
+                 if (sources / name).is_file()]
     return used
 
 

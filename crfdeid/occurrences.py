@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import unicodedata
 from collections.abc import Iterable
 
 import ahocorasick
@@ -24,6 +25,28 @@ _PREFIX = 32
 _NAME_WORDS = regex.compile(r"[^\W\d_]{3,}")
 #: Where two words were written without a space: a capital after a small letter.
 _GLUED = regex.compile(r"(?<=\p{Ll}\p{M}*)(?=\p{Lu})")
+
+
+def word_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """``[start, end)`` widened over the word it cuts. A word goes on across an edge where a
+    letter (or a combining mark) meets a letter that is not a capital: "DR.F|rancisco" and
+    "Cande|l" are cut words; a capital there starts another word written glued
+    ("ÁngelGarcía", "Medina|NºCol") and is a boundary, as are digits and punctuation."""
+    while 0 < start < len(text) and _in_word(text[start - 1]) and _goes_on(text[start]):
+        start -= 1
+    while 0 < end < len(text) and _in_word(text[end - 1]) and _goes_on(text[end]):
+        end += 1
+    return start, end
+
+
+def _in_word(char: str) -> bool:
+    """A letter, or a combining mark on one (decomposed text)."""
+    return char.isalpha() or unicodedata.combining(char) > 0
+
+
+def _goes_on(char: str) -> bool:
+    """A character that goes on the word before it: a letter but a capital, or a mark."""
+    return _in_word(char) and not char.isupper()
 
 
 def name_words(text: str) -> list[str]:

@@ -28,14 +28,13 @@ a name, a closed-class word).
 from __future__ import annotations
 
 import bisect
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import regex
 
 from .langpack import LanguagePack
-from .occurrences import find_whole_words, glued_parts, name_words
+from .occurrences import find_whole_words, glued_parts, name_words, word_bounds
 from .surrogates import fold, normalise
 from .surrogates.base import LETTERS
 from .surrogates.people import PERSON_LABELS
@@ -172,17 +171,7 @@ def _widened(document: Document, found: list[Span], replaced: Callable[[str], bo
 
 def _name_edges(text: str, start: int, end: int, pack: LanguagePack) -> tuple[int, int]:
     """The bounds of a name span widened over the word it cuts and the initials beside it."""
-    # a cut word goes on in small letters across the edge ("DR.F|rancisco", "Cande|l"); a
-    # capital there starts another word written glued ("Medina|NºCol"): not the name's
-    if 0 < start < len(text) and _in_word(text[start - 1]) and not text[start].isupper() \
-            and _in_word(text[start]):
-        while start > 0 and _in_word(text[start - 1]):
-            start -= 1
-            if text[start].isupper():
-                break
-    if 0 < end < len(text) and _in_word(text[end - 1]) and not text[end].isupper() and _in_word(text[end]):
-        while end < len(text) and _in_word(text[end]) and not text[end].isupper():
-            end += 1
+    start, end = word_bounds(text, start, end)  # "DR.F|rancisco", not "Medina|NºCol"
     newline = text.rfind("\n", max(0, start - 40), start)
     line = text[newline + 1 if newline >= 0 else max(0, start - 40) : start]
     before = _INITIALS_BEFORE.search(line)
@@ -197,11 +186,6 @@ def _name_edges(text: str, start: int, end: int, pack: LanguagePack) -> tuple[in
     if after is not None:
         end = after.end()
     return start, end
-
-
-def _in_word(char: str) -> bool:
-    """A letter or a combining mark: what a word is made of."""
-    return char.isalpha() or unicodedata.combining(char) > 0
 
 
 def _acronyms(document: Document, found: list[Span], replaced: Callable[[str], bool], pack: LanguagePack,

@@ -42,7 +42,7 @@ from typing import Any
 
 import regex
 
-from .occurrences import find_whole_words, name_words
+from .occurrences import find_whole_words, name_words, word_bounds
 from .packs import NO_PACK
 from .policy import Policy
 from .propagate import propagate
@@ -204,29 +204,15 @@ def whole_words(text: str, spans: Iterable[Span]) -> list[Span]:
 
     An annotator's slip ("F|rancisco Javier" marked from the "r") or a rule's boundary would
     otherwise leave a letter of the original beside its surrogate ("FMariano"), and the note
-    would be held back for a leftover. A word continues where a letter meets a small letter;
-    a capital after a small letter is where two glued words meet ("ÁngelGarcía") and stays a
-    boundary, as do digits and punctuation. Discontinuous spans are left as they are."""
+    would be held back for a leftover (:func:`occurrences.word_bounds` says where a word goes
+    on). Discontinuous spans are left as they are."""
     out = []
     for span in spans:
         start, end = span.start, span.end
         if span.fragments is None and start < end:
-            while start > 0 and _in_word(text[start - 1]) and _continues(text[start]):
-                start -= 1
-            while end < len(text) and _in_word(text[end - 1]) and _continues(text[end]):
-                end += 1
+            start, end = word_bounds(text, start, end)
         out.append(span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end))
     return out
-
-
-def _in_word(char: str) -> bool:
-    """A letter, or a combining mark on one (decomposed text)."""
-    return char.isalpha() or unicodedata.combining(char) > 0
-
-
-def _continues(char: str) -> bool:
-    """A character that goes on the word before it: a small letter or a combining mark."""
-    return char.islower() or unicodedata.combining(char) > 0
 
 
 def resolve_overlaps(spans: Iterable[Span]) -> tuple[list[Span], list[Span]]:

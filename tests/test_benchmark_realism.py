@@ -161,3 +161,31 @@ class _Data:
 ])
 def test_excepted_strings_are_ages_under_90_and_nameless_relatives(text, label, why):
     assert realism.excepted(text, label, _Data(), {"hermano", "espana"}) == why
+
+
+def test_named_accent_check_judges_names_by_lists_of_names():
+    words = realism.spellings(
+        {"diez": 100.0, "díez": 1.0, "verá": 5.0, "vera": 1.0, "avila": 1.0, "ávila": 3.0})
+    named = realism.spellings({"díez": 1.0, "diez": 1.0, "vera": 1.0, "ávila": 1.0})
+    assert realism.accent_check("Díez", words) is False  # the number wins in a list of words
+    assert realism.named_accent_check("Díez", named, words) is True  # a surname the name lists spell so
+    assert realism.named_accent_check("Vera", named, words) is None  # names write it bare: not a miss
+    assert realism.named_accent_check("Avila", named, words) is False  # the lists only know "Ávila"
+    assert realism.named_accent_check("Verá", named, words) is False
+    # a word no name list knows falls back to the word list, or does not count without one
+    benjamin = realism.spellings({"benjamin": 1.0, "benjamín": 0.5})
+    assert realism.named_accent_check("Benjamín", named, benjamin) is True
+    assert realism.named_accent_check("Zapatero", named, None) is None
+
+
+def test_name_spellings_reads_the_register_and_the_gazetteers(tmp_path):
+    (tmp_path / "meddocan-gazetteer").mkdir()
+    (tmp_path / "meddocan-gazetteer" / "apellidos.txt").write_text("Díez\nVera\n", encoding="utf-8")
+    (tmp_path / "dismed").mkdir()
+    (tmp_path / "dismed" / "PoblacionMunicipios.csv").write_text(
+        "NOMBRE,POB19\nGandia,74562\nPalau-solità i Plegamans,14771\n", encoding="utf-8")
+    named = realism.name_spellings(tmp_path)
+    assert "díez" in named["person"]["diez"]
+    assert realism.named_accent_check("Gandia", named["place"], None) is None  # no accent either way
+    assert realism.named_accent_check("solitá", named["place"], None) is False  # the register writes "solità"
+    assert realism.name_sources(tmp_path)[-2:] == ["meddocan-gazetteer/apellidos.txt", realism.REGISTER]
