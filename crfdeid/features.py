@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import frequency
 from .errors import CrfdeidError
 from .gazetteer import GazetteerMatch, GazetteerMatcher
 from .io.text import read_yaml
@@ -44,9 +45,11 @@ FAMILIES = (
     "gazetteer",
     "rules",
     "skeleton",
+    "frequency",
 )
 #: Families whose features may be copied from neighbouring tokens.
-WINDOW_FAMILIES = ("word", "shape", "lemma_pos", "gazetteer", "rules", "properties", "header", "skeleton")
+WINDOW_FAMILIES = ("word", "shape", "lemma_pos", "gazetteer", "rules", "properties", "header", "skeleton",
+                   "frequency")
 #: Attributes that conjunction templates may combine.
 ATTRIBUTES = ("lw", "sh", "pos", "sk", "key")
 SCHEMES = ("BIO", "BIOES")
@@ -173,7 +176,9 @@ class FeatureSet:
 
     def neutral(self) -> FeatureSet:
         """The set for ``--lang none``: without the families that need a language pack
-        (``gazetteer``) or a lemmatiser (``lemma_pos``, and the conjunctions over POS)."""
+        (``gazetteer``) or a lemmatiser (``lemma_pos``, and the conjunctions over POS), and —
+        where wordfreq is installed — with how common each word is in the corpus's language
+        instead (``frequency: {lang: auto}``, resolved at training; ``crfdeid.frequency``)."""
         if not any(self.on(f) for f in self.PACK_FAMILIES) and not any(
                 a == "pos" for conj in self.conjunctions for a, _ in conj):
             return self
@@ -182,7 +187,22 @@ class FeatureSet:
             data["families"].pop(family, None)
         data["window"]["families"] = [f for f in data["window"]["families"] if f not in self.PACK_FAMILIES]
         data["conjunctions"] = [c for c in data["conjunctions"] if not any(a.startswith("pos") for a in c)]
+        if "frequency" not in data["families"] and frequency.available():
+            data["families"]["frequency"] = {"lang": frequency.AUTO}
+            data["window"]["families"].append("frequency")
         data["name"] = f"{self.name}-neutral"
+        return FeatureSet.from_dict(data)
+
+    @property
+    def frequency_language(self) -> str | None:
+        """The language of the ``frequency`` family (``auto`` until training resolves it)."""
+        spec = self.families.get("frequency")
+        return spec["lang"] if spec else None
+
+    def with_frequency_language(self, lang: str) -> FeatureSet:
+        """The same set with ``frequency: {lang: auto}`` resolved to ``lang``."""
+        data = self.to_dict()
+        data["families"]["frequency"] = {"lang": lang}
         return FeatureSet.from_dict(data)
 
     def without(self, family: str) -> FeatureSet:
@@ -195,6 +215,8 @@ class FeatureSet:
 
 def _check_family(fam: str, value: Any, fail: Any) -> None:
     if isinstance(value, bool):
+        if fam == "frequency" and value:
+            raise fail("'frequency' needs the language of the word list: {lang: de} or {lang: auto}")
         if fam == "affixes" and value:
             raise fail("'affixes' needs options: {prefix: [1, 2, 3], suffix: [1, 2, 3]}")
         if fam == "skeleton" and value:
@@ -222,6 +244,10 @@ def _check_family(fam: str, value: Any, fail: Any) -> None:
                 or not -5 <= ngram[0] <= ngram[1] <= 5
             ):
                 raise fail(f"a skeleton n-gram is [first_offset, last_offset], got {ngram!r}")
+    elif fam == "frequency":
+        if not isinstance(value, dict) or set(value) != {"lang"} or not isinstance(value["lang"], str):
+            raise fail("'frequency' takes the language of the word list: {lang: de} (or {lang: auto}: "
+                       "the training corpus's language)")
     else:
         raise fail(f"family {fam!r} is switched on with true or off with false")
 
@@ -580,6 +606,9 @@ class FeatureExtractor:
         #: Neighbour offsets whose features are copied (-3 … 3 without 0).
         self.offsets = [o for o in range(-fs.window_size, fs.window_size + 1) if o != 0]
         self._word_cache: dict[str, _Word] = {}
+        lang = fs.frequency_language
+        self.frequencies = frequency.Frequencies(lang) if lang is not None else None
+        self._window_frequency = "frequency" in self._wfams
         skeleton = fs.families.get("skeleton") or {}
         templates = [
             (f"sk[{a},{b}]=", tuple(("sk", o) for o in range(a, b + 1)))
@@ -603,6 +632,12 @@ class FeatureExtractor:
         if cached is None:
             own = _word_features(text, self._families, window=False)
             base = _word_features(text, self._wfams, window=True)
+            if self.frequencies is not None:
+                common = self.frequencies.feature(text.lower())
+                if common is not None:
+                    own.append(common)
+                    if self._window_frequency:
+                        base.append(common)
             windowed = {o: [f"{o}:{f}" for f in base] for o in self.offsets}
             if self.known is not None:
                 own = [f for f in own if f in self.known]

@@ -3,7 +3,8 @@
 A choice names the language pack (``gazetteers/<lang>/``, or any folder with a ``pack.yaml``)
 and, through its manifest's ``rules:``, the rule pack that goes with it. ``none`` is the
 language-neutral path: no gazetteers, no lemmatiser, and only the language-neutral rules
-(``rules/none/``: e-mail, URL and IP addresses). ``train`` and ``cv`` record the choice in the
+(``rules/none/``: e-mail, URL and IP addresses, numeric dates, international phone numbers;
+digit groups as hints). ``train`` and ``cv`` record the choice in the
 model; ``annotate`` and ``deidentify`` read it back from there (``model_choice``).
 """
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import frequency
 from .errors import CrfdeidError
 from .evaluate import evaluate
 from .features import FeatureExtractor, FeatureSet, build_skeleton_vocabulary, token_labels
@@ -52,8 +53,10 @@ logger = logging.getLogger(__name__)
 DEFAULT_C1 = 0.02
 DEFAULT_C2 = 0.2
 DEFAULT_ITERATIONS = 100
-#: The c1/c2 grid of ``crfdeid cv --search``: L1 (sparsity) x L2 (smoothness).
-SEARCH_GRID = ((0.05, 0.01), (0.02, 0.05), (0.01, 0.1), (0.02, 0.2), (0.005, 0.2))
+#: The c1/c2 grid of ``crfdeid cv --search``: L1 (sparsity) x L2 (smoothness). The first five
+#: points surround the MEDDOCAN optimum; (0.1, 0.1), the sklearn-crfsuite tutorial's setting,
+#: suits small corpora (the issue's German corpus of 61 letters scored best there).
+SEARCH_GRID = ((0.05, 0.01), (0.02, 0.05), (0.01, 0.1), (0.02, 0.2), (0.005, 0.2), (0.1, 0.1))
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,15 @@ class Resources:
         )
 
 
+def resolve_frequency(documents: Sequence[Document], config: TrainConfig) -> TrainConfig:
+    """``frequency: {lang: auto}`` resolved to the language of the documents' texts (once per
+    corpus: every fold of a CV looks words up in the same language)."""
+    if config.feature_set.frequency_language != frequency.AUTO:
+        return config
+    lang = frequency.corpus_language(d.text for d in documents)
+    return dataclasses.replace(config, feature_set=config.feature_set.with_frequency_language(lang))
+
+
 def corpus_labels(documents: Iterable[Document]) -> set[str]:
     return {span.label for doc in documents for span in doc.spans}
 
@@ -197,6 +209,7 @@ def fit(
     from sklearn_crfsuite import CRF
 
     config.check()
+    config = resolve_frequency(documents, config)
     check_model_target(out_dir)
     if not documents:
         raise CrfdeidError("no training documents")
@@ -400,6 +413,7 @@ def cross_validate(
     from the whole corpus, so every fold's model has the same one; ``operating`` runs each fold's
     model with a merge policy and threshold, as ``annotate`` would."""
     config.check()
+    config = resolve_frequency(documents, config)
     config = dataclasses.replace(config, scheme=corpus_scheme(documents, config))
     operating = operating or Operating()
     by_id = {d.id: d for d in documents}

@@ -9,7 +9,9 @@ insurance number (KVNR) and the German postal code, which stdnum lacks.
 
 from __future__ import annotations
 
+import datetime
 import ipaddress
+import re
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
@@ -147,6 +149,35 @@ def ip_address(value: object) -> bool:
     return True
 
 
+def _real_date(year: int, month: int, day: int) -> bool:
+    try:
+        datetime.date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def numeric_date(value: object) -> bool:
+    """A calendar date written in digits with one kind of separator, in any order people use:
+    day-month-year (12.03.2019), month-day-year (03/12/2019), year-month-day (2019-03-12); a
+    two-digit year is 19xx or 20xx. 31.02.2019 and 13/13/2019 are no dates in any order."""
+    if not isinstance(value, str) or not value.isascii():
+        return False
+    parts = [p.strip() for p in re.split(r"[./-]", value)]
+    if len(parts) != 3 or not all(p.isdigit() and 1 <= len(p) <= 4 for p in parts):
+        return False
+    seps = {c for c in value if c in "./-"}
+    if len(seps) != 1:
+        return False
+    a, b, c = (int(p) for p in parts)
+    if len(parts[0]) == 4:
+        return _real_date(a, b, c)
+    if len(parts[2]) not in (2, 4):
+        return False
+    year = c if len(parts[2]) == 4 else (2000 + c if c < 50 else 1900 + c)
+    return _real_date(year, b, a) or _real_date(year, a, b)
+
+
 VALIDATORS: Mapping[str, Validator] = MappingProxyType({
     "es.dni": _stdnum(dni.is_valid),
     "es.nie": _stdnum(nie.is_valid),
@@ -164,6 +195,7 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType({
     "payment_card": payment_card,
     "phone_number": phone_number,
     "ip_address": ip_address,
+    "numeric_date": numeric_date,
 })
 
 

@@ -90,3 +90,12 @@ def test_the_default_pipeline_annotates_an_unseen_note_out_of_the_box() -> None:
 def test_loads_through_the_public_entry_point() -> None:
     tagger = CrfTagger.load_default()
     assert tagger.model_dir == DEFAULT_MODEL_DIR
+
+
+def test_records_its_scheme_pack_and_rules_like_any_trained_model(metadata: dict) -> None:
+    """What `annotate` and `deidentify` read back: nothing is assumed for the embedded model."""
+    from crfdeid.schemes import load_scheme
+
+    assert metadata["scheme"] == load_scheme("meddocan").to_dict()
+    assert metadata["rules"]["pack"] == "es" and metadata["rules"]["scheme"] == "meddocan"
+    assert metadata["gazetteer"]["pack"] == "es" and metadata["gazetteer"]["path"] is None

@@ -219,7 +219,9 @@ def test_rules_alone_in_the_scheme_asked_for() -> None:
     generic = load_pipeline(rules_only=True, scheme="generic").detect(Document("n", text))
     assert [s.label for s in generic] == ["EMAIL", "ID_PATIENT"]
     neutral = load_pipeline(rules_only=True, lang="none")
-    assert [s.label for s in neutral.detect(Document("n", text))] == ["EMAIL"]
+    # no "NHC" in the neutral rules: the number is only a hint, and hints emit without a model
+    assert [(s.label, s.source) for s in neutral.detect(Document("n", text))] == [
+        ("EMAIL", "rule:email"), ("ID_OTHER", "rule:id-digits")]
     assert neutral.language == "none" and neutral.scheme.name == "generic"
 
 
@@ -246,3 +248,30 @@ def test_another_pack_than_the_models_is_said_once(generic_model: Path, neutral_
     assert len(said) == 1 and "trained with pack 'es'" in said[0] and "using pack 'none'" in said[0]
     with pytest.raises(ModelError, match="rules changed"):
         load_pipeline(neutral_model, rules="es", warn=said.append)
+
+
+def test_hint_rules_feed_the_model_but_emit_spans_only_in_a_rules_only_run(neutral_model: Path) -> None:
+    """rules/none's digit groups are hints (emit: false): beside a model they are features, and
+    a number the model does not tag stays untagged; with the rules alone they are spans."""
+    from crfdeid.rules import RuleEngine
+
+    text = "Reagent lot 55501234 was used.\n"
+    start = text.index("55501234")
+    engine = RuleEngine.from_pack("none")
+    assert {s.source for s in engine.run(Document("d", text)).spans} == {"rule:id-digits"}
+    assert engine.emitted(engine.run(Document("d", text)).spans) == []
+    alone = Pipeline(engine).detect(Document("d", text))
+    assert [(s.start, s.label) for s in alone] == [(start, "ID_OTHER")]
+    with_model = load_pipeline(neutral_model).detect(Document("d", text))
+    assert not any(s.source == "rule:id-digits" for s in with_model)
+
+
+def test_emit_must_be_a_boolean(tmp_path: Path) -> None:
+    from crfdeid.rules import RuleError, load_rules
+
+    (tmp_path / "ids.yaml").write_text(
+        "description: d\nrules:\n  - id: x\n    label: FECHAS\n    description: d\n"
+        "    pattern: '\\d+'\n    emit: 'no'\n", encoding="utf-8")
+    with pytest.raises(RuleError, match="emit must be true or false") as info:
+        load_rules(tmp_path)
+    assert "ids.yaml:7" in str(info.value)

@@ -522,3 +522,19 @@ def test_a_day_and_month_without_a_year_keep_their_place_in_the_notes_timeline()
         d, m, _ = read_date(day)
         inside = dt.date(begin.year, m, d)
         assert begin < inside < end and inside.weekday() == dt.date(2022, 1, 7).weekday(), (first, day, last)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_an_austrian_insurance_number_carries_the_shifted_birth_date(seed):
+    """A VNR's last six digits are the birth date: they move with the note's dates (and agree
+    with the shifted "Geburtsdatum"), the serial is new and the check digit valid."""
+    from stdnum.at import vnr
+
+    text = "Geburtsdatum: 15.03.1972\nSV-Nr.: 1234 150372\nAufnahme am 03.01.2022.\n"
+    born, number, admitted = de_texts(de_run(text, ("DATE", "15.03.1972"), ("ID", "1234 150372"),
+                                             ("DATE", "03.01.2022"), seed=seed))
+    assert re.fullmatch(r"\d{4} \d{6}", number) and vnr.is_valid(number) and number[:3] != "123"
+    day, month, year = born.split(".")
+    assert number[5:] == f"{day}{month}{year[2:]}"
+    shift = dt.date(1972, 3, 15) - dt.date(int(year), int(month), int(day))
+    assert shift == dt.date(2022, 1, 3) - dt.datetime.strptime(admitted, "%d.%m.%Y").date()

@@ -167,6 +167,10 @@ def test_a_language_neutral_model(neutral_model: Path) -> None:
     assert meta["rules"]["pack"] == "none" and meta["rules"]["scheme"] == "generic"
     families = meta["feature_set"]["families"]
     assert "gazetteer" not in families and "lemma_pos" not in families and "rules" in families
+    # how common each word is, in the language wordfreq finds the corpus written in (English)
+    assert families["frequency"] == {"lang": "en"}
+    assert "frequency" in meta["feature_set"]["window"]["families"]
+    assert meta["feature_set"]["name"] == "default-neutral"
     assert not any(a.startswith("pos") for c in meta["feature_set"]["conjunctions"] for a in c)
     assert tagger.choice.pack is None and tagger.extractor.gazetteer is None
 
@@ -206,3 +210,18 @@ def test_cross_validation_chooses_one_scheme_and_runs_as_annotate_would(tmp_path
     assert report.config["threshold"] == 0.9 and report.config["merge_policy"]["default"] == "crf"
     assert set(report.per_label()) <= {"AGE", "CITY", "DATE", "EMAIL", "ID_PATIENT", "NAME_CLINICIAN",
                                        "NAME_PATIENT"}
+
+
+def test_cv_search_tries_every_point_of_the_grid_and_reports_the_best() -> None:
+    from crfdeid.train import SEARCH_GRID
+
+    from .conftest import GENERIC_CORPUS
+
+    docs = list(load_corpus([GENERIC_CORPUS]).values())
+    report = cross_validate(docs, TrainConfig(FeatureSet.load("default"), iterations=5, language="none"),
+                            folds=2, jobs=2, search=True)
+    assert [(r["c1"], r["c2"]) for r in report.search] == list(SEARCH_GRID)
+    best = max(report.search, key=lambda r: r["ner_f1_mean"])
+    assert (report.config["c1"], report.config["c2"]) == (best["c1"], best["c2"])
+    assert {(f.c1, f.c2) for f in report.folds} == {(best["c1"], best["c2"])} and len(report.folds) == 2
+    assert report.to_dict()["search"] == report.search

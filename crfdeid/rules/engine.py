@@ -134,6 +134,8 @@ class RuleEngine:
         self._order = {rule.id: i for i, rule in enumerate(self.rules)}
         self._by_id = {rule.id: rule for rule in self.rules}
         self.scheme: Scheme = scheme or load_scheme(DEFAULT_SCHEME)
+        #: ``Span.source`` of the hint rules (``emit: false``): features, never spans beside a model.
+        self.hint_sources = frozenset(rule.source for rule in self.rules if not rule.emit)
 
     @classmethod
     def from_pack(cls, pack: str | Path = "es", timeout: float = DEFAULT_TIMEOUT) -> RuleEngine:
@@ -142,6 +144,12 @@ class RuleEngine:
 
     def rule(self, rule_id: str) -> Rule:
         return self._by_id[rule_id]
+
+    def emitted(self, spans: Iterable[Span]) -> list[Span]:
+        """The spans of the rules that emit (``emit: true``): what a pipeline with a model merges."""
+        if not self.hint_sources:
+            return list(spans)
+        return [s for s in spans if s.source not in self.hint_sources]
 
     def run(self, document: Document) -> RuleResult:
         """Every rule over every chunk of the document; overlaps resolved; timeouts recorded, never fatal.

@@ -38,7 +38,7 @@ from .model import Context, Example, InvalidRule, Rule, RuleError
 
 MANIFEST = "pack.yaml"
 RULE_KEYS = {"id", "label", "description", "pattern", "context", "validator", "priority", "flags",
-             "examples"}
+             "examples", "emit"}
 REQUIRED_RULE_KEYS = ("id", "label", "description", "pattern")
 FILE_KEYS = {"description", "rules"}
 MANIFEST_KEYS = {"name", "language", "description", "origin", "licence", "date", "scheme"}
@@ -218,6 +218,8 @@ def _rule(raw: Any, family: str, path: str, index: int, scheme: Scheme | None = 
         values["flags"] = _string_list(raw["flags"], "flags", where, _line(raw, "flags"))
     if "priority" in raw:
         values["priority"] = raw["priority"]
+    if "emit" in raw:
+        values["emit"] = raw["emit"]
     if "context" in raw:
         values["context"] = _context(raw["context"], where, _line(raw, "context"))
     if "examples" in raw:

@@ -250,6 +250,10 @@ class Rule:
     #: The name of the label scheme of the rule's pack (its manifest's ``scheme``; the loader
     #: checks the label against it, ``crfdeid.schemes``).
     scheme: str = "meddocan"
+    #: False for a *hint*: its matches feed the CRF as features and lose overlaps like any
+    #: match, but never become a span beside a model (a phone-like digit group is evidence,
+    #: not a decision). In a rules-only run, where nothing else would find them, hints emit.
+    emit: bool = True
     compiled: regex.Pattern = field(init=False, repr=False)
     _check: Validator | None = field(init=False, repr=False)
 
@@ -260,6 +264,8 @@ class Rule:
             raise InvalidRule("label", f"a rule's label is one word, got {self.label!r}")
         if not isinstance(self.description, str) or not self.description.strip():
             raise InvalidRule("description", "description must be a sentence a privacy officer understands")
+        if type(self.emit) is not bool:
+            raise InvalidRule("emit", f"emit must be true or false, got {self.emit!r}")
         if type(self.priority) is not int:
             raise InvalidRule("priority", f"priority must be an integer, got {self.priority!r}")
         unknown = [f for f in self.flags if f not in FLAGS]

@@ -85,7 +85,7 @@ def _row(match: RuleMatch) -> dict[str, Any]:
     rule = match.rule
     return {"start": match.start, "end": match.end, "text": match.text, "label": rule.label,
             "rule": rule.id, "priority": rule.priority, "description": rule.description,
-            "file": shown_path(rule.path), "line": rule.line}
+            "file": shown_path(rule.path), "line": rule.line, "emit": rule.emit}
 
 
 def format_explain(rows: Sequence[dict[str, Any]], timeouts: Sequence[Any] = ()) -> str:
@@ -96,8 +96,9 @@ def format_explain(rows: Sequence[dict[str, Any]], timeouts: Sequence[Any] = ())
         lines = []
         for row in rows:
             dropped = f"   [dropped: overlaps {row['dropped_for']}]" if "dropped_for" in row else ""
+            hint = "" if row.get("emit", True) else "   [hint: a model feature; a span only without a model]"
             lines.append(f"{row['start']:>6}-{row['end']:<6} {row['label']:<32} {row['rule']:<24} "
-                         f"{_clip(row['text'])!r}{dropped}")
+                         f"{_clip(row['text'])!r}{dropped}{hint}")
             lines.append(f"{'':14}{row['description']}  ({row['file']}:{row['line']})")
     lines.extend(f"timeout: rule {t.rule_id} gave up on characters {t.start}-{t.end} after "
                  f"{t.seconds:.2f} s of CPU time" for t in timeouts)

@@ -136,7 +136,8 @@ def build_registry(data: SurrogateData, options: GeneratorOptions | None = None)
     people = PeopleGenerator(data)
     countries = CountryGenerator(data, options.keep_home_country)
     descriptions = DescriptionGenerator(data, countries, ProfessionGenerator(data))
-    identifiers = IdentifierGenerator(data, descriptions)
+    dates = DateGenerator(data, options.date_shift_min_weeks, options.date_shift_max_weeks)
+    identifiers = IdentifierGenerator(data, descriptions, dates)
     phones = PhoneGenerator(data)
     facilities = FacilityGenerator(data)
     territories = TerritoryGenerator(data, countries)
@@ -144,7 +145,7 @@ def build_registry(data: SurrogateData, options: GeneratorOptions | None = None)
         "NOMBRE_SUJETO_ASISTENCIA": people,
         "NOMBRE_PERSONAL_SANITARIO": people,
         "FAMILIARES_SUJETO_ASISTENCIA": KinshipGenerator(data, people, options.replace_kinship_terms),
-        "FECHAS": DateGenerator(data, options.date_shift_min_weeks, options.date_shift_max_weeks),
+        "FECHAS": dates,
         "EDAD_SUJETO_ASISTENCIA": AgeGenerator(
             data, options.age_generalise_from, options.age_perturb_years, options.age_perturb_from
         ),

@@ -13,6 +13,11 @@ original repeats it ("28 28" -> "41 41"), the rest redrawn, spaces and grouping 
 grouped as a social security number ("28 12345678 40": province, number, two check digits) gets a
 real province and valid check digits even when the original's do not check.
 
+An Austrian social insurance number (VNR, "1234 150372": serial, check digit, birth date DDMMYY)
+carries the patient's birth date: the surrogate's date part is that date moved by the note's own
+date shift — the same one every date of the note gets, so it agrees with the shifted
+"Geburtsdatum" — with a new serial and a valid check digit.
+
 Words written inside an identifier span are kept: "Residente de 3° año" (filed as an employee
 id) is a job title around a number, and scrambled letters ("Qjhykdjkv lx 9° uey") showed the
 reader what was replaced. Only codes change: digits, and letters of a token that has digits or
@@ -21,19 +26,23 @@ is written in capitals ("NHC-00431/B", "ab12").
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import regex
 from stdnum import iban, luhn
+from stdnum.at import vnr as at_vnr
 from stdnum.es import ccc, dni, nie
 
 from ..validators import VALIDATORS, es_nss
 from .base import MAX_ATTEMPTS, DocumentState, Level, Surrogate, chosen, fold, match_case, scramble
 from .data import SurrogateData, display
+from .dates import full_year
 
 if TYPE_CHECKING:
+    from .dates import DateGenerator
     from .descriptions import DescriptionGenerator
 
 #: No checksummed format is longer (an IBAN has at most 34 characters).
@@ -139,6 +148,34 @@ def with_check(text: str, kind: str | None, rng: random.Random, swap: WordSwap |
     return "".join(out)
 
 
+def vnr_birth_date(compact: str) -> dt.date | None:
+    """The birth date inside an Austrian VNR (digits 5–10, DDMMYY), None when it is not one.
+
+    Two-digit years are read as the date generator reads them (``dates.full_year``: up to 30 is
+    20YY), never against today's date: the output must not depend on the day it runs."""
+    if len(compact) != 10 or not compact.isdigit() or not at_vnr.is_valid(compact):
+        return None
+    day, month = int(compact[4:6]), int(compact[6:8])
+    year = full_year(compact[8:10])
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def vnr_with_date(text: str, born: dt.date, rng: random.Random) -> str:
+    """A VNR in ``text``'s layout: a new serial (never 0 first), ``born`` as DDMMYY and the check
+    digit stdnum computes; a serial whose check would be 10 (never issued) is redrawn."""
+    tail = born.strftime("%d%m%y")
+    while True:
+        serial = str(rng.randint(100, 999))
+        check = at_vnr.calc_check_digit(serial + "0" + tail)
+        if len(check) == 1:
+            break
+    digits = iter(serial + check + tail)
+    return "".join(next(digits) if c.isdigit() else c for c in text)
+
+
 def province_digits(text: str, codes: list[str], province: str | None, rng: random.Random) -> str:
     """``text`` with its digits redrawn, the first two (a province's INE code) set to
     ``province`` (or a real code drawn from ``codes``), and the next two too where the original
@@ -178,9 +215,12 @@ class IdentifierGenerator:
     name = "identifiers"
     phase = 2
 
-    def __init__(self, data: SurrogateData, descriptions: DescriptionGenerator | None = None) -> None:
+    def __init__(self, data: SurrogateData, descriptions: DescriptionGenerator | None = None,
+                 dates: DateGenerator | None = None) -> None:
         self.data = data
         self.descriptions = descriptions
+        #: the note's date shift, for the birth date inside an Austrian VNR
+        self.dates = dates
 
     def neutral_category(self, text: str, label: str) -> str:
         return "identifier"
@@ -213,6 +253,14 @@ class IdentifierGenerator:
             return None
 
         levels = [Level(lambda rng: with_check(text, kind, rng, swap), f"id:{label}", check_close=check)]
+        born = vnr_birth_date(compact) if self.dates is not None and compact.isascii() else None
+        if born is not None:
+            moved = born + self.dates.shift(state)  # type: ignore[union-attr]
+            vnr = Level(lambda rng: vnr_with_date(text, moved, rng), f"id:{label}", check_close=check)
+            redrawn = Level(levels[0].make, f"id:{label}", "digits",
+                            "no safe VNR with the shifted birth date: digits redrawn", check)
+            new, level = state.draw_chain(text, [vnr, redrawn], f"id:{label}")
+            return chosen(new, level, "valid at.vnr, birth date shifted")
         special = self.province_levels(text, label, state, check)
         if special:
             levels = [*special, Level(levels[0].make, f"id:{label}", "digits",
