@@ -18,7 +18,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable
-from functools import lru_cache
+
+import regex
 
 from .errors import CrfdeidError
 
@@ -53,8 +54,9 @@ def languages() -> list[str]:
     return sorted(_wordfreq().available_languages("best"))
 
 
-@lru_cache(maxsize=8)
 def _small_list(lang: str) -> frozenset[str]:
+    """wordfreq's short list of a language (about 30,000 words): read once per detection, not
+    kept — the 40+ lists together would hold a few hundred MB for nothing."""
     return frozenset(_wordfreq().get_frequency_dict(lang, wordlist="small"))
 
 
@@ -63,8 +65,6 @@ def corpus_language(texts: Iterable[str]) -> str:
 
     Only alphabetic words of three letters or more count (a shared "de" or "la" decides
     nothing); ties go to the code that sorts first, so the answer depends on the texts alone."""
-    import regex
-
     counts: Counter[str] = Counter()
     for text in texts:
         counts.update(w.lower() for w in regex.findall(r"\p{L}{3,}", text))

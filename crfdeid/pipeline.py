@@ -113,7 +113,8 @@ class Pipeline:
             spans = rule_spans
         else:
             crf_spans = self.tagger.detect(document, rule_matches=rule_result)
-            spans = self.policy.merge(crf_spans, self.rules.emitted(rule_spans) if self.rules else rule_spans)
+            # beside a model, hint rules (emit: false) were features only
+            spans = self.policy.merge(crf_spans, self.rules.emitted(rule_spans) if self.rules else [])
         spans = sorted(spans, key=lambda s: (s.start, s.end, s.label))
         return Detection(document.id, tuple(spans), timeouts)
 
