@@ -208,3 +208,14 @@ def test_every_identifier_of_dev_keeps_its_format_and_its_check_digits(meddocan_
             if label == LICENCE and len(digits) >= 4 and digits[:2] in CODES:
                 assert re.sub(r"\D", "", new)[:2] in CODES, (original, new)
     assert seen > 600
+
+
+def test_a_spanish_record_number_is_never_read_as_an_austrian_insurance_number():
+    """"1234 150372" passes the Austrian VNR check; in a Spanish note it is a record number, and
+    its last six digits are not the patient's birth date to shift."""
+    from crfdeid.surrogates import build_registry, surrogate_data
+    from crfdeid.surrogates.identifiers import vnr_birth_date
+
+    assert vnr_birth_date("1234150372") is not None
+    assert build_registry(surrogate_data("es"))["ID_SUJETO_ASISTENCIA"].dates is None
+    assert build_registry(surrogate_data("de"))["ID_SUJETO_ASISTENCIA"].dates is not None
