@@ -105,6 +105,22 @@ class PlainTagger:
         self.crf.fit(xs, ys)
         return self
 
+    def save(self, path: Path) -> Path:
+        """Copy the trained crfsuite model file to ``path`` (the features are fixed in code)."""
+        assert self.crf is not None, "fit first"
+        Path(path).write_bytes(Path(self.crf.modelfile.name).read_bytes())
+        return Path(path)
+
+    @classmethod
+    def load(cls, path: Path) -> PlainTagger:
+        """A tagger from a model file written by ``save`` (no pickle: crfsuite's own format)."""
+        from sklearn_crfsuite import CRF
+
+        tagger = cls()
+        tagger.crf = CRF(model_filename=str(path))
+        tagger.crf.training_log_ = None
+        return tagger
+
     def tag(self, document: Document) -> Document:
         """The document with the spans the plain tagger finds."""
         assert self.crf is not None, "fit first"

@@ -10,12 +10,15 @@ never written into.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import re
+import signal
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .errors import CrfdeidError, InputError, OutputError
 from .io.brat import write_brat
@@ -131,28 +134,113 @@ def detect_all(document: Document, detectors: Sequence[Detector]) -> tuple[list[
     return sorted(spans.values(), key=lambda s: (s.start, s.end, s.label)), timeouts
 
 
+#: Notes handed to the workers ahead of the one being written, per worker: enough to keep them
+#: busy, few enough that a folder of a million notes is never read into memory.
+WINDOW_PER_JOB = 4
+_WORKER: dict[str, Sequence[Detector]] = {}
+
+
+#: A note's detection: its spans and rule timeouts, or why it failed.
+Outcome = tuple[list[Span], list[RuleTimeout]] | Failure
+
+
+def _detect_one(document: Document, detectors: Sequence[Detector]) -> Outcome:
+    """Detection of one note, its failure caught: one bad note never costs the others."""
+    try:
+        return detect_all(document, detectors)
+    except CrfdeidError as exc:
+        return Failure(document.id, str(exc))
+    except Exception as exc:  # a bug: this note fails, the batch goes on
+        return Failure(document.id, f"internal error: {type(exc).__name__}: {exc}", True)
+
+
+def _init_worker(build: Callable[[], Sequence[Detector]]) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles interruption
+    _WORKER["detectors"] = build()
+
+
+def _work(document: Document) -> Outcome:
+    return _detect_one(document, _WORKER["detectors"])
+
+
+def _detected(
+    documents: Iterable[Document | Failure], detectors: Sequence[Detector], jobs: int,
+    build: Callable[[], Sequence[Detector]] | None,
+) -> Iterator[tuple[Document | Failure, Outcome]]:
+    """Each note with its spans (or its failure), in input order; with ``jobs > 1`` detected by
+    worker processes that each build the detectors once (``build``), over a bounded window."""
+    seen: set[str] = set()
+
+    def checked(doc: Document | Failure) -> Failure | None:
+        if isinstance(doc, Failure):
+            return doc
+        try:
+            _check_id(doc, seen)
+        except CrfdeidError as exc:
+            return Failure(doc.id, str(exc))
+        return None
+
+    if jobs == 1 or build is None:
+        for doc in documents:
+            failed = checked(doc)
+            yield doc, failed if failed is not None else _detect_one(doc, detectors)  # type: ignore[arg-type]
+        return
+    pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_init_worker, initargs=(build,))
+    try:
+        window: deque = deque()
+        for doc in documents:
+            failed = checked(doc)
+            window.append((doc, failed if failed is not None else pool.apply_async(_work, (doc,))))
+            while len(window) > jobs * WINDOW_PER_JOB:
+                yield _resolve(window.popleft())
+        while window:
+            yield _resolve(window.popleft())
+        pool.close()
+        pool.join()
+    finally:
+        pool.terminate()
+
+
+def _resolve(item: tuple[Any, Any]) -> tuple[Any, Any]:
+    doc, result = item
+    if isinstance(result, Failure):
+        return doc, result
+    while True:
+        try:
+            return doc, result.get(timeout=0.5)  # a timeout keeps signals deliverable
+        except multiprocessing.TimeoutError:
+            continue
+
+
 def annotate(documents: Iterable[Document | Failure], detectors: Sequence[Detector], out_dir: Path,
              fmt: str = "brat", encoding: str = DEFAULT_ENCODING,
              progress: Callable[[Iterable], Iterable] = iter,
-             report: Callable[[str], None] = lambda line: None) -> AnnotateSummary:
+             report: Callable[[str], None] = lambda line: None, *, jobs: int = 1,
+             build: Callable[[], Sequence[Detector]] | None = None) -> AnnotateSummary:
     """Run the detectors over the documents and write the predictions into ``out_dir``. A note
     that cannot be read or annotated is listed (stderr via ``report``, ``OUT_DIR/failures.jsonl``);
-    the others are written."""
+    the others are written. ``jobs > 1`` detects in that many worker processes, each running
+    ``build()`` once to get its detectors (a picklable callable: the model is loaded per worker,
+    never sent); the files are the same as with one process."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; expected one of {FORMATS}")
+    if jobs < 1:
+        raise CrfdeidError(f"-j must be at least 1, got {jobs}")
     summary = AnnotateSummary()
     started = time.perf_counter()
-    seen: set[str] = set()
     annotated: list[Document] = []
     out_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out_dir / MARKER, "Predictions written by crfdeid annotate.\n")
-    for doc in progress(documents):
+    for doc, outcome in _detected(progress(documents), detectors, jobs, build):
         try:
-            if isinstance(doc, Failure):
-                raise CrfdeidError(doc.error)
-            _check_id(doc, seen)
-            spans, timeouts = detect_all(doc, detectors)
-            result = doc.with_spans(spans)
+            if isinstance(outcome, Failure):
+                if outcome.internal:
+                    summary.failures.append(outcome)
+                    report(f"note {doc.id} failed: {outcome.error} (a bug: rerun with --debug and report it)")
+                    continue
+                raise CrfdeidError(outcome.error)
+            spans, timeouts = outcome
+            result = doc.with_spans(spans)  # type: ignore[union-attr]
             if fmt == "brat":
                 write_brat(result, out_dir, write_text=True, encoding=encoding)
             else:
@@ -160,11 +248,6 @@ def annotate(documents: Iterable[Document | Failure], detectors: Sequence[Detect
         except CrfdeidError as exc:
             summary.failures.append(Failure(doc.id, str(exc)))
             report(f"note {doc.id} failed: {exc}")
-            continue
-        except Exception as exc:  # a bug: this note fails, the batch goes on
-            summary.failures.append(Failure(doc.id, f"internal error: {type(exc).__name__}: {exc}", True))
-            report(f"note {doc.id} failed: internal error: {type(exc).__name__}: {exc} "
-                   "(a bug: rerun with --debug and report it)")
             continue
         summary.documents += 1
         summary.spans += len(spans)
@@ -196,7 +279,8 @@ def annotate_folder(in_path: Path, out_dir: Path, detectors: Sequence[Detector],
                     overwrite: bool = False, encoding: str = DEFAULT_ENCODING,
                     max_bytes: int = DEFAULT_MAX_BYTES, recursive: bool = True,
                     progress: Callable[..., Iterable[Document]] | None = None,
-                    report: Callable[[str], None] = lambda line: None) -> AnnotateSummary:
+                    report: Callable[[str], None] = lambda line: None, jobs: int = 1,
+                    build: Callable[[], Sequence[Detector]] | None = None) -> AnnotateSummary:
     """Check the output folder, read the inputs, annotate and write: ``crfdeid annotate``.
 
     ``progress(documents, total=N)`` may wrap the documents in a progress bar; ``report`` hears
@@ -206,4 +290,5 @@ def annotate_folder(in_path: Path, out_dir: Path, detectors: Sequence[Detector],
     count, documents = read_inputs(in_path, encoding, max_bytes, recursive,
                                    lambda s: report(f"skipped {s.path}: {s.reason}"), exclude=[out_dir])
     wrap = (lambda docs: progress(docs, total=count)) if progress is not None else iter
-    return annotate(documents, detectors, out_dir, fmt, encoding, progress=wrap, report=report)
+    return annotate(documents, detectors, out_dir, fmt, encoding, progress=wrap, report=report, jobs=jobs,
+                    build=build)

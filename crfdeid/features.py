@@ -256,8 +256,18 @@ def _check_family(fam: str, value: Any, fail: Any) -> None:
 # Word-level families: depend on the token text only, so they are cached per distinct word.
 
 
+#: ASCII letters and digits to their shape class; any other ASCII character stays itself.
+_ASCII_SHAPE = str.maketrans(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", "X" * 26 + "x" * 26 + "d" * 10
+)
+_REPEATS = re.compile(r"(.)\1+", re.DOTALL)
+
+
 def word_shape(text: str, collapse: bool) -> str:
     """``Navarro`` -> ``Xxxxxxx`` (long, capped at 10) or ``Xx`` (collapsed)."""
+    if text.isascii():  # most words: one translate in C instead of a loop per character
+        shape = text.translate(_ASCII_SHAPE)
+        return (_REPEATS.sub(r"\1", shape) if collapse else shape)[:10]
     out: list[str] = []
     for ch in text:
         if ch.isdigit():
@@ -299,7 +309,7 @@ def _word_features(text: str, families: Mapping[str, Any], window: bool) -> list
             feats.append("upper")
         elif text.islower():
             feats.append("lower")
-        if any(ch.isdigit() for ch in text):
+        if not text.isalpha() and any(ch.isdigit() for ch in text):  # letters are never digits
             feats.append("digit" if text.isdigit() else "alnum")
         if not window:
             feats.append(f"len={_length_bucket(len(text))}")
@@ -624,6 +634,8 @@ class FeatureExtractor:
         #: At inference, the attributes the model knows (set by the tagger): every other feature
         #: has no weight, and handing it to crfsuite costs a string copy and a lookup for nothing.
         self.known: frozenset[str] | None = None
+        self._bases: frozenset[str] = frozenset()
+        self._bases_of: frozenset[str] | None = None
 
     # -- per word -------------------------------------------------------------------------
     def word(self, text: str) -> _Word:
@@ -638,14 +650,26 @@ class FeatureExtractor:
                     own.append(common)
                     if self._window_frequency:
                         base.append(common)
-            windowed = {o: [f"{o}:{f}" for f in base] for o in self.offsets}
-            if self.known is not None:
-                own = [f for f in own if f in self.known]
-                windowed = {o: [f for f in fs if f in self.known] for o, fs in windowed.items()}
+            known = self.known
+            if known is None:
+                windowed = {o: [f"{o}:{f}" for f in base] for o in self.offsets}
+            else:  # only features the model knows at some offset get an offset prefix built
+                own = [f for f in own if f in known]
+                bases = self._window_bases(known)
+                base = [f for f in base if f in bases]
+                windowed = {o: [p for f in base if (p := f"{o}:{f}") in known] for o in self.offsets}
             cached = _Word(own, windowed, text.lower(), word_shape(text, True), self.skeleton_token(text))
             if len(self._word_cache) < 300_000:
                 self._word_cache[text] = cached
         return cached
+
+    def _window_bases(self, known: frozenset[str]) -> frozenset[str]:
+        """The features the model knows as a neighbour's (``-1:lw=de`` -> ``lw=de``)."""
+        if self._bases_of is not known:
+            prefixes = tuple(f"{o}:" for o in self.offsets)
+            self._bases = frozenset(f.split(":", 1)[1] for f in known if f.startswith(prefixes))
+            self._bases_of = known
+        return self._bases
 
     def _prefixed(self, offset: int, features: list[str]) -> list[str]:
         """A neighbour's features with the offset prefix ("-1:pos=DET"), minus unknown ones."""

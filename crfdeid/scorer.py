@@ -27,12 +27,14 @@ import struct
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations, pairwise, repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import kernels
 from .errors import CrfdeidError
 
 if TYPE_CHECKING:
@@ -48,6 +50,16 @@ class ScorerError(CrfdeidError):
     """The crfsuite model file cannot be compiled (not a CRF1d model, or inconsistent)."""
 
 
+def _model_bytes(path: str | Path) -> tuple[bytes, tuple[Any, ...]]:
+    data = Path(path).read_bytes()
+    if len(data) < _HEADER.size:
+        raise ScorerError("the crfsuite model file is too short", path)
+    header = _HEADER.unpack_from(data, 0)
+    if header[0] != b"lCRF" or header[2] != b"FOMC":
+        raise ScorerError("not a crfsuite CRF1d model file", path)
+    return data, header
+
+
 def read_crfsuite_weights(path: str | Path) -> np.ndarray:
     """The feature records of a crfsuite CRF1d model file (``model.crfsuite``), full precision.
 
@@ -55,12 +67,8 @@ def read_crfsuite_weights(path: str | Path) -> np.ndarray:
     and chunk offsets; at ``off_features`` a chunk ``FEAT``, its size and record count, then one
     20-byte record per feature.
     """
-    data = Path(path).read_bytes()
-    if len(data) < _HEADER.size:
-        raise ScorerError("the crfsuite model file is too short", path)
-    magic, _size, kind, _version, _nf, _nl, _na, off_features, *_ = _HEADER.unpack_from(data, 0)
-    if magic != b"lCRF" or kind != b"FOMC":
-        raise ScorerError("not a crfsuite CRF1d model file", path)
+    data, header = _model_bytes(path)
+    off_features = header[7]
     if off_features + _CHUNK.size > len(data):
         raise ScorerError("the crfsuite model file is truncated", path)
     chunk, _chunk_size, count = _CHUNK.unpack_from(data, off_features)
@@ -68,6 +76,38 @@ def read_crfsuite_weights(path: str | Path) -> np.ndarray:
     if chunk != b"FEAT" or start + count * _FEATURE.itemsize > len(data):
         raise ScorerError("the crfsuite model file has no readable feature chunk", path)
     return np.frombuffer(data, dtype=_FEATURE, count=count, offset=start).copy()
+
+
+#: A CQDB chunk (crfsuite's cqdb.c): ``CQDB``, size, flag, byte order, the number of ids and the
+#: offset of the array that maps an id to its record (``id``, key size, key with a final NUL).
+_CQDB = struct.Struct("<4sIIIII")
+
+
+def _cqdb_strings(data: bytes, offset: int, count: int, path: str | Path) -> list[str]:
+    """The strings of a CQDB chunk in id order (what crfsuite calls ``to_string``)."""
+    if offset + _CQDB.size > len(data):
+        raise ScorerError("the crfsuite model file is truncated", path)
+    magic, size, _flag, _order, n_ids, bwd = _CQDB.unpack_from(data, offset)
+    if magic != b"CQDB" or n_ids < count or offset + bwd + 4 * count > len(data):
+        raise ScorerError("the crfsuite model file has no readable string table", path)
+    records = np.frombuffer(data, dtype="<u4", count=count, offset=offset + bwd).tolist()
+    out = []
+    for i, record in enumerate(records):
+        at = offset + record
+        key_id, key_size = struct.unpack_from("<II", data, at)
+        if key_id != i or key_size < 1 or at + 8 + key_size > offset + size:
+            raise ScorerError("the crfsuite model file's string table is inconsistent", path)
+        out.append(data[at + 8 : at + 7 + key_size].decode("utf-8"))
+    return out
+
+
+def read_crfsuite_names(path: str | Path) -> tuple[list[str], list[str]]:
+    """Labels and attributes of a crfsuite model file, in id order, read from the file's own
+    string tables: what ``Tagger.info()`` gives, without printing and re-parsing every weight
+    of the model (0.4 s for the embedded one)."""
+    data, header = _model_bytes(path)
+    _magic, _size, _kind, _version, _n_features, n_labels, n_attrs, _feat, off_labels, off_attrs, *_ = header
+    return _cqdb_strings(data, off_labels, n_labels, path), _cqdb_strings(data, off_attrs, n_attrs, path)
 
 
 def _blas_limit() -> AbstractContextManager[Any]:
@@ -107,38 +147,53 @@ class CompiledCrf:
         if state.shape != (self.zero + 1, n_labels) or transitions.shape != (n_labels, n_labels):
             raise ScorerError("inconsistent weight shapes for the compiled CRF")
         self.state = state
-        self.transitions = transitions
+        self.transitions = np.ascontiguousarray(transitions)
         self._trans_t = np.ascontiguousarray(transitions.T)  # [to, from]
         self._exp_trans = np.exp(transitions)
         self._exp_trans_t = np.ascontiguousarray(self._exp_trans.T)
+        #: Decode with the compiled loops (``crfdeid.kernels``) when numba is there; False runs
+        #: the numpy decoder (the reference the kernels are tested against).
+        self.kernels = True
 
     @classmethod
-    def from_model(cls, model_path: str | Path, dump: Any) -> CompiledCrf:
-        """Compile a crfsuite model: names and ids from crfsuite's own dump (``Tagger.info()``),
-        weights at full precision from the file; the two must agree to the dump's 6 decimals."""
-        labels_by_id = {int(i): name for name, i in dump.labels.items()}
-        labels = [labels_by_id[i] for i in range(len(labels_by_id))]
-        attributes = {name: int(i) for name, i in dump.attributes.items()}
+    def from_model(cls, model_path: str | Path, dump: Any = None) -> CompiledCrf:
+        """Compile a crfsuite model file: names and ids from its string tables, weights at full
+        precision from its feature records. With ``dump`` (crfsuite's ``Tagger.info()``), the
+        names, ids and weights are checked against what crfsuite itself reads (to its 6
+        printed decimals): the tests do; loading skips the dump, which costs 0.4 s."""
+        label_list, attribute_list = read_crfsuite_names(model_path)
+        labels = label_list
+        attributes = {name: i for i, name in enumerate(attribute_list)}
         records = read_crfsuite_weights(model_path)
         n_attr, n_labels = len(attributes), len(labels)
         is_state = records["type"] == 0
         states, trans = records[is_state], records[~is_state]
         if (
-            len(states) != len(dump.state_features)
-            or len(trans) != len(dump.transitions)
-            or (len(states) and (states["src"].max() >= n_attr or states["dst"].max() >= n_labels))
+            (len(states) and (states["src"].max() >= n_attr or states["dst"].max() >= n_labels))
             or (len(trans) and max(trans["src"].max(), trans["dst"].max()) >= n_labels)
+            or len(attributes) != len(attribute_list)
         ):
-            raise ScorerError("the crfsuite model file does not match its own dump", model_path)
+            raise ScorerError("the crfsuite model file is inconsistent", model_path)
+        if dump is not None:
+            same_names = {name: int(i) for name, i in dump.labels.items()} == {
+                name: i for i, name in enumerate(labels)
+            } and {name: int(i) for name, i in dump.attributes.items()} == attributes
+            counts = (len(states), len(trans)) == (len(dump.state_features), len(dump.transitions))
+            if not same_names or not counts:
+                raise ScorerError("the crfsuite model file does not match crfsuite's own dump", model_path)
         state = np.zeros((n_attr + 1, n_labels))
         np.add.at(state, (states["src"].astype(np.intp), states["dst"].astype(np.intp)), states["weight"])
         transitions = np.zeros((n_labels, n_labels))
         np.add.at(transitions, (trans["src"].astype(np.intp), trans["dst"].astype(np.intp)), trans["weight"])
-        names = {i: name for name, i in attributes.items()}
-        for record in states[: min(len(states), 200)]:  # a misread layout shows at once
-            printed = dump.state_features[(names[int(record["src"])], labels[int(record["dst"])])]
-            if abs(printed - record["weight"]) > 1e-6:
-                raise ScorerError("the crfsuite model weights do not match its dump", model_path)
+        if dump is not None:
+            for record in states:
+                key = (attribute_list[int(record["src"])], labels[int(record["dst"])])
+                printed = dump.state_features[key]
+                if abs(printed - record["weight"]) > 1e-6:
+                    raise ScorerError("the crfsuite model weights do not match its dump", model_path)
+            for (src, dst), printed in dump.transitions.items():
+                if abs(printed - transitions[labels.index(src), labels.index(dst)]) > 1e-6:
+                    raise ScorerError("the crfsuite transitions do not match its dump", model_path)
         return cls(labels, attributes, state, transitions)
 
     def decode(self, emissions: np.ndarray, lengths: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -153,6 +208,8 @@ class CompiledCrf:
             return np.zeros(0, dtype=np.intp), np.ones((0, n_labels))
         if lengths.min() < 1 or lengths.sum() != n_tokens:
             raise ValueError("sequence lengths must be positive and add up to the emissions")
+        if self.kernels and kernels.AVAILABLE:
+            return kernels.decode(emissions, lengths, self.transitions, self._exp_trans, self._exp_trans_t)
         starts = np.zeros(len(lengths), dtype=np.intp)
         np.cumsum(lengths[:-1], out=starts[1:])
         # Longest first: at step t the sequences still running are a prefix of this order,
@@ -454,6 +511,8 @@ class Encoder:
         total = int(sizes.sum())
         if total == 0:
             return np.zeros((0, n_labels))
+        if self.crf.kernels and kernels.AVAILABLE:
+            return self._kernel_emissions(prepared, ranges, total)
         pad = PAD
         starts = np.zeros(len(sizes), dtype=np.intp)  # range starts in the output
         np.cumsum(sizes[:-1], out=starts[1:])
@@ -515,6 +574,64 @@ class Encoder:
             hit = ok & (template.keys[where] == key)
             out[hit] += state[template.rows[where[hit]]]
         return out
+
+    def _kernel_emissions(
+        self, prepared: Prepared, ranges: Sequence[tuple[int, int]], total: int
+    ) -> np.ndarray:
+        """``emissions`` by the compiled loop (``kernels.emissions``); the context parts, a
+        few per token, are gathered here."""
+        tables = self._kernel_tables
+        attrs = tables["attrs"]
+        n = len(prepared.words)
+        values = np.full((max(len(attrs), 1), n), -1, dtype=np.int64)
+        for k, attr in enumerate(attrs):
+            values[k] = prepared.values[attr]
+        bounds = np.asarray(ranges, dtype=np.int64).reshape(-1, 2)
+        out = np.empty((total, len(self.crf.labels)))
+        kernels.emissions(
+            bounds[:, 0].copy(), bounds[:, 1].copy(),
+            prepared.words.astype(np.int64), prepared.shared.astype(np.int64),
+            self._words.array, self._shared.array, tables["offsets"], self.crf.state, tables["edges"],
+            values, tables["ends"], tables["template_attrs"], tables["template_offsets"],
+            tables["template_mults"], tables["key_bounds"], tables["keys"], tables["key_rows"], out,
+        )
+        if prepared.context:
+            token = np.concatenate([np.arange(first, last, dtype=np.intp) for first, last in ranges])
+            for cache, ids in prepared.context:
+                out += cache.array[ids[token], 0]
+        return out
+
+    @cached_property
+    def _kernel_tables(self) -> dict[str, Any]:
+        """The conjunction templates and edges as flat arrays for ``kernels.emissions``."""
+        attrs = sorted({a for t in self._templates for a in t.attrs})
+        width = max((len(t.attrs) for t in self._templates), default=1)
+        n_templates = len(self._templates)
+        template_attrs = np.full((n_templates, width), -1, dtype=np.int64)
+        template_offsets = np.zeros((n_templates, width), dtype=np.int64)
+        template_mults = np.zeros((n_templates, width), dtype=np.int64)
+        bounds = [0]
+        for m, template in enumerate(self._templates):
+            for q, (attr, offset) in enumerate(zip(template.attrs, template.offsets, strict=True)):
+                template_attrs[m, q] = attrs.index(attr)
+                template_offsets[m, q] = offset
+                template_mults[m, q] = template.multipliers[q]
+            bounds.append(bounds[-1] + len(template.keys))
+        keys = [t.keys for t in self._templates]
+        rows = [t.rows for t in self._templates]
+        return {
+            "attrs": attrs,
+            "offsets": np.asarray(self.offsets, dtype=np.int64),
+            "edges": np.asarray([-1 if e is None else e for e in (self._bos, self._eos)], dtype=np.int64),
+            "ends": np.asarray([[self._bos_value[a], self._eos_value[a]] for a in attrs], dtype=np.int64)
+            .reshape(-1, 2),
+            "template_attrs": template_attrs,
+            "template_offsets": template_offsets,
+            "template_mults": template_mults,
+            "key_bounds": np.asarray(bounds, dtype=np.int64),
+            "keys": np.concatenate(keys).astype(np.int64) if keys else np.zeros(0, dtype=np.int64),
+            "key_rows": np.concatenate(rows).astype(np.int64) if rows else np.zeros(0, dtype=np.int64),
+        }
 
     def _prefixed_ids(self, offset: int, key: tuple[str, ...]) -> list[int]:
         cache = self._prefixed

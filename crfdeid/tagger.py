@@ -343,7 +343,7 @@ class CrfTagger:
         extractor = FeatureExtractor(
             self.feature_set, pack, annotator, gazetteer, rules, meta.get("skeleton_vocabulary", ())
         )
-        extractor.known = frozenset(self._dump.attributes)
+        extractor.known = frozenset(self.compiled.attributes)
         return extractor
 
     @cached_property
@@ -352,8 +352,8 @@ class CrfTagger:
 
     @cached_property
     def compiled(self) -> CompiledCrf:
-        """The model as arrays (built on first use, from the model file and crfsuite's dump)."""
-        return CompiledCrf.from_model(self.model_dir / MODEL_FILE, self._dump)
+        """The model as arrays (built on first use, from the model file alone)."""
+        return CompiledCrf.from_model(self.model_dir / MODEL_FILE)
 
     @cached_property
     def encoder(self) -> Encoder:

@@ -29,6 +29,7 @@ surrogate the normalisation form of the original it replaces.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from array import array
@@ -36,6 +37,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from pathlib import Path
 from typing import Literal
 
 from .types import Document, Fragment, Span
@@ -98,10 +100,14 @@ class _Tables:
     not_a_base: re.Pattern[str]  # what the view removes: a mark after it has no base to keep
 
 
-@cache
-def _tables() -> _Tables:
-    import regex  # the stdlib has no emoji properties; `regex` is already a dependency
+#: The Unicode lists of the view, precomputed for the Unicode version they were made from
+#: (``python -m crfdeid.textview``): reading them costs milliseconds, computing them a quarter
+#: second of every model load. Another Python (another Unicode version) computes its own.
+_LISTS_FILE = Path(__file__).resolve().parent / "textview_unicode.json"
 
+
+def compute_unicode_lists() -> dict[str, list[int]]:
+    """Code points by role, from ``unicodedata`` (one pass over every code point)."""
     spaces: list[int] = []
     breaks: list[int] = []
     removed: list[int] = list(_VARIATION_SELECTORS)
@@ -123,6 +129,45 @@ def _tables() -> _Tables:
         decomposition = unicodedata.decomposition(ch)
         if decomposition and not decomposition.startswith("<") and unicodedata.normalize("NFC", ch) != ch:
             singletons.append(cp)
+    return {"spaces": spaces, "breaks": breaks, "removed": removed, "marks": marks, "singletons": singletons}
+
+
+def _ranges(points: list[int]) -> list[list[int]]:
+    out: list[list[int]] = []
+    for cp in points:
+        if out and out[-1][1] == cp - 1:
+            out[-1][1] = cp
+        else:
+            out.append([cp, cp])
+    return out
+
+
+def write_unicode_lists(path: Path = _LISTS_FILE) -> None:
+    lists = {name: _ranges(points) for name, points in compute_unicode_lists().items()}
+    data = {"unidata_version": unicodedata.unidata_version, "lists": lists}
+    path.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def unicode_lists() -> dict[str, list[int]]:
+    """The precomputed lists when they are of this Python's Unicode version, else computed."""
+    try:
+        data = json.loads(_LISTS_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = {}
+    if data.get("unidata_version") != unicodedata.unidata_version:
+        return compute_unicode_lists()
+    return {
+        name: [cp for lo, hi in ranges for cp in range(lo, hi + 1)] for name, ranges in data["lists"].items()
+    }
+
+
+@cache
+def _tables() -> _Tables:
+    import regex  # the stdlib has no emoji properties; `regex` is already a dependency
+
+    lists = unicode_lists()
+    spaces, breaks, removed = lists["spaces"], lists["breaks"], lists["removed"]
+    marks, singletons = lists["marks"], lists["singletons"]
     # Composition partners that are not marks (Hangul vowel and final jamo, NFC_QC=Maybe).
     maybe = [cp for cp in (*range(0x1161, 0x1176), *range(0x11A8, 0x11C3)) if cp not in marks]
     # Every emoji code point lies below U+3300 or in U+1F000–U+1FFFF.
@@ -533,3 +578,8 @@ def same_form(surrogate: str, original: str, default: Form = "NFC") -> str:
     composed or mixed); ``default`` decides when the original is neutral, e.g. the form of the
     whole note (``form_of(note) or "NFC"``), so "Ernesto" in an NFD note gets an NFD surrogate."""
     return unicodedata.normalize(form_of(original) or default, surrogate)
+
+
+if __name__ == "__main__":  # python -m crfdeid.textview: refresh the precomputed Unicode lists
+    write_unicode_lists()
+    print(f"wrote {_LISTS_FILE} (Unicode {unicodedata.unidata_version})")

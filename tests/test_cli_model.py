@@ -258,3 +258,26 @@ def test_deidentify_annotations_of_the_generic_scheme(capsys, tmp_path: Path) ->
     text = (out / "letter-02.txt").read_text(encoding="utf-8")
     assert "XXXXX" not in text and "[" not in text and "Mary Jones" not in text and "Riverton" not in text
     assert "\tDATE " in (out / "letter-02.ann").read_text(encoding="utf-8")
+
+
+def test_annotate_in_two_workers_writes_what_one_process_writes(
+    capsys, tmp_path: Path, tiny_model: Path
+) -> None:
+    """``-j 2``: each worker loads the model once; the files are byte for byte those of one
+    process, in input order, and a note that cannot be read fails alone."""
+    src = tmp_path / "in"
+    shutil.copytree(EXAMPLES, src)
+    for k in range(12):  # more notes than the workers' window
+        shutil.copy(EXAMPLES / "nota-001.txt", src / f"copia-{k:02}.txt")
+    (src / "roto.txt").write_bytes(b"\xff\xfe\x00bad \xc3")
+    outputs = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"j{jobs}"
+        code, _, err = run(capsys, "annotate", str(src), "-o", str(out), "--model", str(tiny_model),
+                           "-j", jobs)
+        assert code == 3, err  # the unreadable note
+        assert "roto" in err and "annotated 15 document(s), 1 failed" in err
+        outputs[jobs] = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
+                         if p.is_file()}
+    assert outputs["1"] == outputs["2"]
+    assert any(name.endswith(".ann") and b"NOMBRE" in data for name, data in outputs["1"].items())

@@ -6,11 +6,14 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crfdeid.features import (
     FeatureExtractor,
     FeatureSet,
     FeatureSetError,
+    _word_features,
     build_skeleton_vocabulary,
     line_structure,
     section_heading,
@@ -23,6 +26,7 @@ from crfdeid.langpack import load_pack
 from crfdeid.linguistic import DefaultAnnotator
 from crfdeid.resources import data_dir
 from crfdeid.rules import RuleEngine
+from crfdeid.tagger import CrfTagger
 from crfdeid.tokenize import tokenize
 from crfdeid.types import Document, Span
 
@@ -225,3 +229,33 @@ def test_feature_strings_are_the_ones_models_were_trained_with() -> None:
             for row in seg.features:
                 digest.update(("\x1f".join(row) + "\x1e").encode())
     assert digest.hexdigest() == "637af46addce2c32774fc67137bd1f10a50ed1f7787fda608a80a6c345d2df16"
+
+
+def _shape_by_character(text: str, collapse: bool) -> str:
+    """The definition of a word shape, one character at a time."""
+    out: list[str] = []
+    for ch in text:
+        c = "d" if ch.isdigit() else ("X" if ch.isupper() else "x") if ch.isalpha() else ch
+        if not (collapse and out and out[-1] == c):
+            out.append(c)
+    return "".join(out[:10])
+
+
+@settings(max_examples=500, deadline=None, database=None)
+@given(st.text(st.sampled_from("aZ09-./:\n ñÑÉ²ßİ\u0301") | st.characters(), max_size=20), st.booleans())
+def test_word_shape_fast_path_is_the_definition(text: str, collapse: bool) -> None:
+    assert word_shape(text, collapse) == _shape_by_character(text, collapse)
+
+
+def test_neighbour_features_are_only_those_the_model_knows(tiny_model: Path) -> None:
+    """At inference a word's neighbour copies are filtered to the model's attributes; the
+    shortcut through the known bases keeps exactly those."""
+    tagger = CrfTagger.load(tiny_model)
+    extractor = tagger.extractor
+    known = extractor.known
+    assert known is not None
+    for text in ("Nombre", "García", "12/03/2016", "de", "xyzzy", ":", "Ñandú"):
+        word = extractor.word(text)
+        base = _word_features(text, extractor._wfams, window=True)
+        for offset in extractor.offsets:
+            assert word.windowed[offset] == [f"{offset}:{f}" for f in base if f"{offset}:{f}" in known]

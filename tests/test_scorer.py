@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crfdeid.io.corpus import load_corpus
-from crfdeid.scorer import CompiledCrf, ScorerError, read_crfsuite_weights
+from crfdeid.scorer import CompiledCrf, ScorerError, read_crfsuite_names, read_crfsuite_weights
 from crfdeid.tagger import MODEL_FILE, CrfTagger
 from crfdeid.tokenize import tokenize
 from crfdeid.types import Document
@@ -65,6 +65,28 @@ def test_weights_are_read_at_full_precision(tiny_model: Path, pair: tuple[CrfTag
     assert np.any(np.abs(records["weight"] * 1e6 - np.round(records["weight"] * 1e6)) > 1e-3)
 
 
+def test_names_are_read_from_the_file_as_crfsuite_reads_them(tiny_model: Path) -> None:
+    """Labels and attributes from the model file's own string tables, in crfsuite's id order;
+    compiling with crfsuite's dump as a check passes (names, ids, every weight)."""
+    reference = CrfTagger.load(tiny_model, scorer="crfsuite")
+    dump = reference.info()
+    labels, attributes = read_crfsuite_names(tiny_model / MODEL_FILE)
+    assert labels == [name for name, _ in sorted(dump.labels.items(), key=lambda kv: int(kv[1]))]
+    assert attributes == [name for name, _ in sorted(dump.attributes.items(), key=lambda kv: int(kv[1]))]
+    checked = CompiledCrf.from_model(tiny_model / MODEL_FILE, dump)
+    plain = CompiledCrf.from_model(tiny_model / MODEL_FILE)
+    assert np.array_equal(checked.state, plain.state) and checked.attributes == plain.attributes
+
+
+def test_a_damaged_string_table_is_refused(tmp_path: Path, tiny_model: Path) -> None:
+    data = bytearray((tiny_model / MODEL_FILE).read_bytes())
+    at = data.find(b"CQDB")
+    data[at : at + 4] = b"XXXX"
+    (tmp_path / "m").write_bytes(bytes(data))
+    with pytest.raises(ScorerError, match="string table"):
+        read_crfsuite_names(tmp_path / "m")
+
+
 def test_a_file_that_is_not_a_crfsuite_model_is_refused(tmp_path: Path, tiny_model: Path) -> None:
     (tmp_path / "m").write_bytes(b"\x00" * 100)
     with pytest.raises(ScorerError, match="not a crfsuite CRF1d model"):
@@ -107,12 +129,17 @@ WORDS = st.sampled_from(
 )
 
 
+@pytest.mark.parametrize("use_kernels", [pytest.param(True, id="kernels"), pytest.param(False, id="numpy")])
 @settings(max_examples=60, deadline=None, database=None)
-@given(st.lists(WORDS, max_size=80).map(" ".join))
-def test_emissions_are_the_sum_of_the_feature_weights(pair: tuple[CrfTagger, CrfTagger], text: str) -> None:
-    """What crfsuite would sum from the feature strings, the encoder sums from the columns."""
+@given(text=st.lists(WORDS, max_size=80).map(" ".join))
+def test_emissions_are_the_sum_of_the_feature_weights(
+    pair: tuple[CrfTagger, CrfTagger], text: str, use_kernels: bool
+) -> None:
+    """What crfsuite would sum from the feature strings, the encoder sums from the columns
+    (with the compiled loop of ``crfdeid.kernels`` and with numpy)."""
     compiled = pair[1]
     extractor, crf = compiled.extractor, compiled.compiled
+    crf.kernels = use_kernels
     tokens = tokenize(text)
     columns = extractor.columns(Document("d", text), tokens)
     prepared = compiled.encoder.prepare(columns)
@@ -123,6 +150,7 @@ def test_emissions_are_the_sum_of_the_feature_weights(pair: tuple[CrfTagger, Crf
         ).reshape(last - first, len(crf.labels))
         got = compiled.encoder.emissions(prepared, [(first, last)])
         np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9)
+    crf.kernels = True
 
 
 def _enumerate(crf: CompiledCrf, emissions: np.ndarray) -> tuple[float, np.ndarray]:
@@ -163,9 +191,13 @@ def _crfsuite_viterbi(crf: CompiledCrf, emissions: np.ndarray) -> list[int]:
     return path[::-1]
 
 
+DECODERS = [pytest.param(True, id="kernels"), pytest.param(False, id="numpy")]
+
+
+@pytest.mark.parametrize("use_kernels", DECODERS)
 @settings(max_examples=80, deadline=None, database=None)
-@given(st.data())
-def test_decoding_matches_crfsuite_and_every_path(data: st.DataObject) -> None:
+@given(data=st.data())
+def test_decoding_matches_crfsuite_and_every_path(data: st.DataObject, use_kernels: bool) -> None:
     labels = data.draw(st.integers(1, 3))
     lengths = data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=4))
     values = st.floats(-8, 8, allow_nan=False, allow_subnormal=False) | st.sampled_from([0.0, 1.0])
@@ -173,6 +205,7 @@ def test_decoding_matches_crfsuite_and_every_path(data: st.DataObject) -> None:
     transitions = np.array(data.draw(st.lists(values, min_size=square, max_size=square)))
     names = ["O", "B-X", "I-X"][:labels]
     crf = CompiledCrf(names, {}, np.zeros((1, labels)), transitions.reshape(labels, labels))
+    crf.kernels = use_kernels
     cells = sum(lengths) * labels
     emissions = np.array(data.draw(st.lists(values, min_size=cells, max_size=cells))).reshape(-1, labels)
     tags, marginals = crf.decode(emissions, lengths)
@@ -190,12 +223,14 @@ def test_decoding_matches_crfsuite_and_every_path(data: st.DataObject) -> None:
         at += size
 
 
-def test_many_sequences_at_once_decode_as_one_by_one() -> None:
+@pytest.mark.parametrize("use_kernels", DECODERS)
+def test_many_sequences_at_once_decode_as_one_by_one(use_kernels: bool) -> None:
     """More sequences than one Viterbi grid holds (64): the chunked steps give the same paths."""
     rng = np.random.default_rng(7)
     labels = 5
     transitions = np.where(rng.random((labels, labels)) < 0.5, 0.0, rng.normal(0, 2, (labels, labels)))
     crf = CompiledCrf([f"L{k}" for k in range(labels)], {}, np.zeros((1, labels)), transitions)
+    crf.kernels = use_kernels
     lengths = rng.integers(1, 30, size=300).tolist()
     emissions = np.round(rng.normal(0, 3, (sum(lengths), labels)), 1)  # rounded: ties happen
     tags, marginals = crf.decode(emissions, lengths)
@@ -207,8 +242,10 @@ def test_many_sequences_at_once_decode_as_one_by_one() -> None:
         at += size
 
 
-def test_extreme_emissions_do_not_overflow() -> None:
+@pytest.mark.parametrize("use_kernels", DECODERS)
+def test_extreme_emissions_do_not_overflow(use_kernels: bool) -> None:
     crf = CompiledCrf(["O", "B-X"], {}, np.zeros((1, 2)), np.array([[40.0, -40.0], [-40.0, 40.0]]))
+    crf.kernels = use_kernels
     emissions = np.array([[1e4, -1e4]] * 3000 + [[-1e4, 1e4]] * 3000)
     tags, marginals = crf.decode(emissions, [6000])
     assert np.isfinite(marginals).all() and np.allclose(marginals.sum(axis=1), 1.0)

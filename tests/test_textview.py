@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import json
 import unicodedata
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -364,3 +366,27 @@ def test_a_long_note_is_substituted_in_chunks_like_a_short_one() -> None:
     assert len(text) > 1 << 20
     assert view.text == ("Dña. Ana López\nNHC 12345\n" * 60_000)
     assert view.pieces == 0
+
+
+def test_the_shipped_unicode_lists_are_this_pythons() -> None:
+    """The precomputed lists (read at every model load) are what unicodedata says; refresh
+    them with ``python -m crfdeid.textview`` when the Unicode version moves."""
+    from crfdeid import textview
+
+    shipped = json.loads(textview._LISTS_FILE.read_text(encoding="utf-8"))
+    if shipped["unidata_version"] != unicodedata.unidata_version:
+        pytest.skip(f"lists made for Unicode {shipped['unidata_version']}, this Python has "
+                    f"{unicodedata.unidata_version} (it computes its own)")
+    assert textview.unicode_lists() == textview.compute_unicode_lists()
+
+
+def test_lists_of_another_unicode_version_are_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from crfdeid import textview
+
+    stale = tmp_path / "lists.json"
+    stale.write_text(json.dumps({"unidata_version": "1.0.0", "lists": {"spaces": [[65, 65]]}}))
+    monkeypatch.setattr(textview, "_LISTS_FILE", stale)
+    monkeypatch.setattr(textview, "compute_unicode_lists", lambda: {"computed": [1]})
+    assert textview.unicode_lists() == {"computed": [1]}

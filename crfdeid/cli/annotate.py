@@ -65,8 +65,22 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     an.add_argument("--overwrite", action="store_true",
                     help="allow replacing annotations in OUT_DIR that crfdeid did not write")
     an.add_argument("--no-recursive", action="store_true", help="do not enter subfolders of IN_DIR")
+    an.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                    help="detect in N worker processes, each loading the model once (default: 1); "
+                         "the output is the same")
     add_input_options(an)
     an.set_defaults(handler=cmd_annotate)
+
+
+def _worker_pipeline(args: argparse.Namespace) -> list:
+    """What each worker of ``-j N`` runs once: the same pipeline, its warnings said once by the
+    parent already."""
+    return [detection_pipeline(argparse.Namespace(**{**vars(args), "quiet": True}))]
+
+
+def _picklable(args: argparse.Namespace) -> argparse.Namespace:
+    """The options without the handler function (workers get them by pickling)."""
+    return argparse.Namespace(**{k: v for k, v in vars(args).items() if not callable(v)})
 
 
 def cmd_annotate(args: argparse.Namespace) -> int:
@@ -85,7 +99,8 @@ def cmd_annotate(args: argparse.Namespace) -> int:
     summary = annotate_folder(Path(args.input), Path(args.output), [pipeline], args.format,
                               overwrite=args.overwrite, encoding=args.encoding,
                               max_bytes=args.max_bytes, recursive=not args.no_recursive, progress=bar,
-                              report=report)
+                              report=report, jobs=args.jobs,
+                              build=partial(_worker_pipeline, _picklable(args)) if args.jobs > 1 else None)
     rate = summary.documents / summary.seconds if summary.seconds else 0.0
     failed = f", {len(summary.failures)} failed (see failures.jsonl)" if summary.failures else ""
     print(f"{PROG}: annotated {summary.documents} document(s){failed}, {summary.spans} span(s) in "
