@@ -45,6 +45,7 @@ from plain_crf import PlainTagger  # benchmarks/ on sys.path
 
 from crfdeid import kernels
 from crfdeid.deidentify import Deidentifier
+from crfdeid.heap import freeze_loaded
 from crfdeid.io.corpus import load_corpus
 from crfdeid.pipeline import load_pipeline
 from crfdeid.pseudonymise import Pseudonymiser
@@ -103,7 +104,8 @@ def fresh_process(corpus: Path) -> dict:
         "from crfdeid.io.corpus import load_corpus\n"
         f"for doc in load_corpus([{str(corpus / 'dev')!r}]).values():\n"
         "    d.deidentify_note(Document(doc.id, doc.text))\n"
-        "status = {l.split(':')[0]: l.split()[1] for l in open('/proc/self/status') if ':' in l}\n"
+        "status = {l.split(':')[0]: l.split()[1] for l in open('/proc/self/status')\n"
+        "          if l.startswith(('VmHWM:', 'RssAnon:', 'RssFile:'))}\n"
         "print(load, status['VmHWM'], status['RssAnon'], status['RssFile'])\n"
     )
     loads, peaks, anon, files = [], [], [], []
@@ -211,6 +213,7 @@ def main() -> int:
     for fn, items in systems.values():
         for doc in warm if items is gold else [Document(d.id, d.text) for d in warm]:
             fn(doc)
+    freeze_loaded()  # as the CLI and its workers do once the model is loaded
     best = interleaved(systems, args.chunks)
     n = len(notes)
     figures: dict = {"documents": n, "tokens": tokens, "tokens_per_note": tokens / n,

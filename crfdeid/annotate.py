@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import CrfdeidError, InputError, OutputError
+from .heap import freeze_loaded
 from .io.brat import write_brat
 from .io.inputs import Skipped, count_inputs, iter_inputs
 from .io.jsonl import parse_jsonl_line, write_jsonl
@@ -157,6 +158,7 @@ def _detect_one(document: Document, detectors: Sequence[Detector]) -> Outcome:
 def _init_worker(build: Callable[[], Sequence[Detector]]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles interruption
     _WORKER["detectors"] = build()
+    freeze_loaded()
 
 
 def _work(document: Document) -> Outcome:

@@ -40,6 +40,7 @@ from typing import Any
 
 from . import __version__
 from .errors import CrfdeidError, InputError, OutputError
+from .heap import freeze_loaded
 from .io.brat import format_ann, parse_ann
 from .io.inputs import InputFile, Skipped, count_inputs, iter_inputs
 from .io.jsonl import document_to_json, parse_jsonl_line
@@ -419,6 +420,7 @@ def _init_worker(spec: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles interruption
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _WORKER["deidentifier"] = spec.build()
+    freeze_loaded()
 
 
 def _work(note: Note, loaded: Loaded, options: BatchOptions) -> Processed:
@@ -523,6 +525,7 @@ def run_batch(
                          inputs[0] if inputs else None)
     if deidentifier is None and options.jobs == 1:
         deidentifier = spec.build()
+        freeze_loaded()
     describe = deidentifier.describe() if deidentifier is not None else spec.describe()
     release = Release(options, settings_of(spec, options), describe)
     try:

@@ -85,8 +85,10 @@ def _picklable(args: argparse.Namespace) -> argparse.Namespace:
 
 def cmd_annotate(args: argparse.Namespace) -> int:
     from ..annotate import annotate_folder
+    from ..heap import freeze_loaded
 
     pipeline = detection_pipeline(args)
+    freeze_loaded()
     dropped = pipeline.dropped_rules()
     if dropped:
         Once(args.quiet)(dropped)
