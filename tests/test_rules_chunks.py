@@ -221,28 +221,51 @@ def test_the_budget_is_cpu_time_so_waiting_never_times_out():
 
 
 class _FlakyPattern:
-    """Stands in for a compiled regex whose first search reports a timeout after one match, as
-    ``regex`` does when other threads of the process used up the process CPU clock."""
+    """Stands in for a compiled regex whose second call (or second match of a search) reports a
+    timeout, as ``regex`` does when other threads of the process used up the process CPU clock."""
 
     def __init__(self, pattern: str) -> None:
         self.compiled = regex.compile(pattern)
         self.groupindex = self.compiled.groupindex
+        self.calls = 0
         self.raised = False
 
+    def _maybe_raise(self) -> None:
+        self.calls += 1
+        if self.calls == 2 and not self.raised:
+            self.raised = True
+            raise TimeoutError("regex time-out")
+
     def finditer(self, text: str, pos: int, endpos: int, timeout: float):
-        for i, m in enumerate(self.compiled.finditer(text, pos=pos, endpos=endpos, timeout=timeout)):
-            if i == 1 and not self.raised:
-                self.raised = True
-                raise TimeoutError("regex time-out")
+        for m in self.compiled.finditer(text, pos=pos, endpos=endpos, timeout=timeout):
+            self._maybe_raise()
             yield m
+
+    def match(self, text: str, pos: int, endpos: int, timeout: float):
+        self._maybe_raise()
+        return self.compiled.match(text, pos, endpos, timeout=timeout)
+
+    def search(self, text: str, pos: int, endpos: int, timeout: float):
+        self._maybe_raise()
+        return self.compiled.search(text, pos, endpos, timeout=timeout)
 
 
 def test_a_regex_timeout_charged_to_other_threads_is_retried_from_the_last_match():
     digits = rule("d", r"\d+")
-    object.__setattr__(digits, "compiled", _FlakyPattern(r"\d+"))
+    assert digits.shape.first is not None and digits.shape.trigger is None  # searched with _scanner
+    object.__setattr__(digits, "_scanner", _FlakyPattern(r"\d+"))
     result = RuleEngine([digits], timeout=5).run(Document("d", "1 22 333 4444"))
-    assert digits.compiled.raised and result.timeouts == ()
+    assert digits._scanner.raised and result.timeouts == ()
     assert [m.text for m in result.matches] == ["1", "22", "333", "4444"]
+
+
+def test_a_timeout_charged_to_other_threads_is_retried_where_triggers_lead_the_search():
+    nhc = rule("n", r"NHC: (?P<phi>\d+)")
+    assert nhc.shape.trigger is not None  # tried at each "NHC" with compiled.match
+    object.__setattr__(nhc, "compiled", _FlakyPattern(r"NHC: (?P<phi>\d+)"))
+    result = RuleEngine([nhc], timeout=5).run(Document("d", "NHC: 1, NHC: 22, NHC: 333"))
+    assert nhc.compiled.raised and result.timeouts == ()
+    assert [m.text for m in result.matches] == ["1", "22", "333"]
 
 
 def _burn(seconds: float) -> None:

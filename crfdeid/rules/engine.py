@@ -32,6 +32,7 @@ from ..types import Document, Span, Token
 from .chunks import CHUNK_SIZE, plan_chunks
 from .loader import check_unique_ids, load_rules, pack_scheme
 from .model import DEFAULT_TIMEOUT, Rule, RuleMatch, RuleTimedOut, TextScope
+from .triggers import TriggerIndex
 
 logger = logging.getLogger(__name__)
 
@@ -120,9 +121,11 @@ class RuleEngine:
     name = "rules"
 
     def __init__(self, rules: Sequence[Rule], timeout: float = DEFAULT_TIMEOUT,
-                 chunk_size: int = CHUNK_SIZE, scheme: Scheme | None = None) -> None:
+                 chunk_size: int = CHUNK_SIZE, scheme: Scheme | None = None, prefilter: bool = True) -> None:
         """``timeout``: CPU seconds a rule may spend on one try at a chunk of ``chunk_size`` characters.
-        ``scheme``: the label scheme the rules are written in (default: meddocan)."""
+        ``scheme``: the label scheme the rules are written in (default: meddocan).
+        ``prefilter=False`` searches every rule at every position of every chunk, as its pattern
+        alone says: the same matches, several times slower; the reference for tests and benchmarks."""
         check_unique_ids(rules)
         if not timeout > 0:
             raise ValueError(f"timeout must be positive seconds, got {timeout!r}")
@@ -136,6 +139,8 @@ class RuleEngine:
         self.scheme: Scheme = scheme or load_scheme(DEFAULT_SCHEME)
         #: ``Span.source`` of the hint rules (``emit: false``): features, never spans beside a model.
         self.hint_sources = frozenset(rule.source for rule in self.rules if not rule.emit)
+        self.prefilter = prefilter
+        self._triggers = TriggerIndex([r.shape for r in self.rules]) if prefilter else None
 
     @classmethod
     def from_pack(cls, pack: str | Path = "es", timeout: float = DEFAULT_TIMEOUT) -> RuleEngine:
@@ -155,21 +160,27 @@ class RuleEngine:
         """Every rule over every chunk of the document; overlaps resolved; timeouts recorded, never fatal.
 
         Chunk by chunk, every rule in pack order: the chunk is still in the processor's cache
-        when the next rule reads it.
+        when the next rule reads it. The rules' triggers are found first, in one pass over the
+        text (``triggers.py``): a rule with a trigger is tried only near one.
         """
         text = document.text
         chunks = plan_chunks(text, self.chunk_size)
         scope = TextScope(text, chunks)
+        hits = self._triggers.find(text) if self._triggers is not None else None
         resume = [0] * len(self.rules)
         candidates: list[RuleMatch] = []
         timeouts: list[RuleTimeout] = []
         for chunk in chunks:
             for i, rule in enumerate(self.rules):
+                mine = hits[i] if hits is not None and rule.shape.trigger is not None else None
+                if mine is not None and not mine:
+                    continue  # no trigger anywhere in the text: nothing to find, no time to spend
                 for attempt in range(ATTEMPTS):
                     started = time.thread_time()
                     try:
                         found, resume[i] = rule.scan(text, chunk.start, chunk.end, resume=resume[i],
-                                                     deadline=started + self.timeout, scope=scope)
+                                                     deadline=started + self.timeout, scope=scope,
+                                                     hits=mine, prefilter=self.prefilter)
                         break
                     except RuleTimedOut as exc:
                         found = exc.found  # what it found before giving up is still PHI

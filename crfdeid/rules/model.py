@@ -4,14 +4,17 @@ A Rule checks itself on creation (label one word, pattern compiles, validator re
 loader checks the label against the pack's label scheme), so a
 rule built in Python is held to the same standard as one read from YAML. Matching always runs
 under the ``regex`` package with a CPU-time budget: a pathological pattern costs at most the
-budget, per chunk of text when the engine runs it (see ``chunks.py``).
+budget, per chunk of text when the engine runs it (see ``chunks.py``). A rule also reads its
+pattern's prefilters on creation (``prefilter.py``), so that a scan skips the places where the
+pattern cannot match.
 """
 
 from __future__ import annotations
 
+import math
 import time
-from bisect import bisect_right
-from collections.abc import Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import regex
@@ -21,10 +24,16 @@ from ..tokenize import tokenize
 from ..types import Span
 from ..validators import VALIDATORS, Validator
 from .chunks import GUARD, MARGIN, Chunk, plan_chunks
+from .prefilter import Shape, shape
 
 #: CPU seconds one rule may spend on one chunk of a document (a few KB of whole lines) before
 #: it gives up on that chunk; time other processes or threads take never counts.
 DEFAULT_TIMEOUT = 0.5
+
+#: A range of starts a trigger allows that is longer than this is searched in one call, not
+#: tried start by start: each call reads the CPU clock for its timeout, which costs as much
+#: as searching a few hundred characters.
+TRY_EACH = 8
 
 #: Flag names a rule may use; bare numbers are not accepted, so a file says what it means.
 FLAGS: dict[str, int] = {
@@ -255,7 +264,11 @@ class Rule:
     #: not a decision). In a rules-only run, where nothing else would find them, hints emit.
     emit: bool = True
     compiled: regex.Pattern = field(init=False, repr=False)
+    #: What the pattern says about where its matches start and what they contain (``prefilter.py``).
+    shape: Shape = field(init=False, repr=False)
     _check: Validator | None = field(init=False, repr=False)
+    _scanner: regex.Pattern = field(init=False, repr=False)  # the pattern behind (?=[first])
+    _runner: regex.Pattern | None = field(init=False, repr=False)  # a run of ``shape.between``
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not _ID_RE.fullmatch(self.id):
@@ -276,6 +289,18 @@ class Rule:
                               f"{', '.join(sorted(VALIDATORS))}")
         object.__setattr__(self, "compiled", _compile(self.pattern, self.flags))
         object.__setattr__(self, "_check", VALIDATORS[self.validator] if self.validator else None)
+        flags = _flags(self.flags)
+        found = shape(self.pattern, flags)
+        object.__setattr__(self, "shape", found)
+        scanner = self.compiled
+        if found.first is not None:  # verbose: a comment on the pattern's last line ends at "\n"
+            end = "\n)" if flags & regex.VERBOSE else ")"
+            scanner = regex.compile(f"(?={found.first})(?:{self.pattern}{end}", flags)
+        object.__setattr__(self, "_scanner", scanner)
+        runner = None
+        if found.between is not None:  # a run of ``between`` back to the trigger, or on from it
+            runner = regex.compile(("" if found.behind else "(?r)") + f"{found.between}*", flags)
+        object.__setattr__(self, "_runner", runner)
 
     @property
     def source(self) -> str:
@@ -299,7 +324,8 @@ class Rule:
         return found
 
     def scan(self, text: str, start: int, end: int, *, deadline: float, scope: TextScope,
-             resume: int = 0) -> tuple[list[RuleMatch], int]:
+             resume: int = 0, hits: Sequence[int] | None = None,
+             prefilter: bool = True) -> tuple[list[RuleMatch], int]:
         """The matches whose regex match starts in ``[start, end)``, searching from ``max(start, resume)``.
 
         Returns them with the position the next chunk's search resumes from (the end of the last
@@ -307,9 +333,17 @@ class Rule:
         over the whole text. The search sees the whole text before ``start`` and ``MARGIN``
         characters after ``end``, wider when a match runs to the edge of what it could see.
 
+        ``hits``: the sorted offsets of this rule's trigger in ``text`` (``triggers.py``), when
+        it has one: the pattern is then tried only where a trigger allows a match to start.
+        ``prefilter=False`` searches with the pattern alone, every position: the reference
+        the prefilters are checked against.
+
         ``deadline`` is in ``time.thread_time()`` seconds: the regex, context and validator
         share it. Raises RuleTimedOut (a TimeoutError carrying the matches found so far) after it.
         """
+        if hits is not None and (self.shape.trigger is None or not prefilter):
+            raise ValueError(f"rule {self.id} has no trigger to use hits with")
+        pattern = self._scanner if prefilter else self.compiled
         n = len(text)
         pos = max(start, resume)
         margin = MARGIN
@@ -321,7 +355,11 @@ class Rule:
             if left <= 0:
                 raise RuleTimedOut(self.id, found)
             try:
-                for m in self.compiled.finditer(text, pos=pos, endpos=endpos, timeout=left):
+                if hits is None:
+                    matches = pattern.finditer(text, pos=pos, endpos=endpos, timeout=left)
+                else:
+                    matches = self._triggered(text, pos, endpos, deadline, hits)
+                for m in matches:
                     if m.start() >= end:
                         return found, pos  # the next chunk's
                     if endpos < n and m.end() > endpos - GUARD:
@@ -341,6 +379,62 @@ class Rule:
                 continue
             margin *= 4
 
+    def _triggered(self, text: str, pos: int, endpos: int, deadline: float,
+                   hits: Sequence[int]) -> Iterator[regex.Match]:
+        """The matches ``finditer(text, pos, endpos)`` gives, looking only where a trigger lets a
+        match start (``prefilter.Shape``): ``hits`` are where triggers start, or end when they
+        are in a look-behind.
+
+        Each hit allows a range of starts, and the ranges' lower ends rise with the hits, so no
+        match starts between ``start`` and the next range: the first match at or after that
+        range's low end is the next match ``finditer`` gives. A short range is tried start by
+        start, a long one searched in one call. The next search goes on from the match's end,
+        as ``finditer`` does (a trigger's match consumes a character and has no ``\\K``).
+        """
+        shape, runner, match = self.shape, self._runner, self.compiled.match
+        trigger = shape.trigger
+        assert trigger is not None
+        distance = trigger.tail if shape.behind else trigger.reach
+        start = pos  # no match starts before it
+        i = max(0, bisect_right(hits, pos) - 1) if shape.behind else bisect_left(hits, pos)
+        while i < len(hits):
+            hit = hits[i]
+            if shape.behind:  # starts from the end of the hit on, over ``between`` characters
+                low = max(start, hit)
+                if low >= endpos:
+                    return
+                high = endpos - 1 if distance == math.inf else min(endpos - 1, hit + int(distance))
+                if runner is not None:
+                    high = min(high, runner.match(text, low, endpos, timeout=_left(deadline, self.id)).end())
+            else:  # starts up to ``reach`` before the hit, over ``between`` characters
+                if hit < start:
+                    i += 1
+                    continue
+                if hit >= endpos:
+                    return
+                low, high = start if distance == math.inf else max(start, hit - int(distance)), hit
+                if runner is not None and low < high:
+                    low = runner.match(text, low, high, timeout=_left(deadline, self.id)).start()
+            if high < low:
+                i += 1
+                continue
+            if high - low >= TRY_EACH:
+                m = self._scanner.search(text, low, endpos, timeout=_left(deadline, self.id))
+                if m is None:
+                    return
+                yield m
+                start = m.end()
+                continue
+            for at in range(low, high + 1):
+                m = match(text, at, endpos, timeout=_left(deadline, self.id))
+                if m is not None:
+                    yield m
+                    start = m.end()
+                    break
+            else:
+                start = high + 1
+                i += 1
+
     def _accept(self, m: regex.Match, has_phi: bool, scope: TextScope, deadline: float) -> RuleMatch | None:
         """The RuleMatch of one regex match, or None when its PHI group, context or validator says no."""
         start, end = m.span(PHI_GROUP) if has_phi else m.span()
@@ -358,6 +452,14 @@ class Rule:
         return RuleMatch(self, start, end, phi)
 
 
+def _left(deadline: float, rule_id: str) -> float:
+    """CPU seconds left before ``deadline``; TimeoutError when there are none."""
+    left = deadline - time.thread_time()
+    if left <= 0:
+        raise TimeoutError(f"rule {rule_id} ran out of time")
+    return left
+
+
 class RuleTimedOut(TimeoutError):
     """A rule went past its CPU-time budget; ``found`` holds the matches it had found until then."""
 
@@ -366,14 +468,18 @@ class RuleTimedOut(TimeoutError):
         self.found = found
 
 
+def _flags(names: tuple[str, ...]) -> int:
+    value = 0
+    for name in names:
+        value |= FLAGS[name]
+    return value
+
+
 def _compile(pattern: str, flags: tuple[str, ...]) -> regex.Pattern:
     if not isinstance(pattern, str) or not pattern:
         raise InvalidRule("pattern", "pattern must be a non-empty string")
-    value = 0
-    for name in flags:
-        value |= FLAGS[name]
     try:
-        compiled = regex.compile(pattern, value)
+        compiled = regex.compile(pattern, _flags(flags))
     except regex.error as exc:
         raise InvalidRule("pattern", f"pattern does not compile: {exc}") from None
     if compiled.fullmatch("") is not None:
