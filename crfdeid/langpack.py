@@ -10,6 +10,7 @@ the file and line, never a silently smaller list.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -33,12 +34,59 @@ def fold(text: str) -> str:
     """The matching key of a string: accents removed, case folded (``Cuéllar`` -> ``cuellar``).
 
     Used by the gazetteer matcher and by every lookup in a pack, so that "Martínez",
-    "MARTINEZ" and "martinez" are one entry.
+    "MARTINEZ" and "martinez" are one entry. Loading a pack folds some 200,000 names and a
+    note's pseudonymisation the same few hundred words over and over, so short strings are
+    remembered (``_FOLDED``: a pure function's results, bounded, cleared when full).
     """
+    folded = _FOLDED.get(text)
+    if folded is None:
+        folded = _fold(text)
+        if len(text) <= FOLD_CACHE_LENGTH:
+            if len(_FOLDED) >= FOLD_CACHE_SIZE:
+                _FOLDED.clear()
+            _FOLDED[text] = folded
+    return folded
+
+
+#: Strings up to this long are kept once folded (words, names, short phrases), at most this many.
+FOLD_CACHE_LENGTH = 64
+FOLD_CACHE_SIZE = 1 << 16
+_FOLDED: dict[str, str] = {}
+#: A long string's combining marks are deleted one distinct mark at a time (``str.replace``):
+#: a Python test per character would cost fifty times more on a long note.
+_LONG = 256
+
+
+class _Marks(dict):
+    """A ``str.translate`` table that deletes combining marks, filled as characters are met
+    (a short string is folded in C rather than by a Python test per character). Bounded: past
+    ``_MARKS_SIZE`` characters it answers without remembering."""
+
+    def __missing__(self, code: int) -> int | None:
+        value = None if unicodedata.combining(chr(code)) else code
+        if len(self) < _MARKS_SIZE:
+            self[code] = value
+        return value
+
+
+_MARKS_SIZE = 1 << 14
+_STRIP_MARKS = _Marks()
+
+
+def _fold(text: str) -> str:
+    """``fold`` without the cache: NFD, every combining mark deleted, then ``casefold``."""
     if text.isascii():
         return text.casefold()
     decomposed = unicodedata.normalize("NFD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    if len(decomposed) <= _LONG:
+        return decomposed.translate(_STRIP_MARKS).casefold()
+    # the distinct non-ASCII characters, from what is left once the ASCII runs are cut out
+    for mark in {c for c in set(_ASCII_RUNS.sub("", decomposed)) if unicodedata.combining(c)}:
+        decomposed = decomposed.replace(mark, "")
+    return decomposed.casefold()
+
+
+_ASCII_RUNS = re.compile(r"[\x00-\x7f]+")
 
 
 # --- the pieces of a pack ---------------------------------------------------------------------
@@ -171,10 +219,25 @@ class LanguagePack:
 
 
 def _yaml_file(path: Path) -> dict[str, Any]:
-    data = read_yaml(path, PackError, "language pack file")
+    data = _read_yaml(path)
     if not isinstance(data, dict):
         raise PackError("expected a mapping at the top level", path)
     return data
+
+
+def _read_yaml(path: Path) -> Any:
+    """``read_yaml`` with libyaml's parser where PyYAML was built with it (``CSafeLoader``, the
+    same constructor on a parser in C: a tenth of the time of a pack's 30 KB of lists). A file
+    it cannot parse is read again by ``read_yaml``, whose error names the problem as always."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", None)
+    if loader is None or not path.is_file():
+        return read_yaml(path, PackError, "language pack file")
+    try:
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
+    except (yaml.YAMLError, UnicodeDecodeError):
+        return read_yaml(path, PackError, "language pack file")
 
 
 def _check_keys(
@@ -205,17 +268,20 @@ def read_tsv(path: Path) -> tuple[tuple[str, ...], list[dict[str, str]]]:
         raise PackError(f"not UTF-8 ({exc.reason})", path) from None
     header: tuple[str, ...] | None = None
     rows: list[dict[str, str]] = []
+    width = 0
     for number, line in enumerate(lines, 1):
-        if not line or line.startswith("#"):
+        if not line or line[0] == "#":
             continue
         cells = line.split("\t")
         if header is None:
             header = tuple(cells)
+            width = len(header)
             continue
-        if len(cells) > len(header):
-            raise PackError(f"{len(cells)} cells, the header has {len(header)}", path, number)
-        cells += [""] * (len(header) - len(cells))
-        if not cells[0].strip():
+        if len(cells) != width:  # rows are checked and padded; most are whole already
+            if len(cells) > width:
+                raise PackError(f"{len(cells)} cells, the header has {width}", path, number)
+            cells += [""] * (width - len(cells))
+        if not cells[0] or cells[0].isspace():
             raise PackError("empty first cell", path, number)
         rows.append(dict(zip(header, cells, strict=True)))
     if header is None:

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import regex
 
 from .langpack import LanguagePack
-from .occurrences import find_whole_words, glued_parts, name_words, word_bounds
+from .occurrences import Scannable, find_whole_words, glued_parts, name_words, word_bounds
 from .surrogates import fold, normalise
 from .surrogates.base import LETTERS
 from .surrogates.people import PERSON_LABELS
@@ -67,7 +67,8 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
               particles: frozenset[str] | set[str] = frozenset(),
               acronyms: frozenset[str] | set[str] = frozenset(),
               kind: Callable[[str], str | None] | None = None,
-              known_acronym: Callable[[str], bool] | None = None) -> tuple[Span, ...]:
+              known_acronym: Callable[[str], bool] | None = None,
+              scannable: Scannable | None = None) -> tuple[Span, ...]:
     """The new spans: other whole-word occurrences of the document's replaced strings, names
     widened to their initials and cut words, and acronyms of the note's people.
 
@@ -78,6 +79,8 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
     word -> bool) tells capitals that are no one's initials, and without it acronyms of people
     are not looked for. A widened name is a new span that covers its source (which the
     pseudonymiser then drops as inside it). Deterministic: depends on the document only.
+    ``scannable``: ``occurrences.Scannable`` of the document's text, made beforehand (the
+    pseudonymiser reads the folded note again).
     """
     text = document.text
     wanted: dict[str, _Wanted] = {}  # folded key -> what an occurrence must look like
@@ -105,7 +108,9 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
     starts = [t[0] for t in taken]
     longest_end = max((e - s for s, e in taken), default=0)
     found = []
-    for start, end, key in find_whole_words(text, wanted):
+    if scannable is None or scannable.text is not text:
+        scannable = Scannable(text)  # folded once for both scans
+    for start, end, key in find_whole_words(text, wanted, scannable):
         want = wanted[key]
         if want.capitalised and not text[start].isupper():
             continue  # "Rosa" the name, "rosa" the colour
@@ -121,7 +126,7 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
 
     found = _widened(document, found, replaced, pack, person)
     if known_acronym is not None:
-        found.extend(_acronyms(document, found, replaced, pack, particles, known_acronym, person))
+        found.extend(_acronyms(document, found, replaced, pack, particles, known_acronym, person, scannable))
     return tuple(found)
 
 
@@ -190,7 +195,7 @@ def _name_edges(text: str, start: int, end: int, pack: LanguagePack) -> tuple[in
 
 def _acronyms(document: Document, found: list[Span], replaced: Callable[[str], bool], pack: LanguagePack,
               particles: frozenset[str] | set[str], known: Callable[[str], bool],
-              person: Callable[[str], bool]) -> list[Span]:
+              person: Callable[[str], bool], scannable: Scannable | None = None) -> list[Span]:
     """Words of three or four capitals equal to the initials of a replaced person of the note
     ("FAF", "JMLV"), outside every span: spans of that person's label."""
     text = document.text
@@ -207,7 +212,7 @@ def _acronyms(document: Document, found: list[Span], replaced: Callable[[str], b
     longest = max((e - s for s, e in taken), default=0)
     return [
         Span(start, end, wanted[key], SOURCE)
-        for start, end, key in find_whole_words(text, wanted)
+        for start, end, key in find_whole_words(text, wanted, scannable)
         if text[start:end].isupper() and text[start:end].isalpha()
         and not _overlaps(taken, starts, longest, start, end)
     ]

@@ -42,7 +42,7 @@ from typing import Any
 
 import regex
 
-from .occurrences import find_whole_words, name_words, word_bounds
+from .occurrences import Scannable, find_whole_words, name_words, word_bounds
 from .packs import NO_PACK
 from .policy import Policy
 from .propagate import propagate
@@ -68,6 +68,9 @@ from .types import Document, Span
 #: Originals shorter than this are not looked for in the output ("M", "3"): they occur
 #: everywhere and the report would drown in noise.
 MIN_LEFTOVER_LENGTH = 3
+#: Audit hashes of normalised originals up to this long are remembered, at most this many.
+HASH_CACHE_LENGTH = 64
+HASH_CACHE_SIZE = 1 << 15
 #: The note's prefix of a generator error: tests and the batch tell a bug from a planned fallback.
 GENERATOR_ERROR = "generator error"
 #: Every fallback level a record may name (``None``: the first choice worked).
@@ -314,7 +317,8 @@ class Pseudonymiser:
         self.language = language
         self.data: SurrogateData | None = data or (surrogate_data(language) if language != NO_PACK else None)
         self.registry = build_registry(self.data, self.policy.options) if self.data is not None else {}
-        self._kinds: dict[str, tuple[str | None, str | None]] = {}
+        self._kinds: dict[str, tuple[str | None, str | None, str]] = {}
+        self._kinds_policy = self.policy
         self.seed_was_random = seed is None and key is None
         if seed is None:
             seed = secrets.randbits(63) if key is None else 0
@@ -329,6 +333,7 @@ class Pseudonymiser:
             if key is not None
             else self._secret.digest("crfdeid-audit")
         )
+        self._hashes: dict[str, str] = {}
         self._people = next((g for g in self.registry.values() if isinstance(g, PeopleGenerator)), None)
         self._ages = next((g for g in self.registry.values() if isinstance(g, AgeGenerator)), None)
 
@@ -340,15 +345,21 @@ class Pseudonymiser:
         """The MEDDOCAN label a label's generator is asked with (itself for a MEDDOCAN label)."""
         return self._kind(label)[1]
 
-    def _kind(self, label: str) -> tuple[str | None, str | None]:
+    def _kind(self, label: str) -> tuple[str | None, str | None, str]:
+        """(category, generator label, strategy) of a label, worked out once per label (a note
+        asks a dozen times per span) and again if the policy is replaced."""
         found = self._kinds.get(label)
-        if found is None:
+        if found is None or self._kinds_policy is not self.policy:
+            if self._kinds_policy is not self.policy:
+                self._kinds.clear()
+                self._kinds_policy = self.policy
             category = known_category(label, self.scheme)
-            found = self._kinds[label] = (category, generator_label(label, category))
+            found = (category, generator_label(label, category), self.policy.strategy(label, category))
+            self._kinds[label] = found
         return found
 
     def strategy(self, label: str) -> str:
-        return self.policy.strategy(label, self.category(label))
+        return self._kind(label)[2]
 
     def _is_stopword(self, word: str) -> bool:
         return self.data is not None and self.data.pack.is_stopword(word)
@@ -370,7 +381,16 @@ class Pseudonymiser:
         return self._hash_of(normalise(text))
 
     def _hash_of(self, key: str) -> str:
-        return hmac.new(self._hash_key, key.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()[:32]
+        """The audit hash of a normalised original; short ones are remembered (a pure function
+        of the run's hash key and the string: a name is hashed in note after note)."""
+        digest = self._hashes.get(key)
+        if digest is None:
+            digest = hmac.digest(self._hash_key, key.encode("utf-8", "surrogatepass"), "sha256").hex()[:32]
+            if len(key) <= HASH_CACHE_LENGTH:
+                if len(self._hashes) >= HASH_CACHE_SIZE:
+                    self._hashes.clear()
+                self._hashes[key] = digest
+        return digest
 
     def describe(self) -> dict[str, Any]:
         """What the audit records about the run: never the key, never a random seed."""
@@ -398,14 +418,18 @@ class Pseudonymiser:
         if not view.exact:
             document = document.with_spans(view.snap_span(s) for s in document.spans)
         planning = document if view.exact else view.document(document)
+        folded = None  # the note folded once: propagation scans it, the people generator reads it
         if self.propagate_mentions and self.data is not None:
+            scannable = Scannable(planning.text)
             extra = propagate(planning, lambda label: self.strategy(label) != "keep",
                               self.data.pack, self.data.name_particles, self.data.name_acronyms,
-                              self.generator_label, self.data.is_known_acronym)
+                              self.generator_label, self.data.is_known_acronym, scannable)
             if extra:
                 planning = planning.with_spans((*planning.spans, *extra))
+            folded, scannable = scannable.fold(), None
         spans, dropped = resolve_overlaps(planning.spans)
         state = DocumentState(document.id, planning.text, self.note_secret(document.id), self.data)
+        state.folded = folded
         originals = [planning.span_text(span) for span in spans]
         keys = [normalise(original) for original in originals]  # once: folding is not free
         hashes = [self._hash_of(key) for key in keys]
@@ -420,6 +444,7 @@ class Pseudonymiser:
             if self.strategy(s.label) == "pseudonymise" and self.generator_label(s.label) is not None
         ]
         broken = self._prepare(state, triples)
+        state.folded = folded = None  # read by prepare alone: a long note's copy is let go
         tags: dict[str, _Entities] = {}
         planned: dict[int, Plan] = {}
         order = sorted(range(len(spans)), key=lambda i: (self._phase(spans[i]), spans[i].start))

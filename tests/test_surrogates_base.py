@@ -125,3 +125,26 @@ def test_a_pack_without_neutral_words_or_with_an_unknown_class_is_refused(tmp_pa
 
 def test_normalise_folds_case_accents_and_whitespace():
     assert normalise("  Cuéllar\u00a0 DE  la\tPeña ") == "cuellar de la pena"
+
+
+def test_a_level_whose_few_options_are_all_unsafe_fails_at_once_with_the_chains_answer():
+    """``options`` (everything a level can return) only skips draws that could only fail: the
+    chain answers as without them, with or without a safe option."""
+    def chain(options_first, options_second):
+        st_ = state()
+        st_.forbidden.update({"madrid", "toledo"})
+        calls = []
+
+        def unsafe(rng):
+            calls.append(1)
+            return rng.choice(["Madrid", "Toledo"])
+
+        levels = [Level(unsafe, "town", options=options_first),
+                  Level(lambda rng: rng.choice(["Soria", "Teruel", "Madrid"]), "town:any", "anywhere",
+                        "far", options=options_second)]
+        return st_.draw_chain("Toledo", levels, "town"), len(calls)
+
+    (plain, plain_level), plain_draws = chain(None, None)
+    (fast, fast_level), fast_draws = chain(("Madrid", "Toledo"), ("Soria", "Teruel", "Madrid"))
+    assert (fast, fast_level.fallback) == (plain, plain_level.fallback) and fast in ("Soria", "Teruel")
+    assert plain_draws == 50 and fast_draws == 0

@@ -23,13 +23,14 @@ import hmac
 import random
 import re
 import string
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import regex
 from rapidfuzz.distance import Levenshtein
+
+from ..langpack import FOLD_CACHE_LENGTH, FOLD_CACHE_SIZE, fold
 
 if TYPE_CHECKING:
     from .data import SurrogateData
@@ -73,6 +74,10 @@ class Level:
     fallback: str | None = None
     reason: str = ""
     check_close: bool = True
+    #: every string ``make`` can return, where they are few (at most ``MAX_ATTEMPTS``): when
+    #: none of them is safe for an original, the level fails at once rather than after
+    #: ``MAX_ATTEMPTS`` draws that could only fail (a country whose one big city is the original)
+    options: tuple[str, ...] | None = None
 
 
 class Secret:
@@ -90,34 +95,44 @@ class Secret:
         return cls(hashlib.sha256(material).digest())
 
     def digest(self, *parts: str) -> bytes:
-        return hmac.new(
-            self._secret, "\x1f".join(parts).encode("utf-8", "surrogatepass"), hashlib.sha256
-        ).digest()
+        # hmac.digest: the one-shot HMAC in C, the bytes of hmac.new(...).digest() at a
+        # fraction of the cost (a note draws some thirty of them)
+        return hmac.digest(self._secret, "\x1f".join(parts).encode("utf-8", "surrogatepass"), "sha256")
 
     def rng(self, *parts: str) -> random.Random:
         return random.Random(int.from_bytes(self.digest(*parts)[:16], "big"))
 
 
 def ascii_fold(text: str) -> str:
-    """Folded, ASCII letters and digits only: how a name is spelled in an e-mail address."""
-    return "".join(c for c in fold(text) if c.isascii() and c.isalnum())
+    """Folded, ASCII letters and digits only: how a name is spelled in an e-mail address.
+    Short strings are remembered, as by ``fold`` (every address rebuilds the note's names)."""
+    spelled = _ASCII_FOLDED.get(text)
+    if spelled is None:
+        spelled = "".join(c for c in fold(text) if c.isascii() and c.isalnum())
+        if len(text) <= FOLD_CACHE_LENGTH:
+            if len(_ASCII_FOLDED) >= FOLD_CACHE_SIZE:
+                _ASCII_FOLDED.clear()
+            _ASCII_FOLDED[text] = spelled
+    return spelled
 
 
-def fold(text: str) -> str:
-    """``langpack.fold`` (accents removed, case folded), with each distinct combining mark
-    deleted by one ``str.replace`` instead of a Python test per character: the same result (a
-    property test checks), some fifty times faster on a long non-ASCII string."""
-    if text.isascii():
-        return text.casefold()
-    decomposed = unicodedata.normalize("NFD", text)
-    for mark in {c for c in set(decomposed) if unicodedata.combining(c)}:
-        decomposed = decomposed.replace(mark, "")
-    return decomposed.casefold()
+_ASCII_FOLDED: dict[str, str] = {}
 
 
 def normalise(text: str) -> str:
-    """The form an original is keyed by: folded (case and accents) with whitespace collapsed."""
-    return " ".join(fold(text).split())
+    """The form an original is keyed by: folded (case and accents) with whitespace collapsed.
+    Short strings are remembered, as by ``fold`` (every draw keys its original by it)."""
+    normal = _NORMALISED.get(text)
+    if normal is None:
+        normal = " ".join(fold(text).split())
+        if len(text) <= FOLD_CACHE_LENGTH:
+            if len(_NORMALISED) >= FOLD_CACHE_SIZE:
+                _NORMALISED.clear()
+            _NORMALISED[text] = normal
+    return normal
+
+
+_NORMALISED: dict[str, str] = {}
 
 
 def too_close(candidate: str, original: str) -> bool:
@@ -293,6 +308,11 @@ class DocumentState:
     paired_towns: dict[int, str] = field(default_factory=dict)
     #: start of a place in another country -> what the territory generator read about it
     foreign_places: dict[int, ForeignPlace] = field(default_factory=dict)
+    #: ``fold(text)``, where the pseudonymiser had it at hand (None: fold the text when needed)
+    folded: str | None = field(default=None, repr=False)
+    #: what a generator read of the note, kept for its next reading of the same thing (a name
+    #: span's tokens are read by ``prepare``, ``generate`` and tags): keyed by the reader's name
+    readings: dict[tuple, Any] = field(default_factory=dict, repr=False)
     #: namespace -> set of surrogates handed out (the values of ``used``, kept in step)
     _values: dict[str, set[str]] = field(default_factory=dict, repr=False)
     #: (namespace, normalised original) -> the chain's result, so repeated mentions agree
@@ -343,31 +363,38 @@ class DocumentState:
         make: Callable[[random.Random], str],
         check_close: bool = True,
         namespace: str | None = None,
+        options: Sequence[str] | None = None,
     ) -> str:
         """Draw a surrogate for ``original`` that passes the safety check and is not already the
         surrogate of another original of its namespace (the category by default); the same
-        original gets the same one. Raises ``SurrogateFailure`` after ``MAX_ATTEMPTS`` draws."""
+        original gets the same one. Raises ``SurrogateFailure`` after ``MAX_ATTEMPTS`` draws, or
+        at once when ``options`` (everything ``make`` can return) holds no safe surrogate."""
         space = namespace or category
         key = normalise(original)  # once: a long original is costly to fold
         taken = self.used.setdefault(space, {})
         if key in taken:
             return taken[key]
         values = self._values.setdefault(space, set())
-        candidate = original
         attempts = MAX_ATTEMPTS if len(original) <= LONG_ORIGINAL else LONG_ATTEMPTS
+        if options is not None and not any(self._safe(o, key, check_close, values) for o in options):
+            raise SurrogateFailure(f"no safe {space} surrogate among the level's {len(options)}")
         for attempt in range(attempts):
             candidate = make(self.secret.rng(category, key, str(attempt)))  # = self.rng(…)
-            norm = normalise(candidate)
-            if not norm or norm == key or (check_close and _within_one_edit(norm, key)):
-                continue
-            if norm in self.forbidden or candidate in values or self.contains_original(norm):
-                continue
-            break
+            if self._safe(candidate, key, check_close, values):
+                break
         else:
             raise SurrogateFailure(f"no safe {space} surrogate after {attempts} draws")
         taken[key] = candidate
         values.add(candidate)
         return candidate
+
+    def _safe(self, candidate: str, key: str, check_close: bool, values: set[str]) -> bool:
+        """The safety check of a draw: not empty, not the original ``key`` nor one edit from it
+        (``check_close``), no original of the note, none in it, not handed out already."""
+        norm = normalise(candidate)
+        if not norm or norm == key or (check_close and _within_one_edit(norm, key)):
+            return False
+        return not (norm in self.forbidden or candidate in values or self.contains_original(norm))
 
     def draw_chain(self, original: str, levels: Sequence[Level], namespace: str) -> tuple[str, Level]:
         """The first level of the chain that yields a safe surrogate, and that level; every
@@ -380,7 +407,8 @@ class DocumentState:
             if level.make is None:
                 continue
             try:
-                text = self.draw(level.category, original, level.make, level.check_close, namespace)
+                text = self.draw(level.category, original, level.make, level.check_close, namespace,
+                                 level.options)
             except SurrogateFailure:
                 continue
             self._chains[memo_key] = (text, level)

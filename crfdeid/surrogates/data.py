@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -79,6 +80,34 @@ def contains_words(words: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
     return n > 0 and any(words[i : i + n] == phrase for i in range(len(words) - n + 1))
 
 
+class Phrases:
+    """Phrases (word tuples) indexed by their first word: ``found_in(words)`` is
+    ``any(contains_words(words, p) for p in phrases)`` without trying every phrase at every
+    word (thousands of streets against the pack's list of names no longer in use)."""
+
+    def __init__(self, phrases: list[tuple[str, ...]]) -> None:
+        self._by_first: dict[str, list[tuple[str, ...]]] = defaultdict(list)
+        for phrase in phrases:
+            if phrase:
+                self._by_first[phrase[0]].append(phrase)
+
+    def found_in(self, words: tuple[str, ...]) -> bool:
+        by_first = self._by_first
+        return any(words[i : i + len(p)] == p
+                   for i, w in enumerate(words) if w in by_first for p in by_first[w])
+
+
+def fold_all(texts: list[str]) -> list[str]:
+    """``[fold(t) for t in texts]`` as one ``fold`` of the texts joined by line feeds: folding
+    is character by character (no mark crosses a line feed, none folds into one), so the
+    pieces are the folds; a pack's columns of 50,000 names fold in one call. Texts that hold a
+    line feed themselves are folded one by one."""
+    joined = "\n".join(texts)
+    if joined.count("\n") != max(len(texts) - 1, 0):
+        return [fold(t) for t in texts]
+    return fold(joined).split("\n") if texts else []
+
+
 #: Town size classes by population: a city (100,000 people or more), a town (20,000 or more),
 #: a village. A surrogate keeps its original's class where the province has towns of it.
 SIZE_CLASSES = ("city", "town", "village")
@@ -99,8 +128,41 @@ def display(name: str) -> str:
     return name.split("/")[0].strip()
 
 
+#: Tables built the first time one of their attributes is read, by the method that builds them
+#: all (attribute -> method): the name lists, streets, professions and foreign places are a third
+#: of the build, and a note without a name or a street never needs them. What they are built from
+#: is read and checked when the pack loads; these methods only reshape it (a count that is no
+#: number, which the pack's loader lets through, is met when its table is first read).
+LAZY = {
+    **dict.fromkeys(("given", "given_pool", "given_either", "surname", "surname_pool", "surname_all"),
+                    "_names"),
+    **dict.fromkeys(("streets", "streets_in", "common_streets", "street_endings", "national_roads",
+                     "po_boxes"), "_streets"),
+    **dict.fromkeys(("profession_lookup", "profession_isco", "professions_by_group", "professions",
+                     "profession_heads", "profession_forms"), "_professions"),
+    **dict.fromkeys(("foreign_places", "foreign_major", "foreign_lookup"), "_foreign"),
+}
+#: One table built at a time (threads sharing the data wait for it rather than build it twice).
+_BUILDING = threading.RLock()
+
+
 class SurrogateData:
-    """Weighted pools and lookups for every generator, built from one language pack."""
+    """Weighted pools and lookups for every generator, built from one language pack (the
+    tables of ``LAZY`` on first use)."""
+
+    def __getattr__(self, name: str) -> Any:
+        """A table of ``LAZY``, built now (called only for an attribute not set yet)."""
+        builder = LAZY.get(name)
+        if builder is None or "pack" not in self.__dict__:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        with _BUILDING:
+            if name not in self.__dict__:
+                getattr(self, builder)(self.pack)
+        return self.__dict__[name]
+
+    def built(self) -> set[str]:
+        """The methods of ``LAZY`` that have run (the tables read so far)."""
+        return {method for name, method in LAZY.items() if name in self.__dict__}
 
     def __init__(self, pack: LanguagePack) -> None:
         self.pack = pack
@@ -112,10 +174,8 @@ class SurrogateData:
                 hint="add closed_lists: {surrogate: surrogates.yaml} (see gazetteers/es)",
             )
         self.extra = extra
-        self._names(pack)
         self._places(pack)
         self._facilities(pack)
-        self._professions(pack)
         self.email_providers = {fold(d) for d in extra["email_providers"]}
         self.domain_words = list(extra["domain_words"])
         self.name_particles = {fold(w) for w in extra["name_particles"]}
@@ -201,9 +261,9 @@ class SurrogateData:
     def _names(self, pack: LanguagePack) -> None:
         self.given: dict[str, tuple[int, int]] = {}
         male, female, both = [], [], []
-        for row in pack.table("given_name").rows:
+        rows = pack.table("given_name").rows
+        for row, key in zip(rows, fold_all([row["name"] for row in rows]), strict=True):
             m, f = int(row["male"] or 0), int(row["female"] or 0)
-            key = fold(row["name"])
             old = self.given.get(key, (0, 0))
             self.given[key] = (old[0] + m, old[1] + f)
             if " " in row["name"] or "-" in row["name"]:
@@ -225,14 +285,17 @@ class SurrogateData:
         self.given_either = Pool.of(sorted(either.items(), key=lambda p: -p[1]))
         self.surname: dict[str, int] = {}
         pairs = []
-        for row in pack.table("surname").rows:
+        folded = {}  # a surname's fold, for the list of usual ones below
+        rows = pack.table("surname").rows
+        for row, key in zip(rows, fold_all([row["name"] for row in rows]), strict=True):
             count = int(row["count"] or 0)
-            self.surname[fold(row["name"])] = self.surname.get(fold(row["name"]), 0) + count
+            self.surname[key] = self.surname.get(key, 0) + count
             if " " not in row["name"] and "-" not in row["name"]:
                 pairs.append((row["name"], count))
+                folded[row["name"]] = key
         # a surname borne more often as a given name ("María", "Juan", "Miguel") reads as a
         # second given name ("Julián María Gil") and can mix sexes: never a frequent surrogate
-        usual = [(name, n) for name, n in pairs if sum(self.given.get(fold(name), (0, 0))) <= n]
+        usual = [(name, n) for name, n in pairs if sum(self.given.get(folded[name], (0, 0))) <= n]
         self.surname_pool = Pool.of(sorted(usual, key=lambda p: -p[1])[:SURNAME_POOL])
         # a fallback when the frequent surnames are exhausted (a very long note): every one
         self.surname_all = sorted({name for name, _ in pairs})
@@ -279,11 +342,11 @@ class SurrogateData:
         by_province: dict[str, list[tuple[str, float]]] = defaultdict(list)
         lookup: dict[str, list[tuple[float, str, str]]] = defaultdict(list)
         everywhere = []
-        not_drawn = [words_of(n) for n in self.extra.get("towns_not_drawn") or ()]
+        not_drawn = Phrases([words_of(n) for n in self.extra.get("towns_not_drawn") or ()])
         for row in pack.table("municipality").rows:
             pop = float(row["population"] or 0)
             shown = display(row["name"])
-            if not any(contains_words(words_of(shown), n) for n in not_drawn):  # "Zürich (Kreis 9)"
+            if not not_drawn.found_in(words_of(shown)):  # "Zürich (Kreis 9)"
                 by_province[row["province"]].append((shown, pop))
                 everywhere.append((shown, pop))
             for part in {row["name"], *row["name"].split("/")}:
@@ -325,8 +388,6 @@ class SurrogateData:
             ((fold(form), kind) for kind, forms in pack.street_types.items() for form in forms),
             key=lambda p: -len(p[0]),
         )
-        self._streets(pack)
-        self._foreign(pack)
 
     def _streets(self, pack: LanguagePack) -> None:
         """Street names by type, anywhere (``streets``), in a province (``streets_in``, keyed
@@ -334,7 +395,7 @@ class SurrogateData:
         each list without repeats, in table order."""
         type_words = {w for kind in _THOROUGHFARES for form in pack.street_types.get(kind, ())
                       for w in words_of(form) if len(w) >= 4}
-        not_drawn = [words_of(n) for n in self.extra.get("streets_not_drawn") or ()]
+        not_drawn = Phrases([words_of(n) for n in self.extra.get("streets_not_drawn") or ()])
         streets: dict[str, dict[str, None]] = defaultdict(dict)
         streets_in: dict[tuple[str, str], dict[str, None]] = defaultdict(dict)
         provinces: dict[str, set[str]] = defaultdict(set)
@@ -348,7 +409,7 @@ class SurrogateData:
             if re.search(r"[^\W\d_A-Z][A-Z]", name):
                 continue  # a capital inside a word: a typo of the source ("AuxIliadora")
             words = words_of(name)
-            if not type_words.isdisjoint(words) or any(contains_words(words, n) for n in not_drawn):
+            if not type_words.isdisjoint(words) or not_drawn.found_in(words):
                 continue  # "Calle Plaza"; a name of the Franco regime no longer in use
             kind, province = row["type"], row.get("province", "")
             streets[kind][name] = None

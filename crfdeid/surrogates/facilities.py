@@ -208,14 +208,23 @@ class FacilityGenerator:
 
         rebuilt = bool(head and text[len(head) :].strip())
 
+        def fits(candidate: tuple[str, str]) -> bool:
+            """Names no telling word of the original, and has a proper part where one is put
+            after the original's type (a type alone, "Hospital Provincial", has none to give)."""
+            if places and self._names_place(candidate[0], places):
+                return False
+            return not rebuilt or bool(self._proper(candidate[0]))
+
         def make(candidates: list[tuple[str, str]]) -> Callable[[random.Random], str] | None:
-            pool = [c for c in candidates if not self._names_place(c[0], places)] if places else candidates
-            if rebuilt:  # a type alone ("Hospital Provincial") has no proper part to give
-                pool = [c for c in pool if self._proper(c[0])]
-            if not pool:
+            # the catalogue is filtered on the level's first draw, not before: most notes never
+            # reach the later levels, whose lists hold thousands of names
+            if not any(fits(c) for c in candidates):
                 return None
+            pool: list[tuple[str, str]] = []
 
             def one(rng: random.Random) -> str:
+                if not pool:
+                    pool.extend(c for c in candidates if fits(c))
                 name = rng.choice(pool)[0]
                 proper = self._proper(name)
                 if not rebuilt or not proper:
@@ -251,13 +260,19 @@ class FacilityGenerator:
                     "no safe facility of the original's type: a facility of any type",
                 )
             )
-        whole = [c for c in every if not self._names_place(c[0], places)] if places else every
-        if type_text and whole:
+        whole: list[tuple[str, str]] = []
+
+        def any_whole(rng: random.Random) -> str:
+            if not whole:
+                whole.extend(c for c in every if not (places and self._names_place(c[0], places)))
+            return rng.choice(whole)[0]
+
+        if type_text and any(not (places and self._names_place(c[0], places)) for c in every):
             # the type words as written may themselves be an original of the note ("Hospital
             # General" annotated alone): a whole catalogue name, its own type included
             levels.append(
                 Level(
-                    lambda rng: rng.choice(whole)[0],
+                    any_whole,
                     f"{category}:whole",
                     "any-type",
                     "no safe facility keeping the original's type words: a whole name of any type",

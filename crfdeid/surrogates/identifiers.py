@@ -98,9 +98,21 @@ def scramble_codes(text: str, rng: random.Random, swap: WordSwap | None = None) 
 
 
 def kind_of(compact: str) -> str | None:
-    """The checksummed format an identifier follows, if any."""
+    """The checksummed format an identifier follows, if any. Remembered (five validators a
+    call; a pure function's results, bounded)."""
     if len(compact) > LONGEST_CHECKED:
         return None
+    if compact not in _KINDS:
+        if len(_KINDS) >= 1 << 14:
+            _KINDS.clear()
+        _KINDS[compact] = _kind_of(compact)
+    return _KINDS[compact]
+
+
+_KINDS: dict[str, str | None] = {}
+
+
+def _kind_of(compact: str) -> str | None:
     if VALIDATORS["es.dni"](compact):
         return "dni"
     if VALIDATORS["es.nie"](compact):

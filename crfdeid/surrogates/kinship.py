@@ -53,12 +53,12 @@ class KinshipGenerator:
         kinship words kept, or swapped for one of the same sex, generation and number."""
         pieces, last, changed = [], 0, False
         names = (
-            {s for s, _, _, _ in self.people.classify(state.text, start, text)}
+            {s for s, _, _, _ in self.people.read(state, start, text)}
             if any(w[0].isupper() and self.data.pack.kinship_term(w) is None for w in _WORD.findall(text))
             else set()
         )
         sex = self.people.context_sex(state.text, start, text)
-        classified = {s: (t, k) for s, _, t, k in self.people.classify(state.text, start, text)}
+        classified = {s: (t, k) for s, _, t, k in self.people.read(state, start, text)}
         for match in _WORD.finditer(text):
             word = match.group()
             new = word

@@ -22,6 +22,7 @@ from rapidfuzz.distance import Levenshtein
 
 from .base import LETTERS, DocumentState, Level, Surrogate, SurrogateFailure, fold, match_case
 from .data import SurrogateData
+from .scan import WordLed
 
 PERSON_LABELS = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO")
 PATIENT_LABEL = "NOMBRE_SUJETO_ASISTENCIA"
@@ -35,11 +36,12 @@ _SURNAMES_ANYWHERE = re.compile(r"^\W*apellidos?\s*[:.]", re.IGNORECASE | re.MUL
 #: Where two names were written glued ("ÁngelGarcía"): a lower-case letter (two, so that "McArdle"
 #: stays whole) followed by a capitalised word.
 _GLUED = regex.compile(r"(?<=\p{Ll}{2})(?=\p{Lu}\p{Ll})")
-_SEX_FIELD = re.compile(r"\bsexo\s*[:.]?\s*([^\W\d_]+)", re.IGNORECASE)
+_SEX_FIELD = WordLed(re.compile(r"\bsexo\s*[:.]?\s*([^\W\d_]+)", re.IGNORECASE), ["sexo"])
 #: how a case report introduces its patient: a sex word (the pack's), at most two words, then
 #: an age: "Varón de 51 años", "mujer caucásica de 56 años", "paciente masculino de 52 años"
 _PATIENT_INTRO = r"\b({words})\b(?:\s+[^\W\d_]+){{0,2}}?\s+de\s+\d"
-_PATIENT_SEX = re.compile(r"\b(el|la) paciente\b|\b(varón|mujer|hombre)\b", re.IGNORECASE)
+_PATIENT_SEX = WordLed(re.compile(r"\b(el|la) paciente\b|\b(varón|mujer|hombre)\b", re.IGNORECASE),
+                       ["el paciente", "la paciente", "varón", "mujer", "hombre"])
 #: A bare "de" just before a name word ("de Juan"), not "del", "de la", "de los".
 _AFTER_DE = re.compile(r"(?<!\w)de\s+$", re.IGNORECASE)
 #: "María" abbreviated at the head of a compound: "M.a José", "Mª Pilar", "M.ª Teresa".
@@ -103,6 +105,17 @@ def is_acronym(word: str) -> bool:
     return 2 <= len(word) <= 4 and word.isupper()
 
 
+#: A title just before a name: "Dr.", "Sra", "D.", "Doña".
+_TITLE_END = re.compile(r"\b(dra?|sra?|d|dña|don|doña)\.?\s*$", re.IGNORECASE)
+
+
+def _after_title(before: str) -> bool:
+    """Does ``before`` end with a title? Searched from a few characters before its last one
+    that is no space: a title there is the only one that can end it (``\\b`` still reads the
+    character before)."""
+    return _TITLE_END.search(before, max(0, len(before.rstrip()) - 8)) is not None
+
+
 def line_before(text: str, start: int, width: int = CONTEXT) -> tuple[int, str]:
     """(offset, text) of the line up to ``start``, at most ``width`` characters of it."""
     low = max(0, start - width)
@@ -121,9 +134,20 @@ def comma_kinds(span_text: str, tokens: list[tuple[int, int, str]]) -> list[str]
     return kinds if "surname" in kinds and "given" in kinds else []
 
 
-def deletions(token: str) -> set[str]:
-    """The token and every string one deletion away: two strings within one edit share one."""
-    return {token, *(token[:i] + token[i + 1 :] for i in range(len(token)))}
+def deletions(token: str) -> frozenset[str]:
+    """The token and every string one deletion away: two strings within one edit share one.
+    Remembered for name-sized tokens (a pure function's results, bounded)."""
+    found = _DELETIONS.get(token)
+    if found is None:
+        found = frozenset({token, *(token[:i] + token[i + 1 :] for i in range(len(token)))})
+        if len(token) <= VARIANT_MAX_LENGTH:
+            if len(_DELETIONS) >= 1 << 14:
+                _DELETIONS.clear()
+            _DELETIONS[token] = found
+    return found
+
+
+_DELETIONS: dict[str, frozenset[str]] = {}
 
 
 class PeopleGenerator:
@@ -135,9 +159,9 @@ class PeopleGenerator:
     def __init__(self, data: SurrogateData) -> None:
         self.data = data
         sex_words = sorted((w for w in data.sex_words if len(w) > 1 and " " not in w), key=len, reverse=True)
-        self.patient_intro = re.compile(
+        self.patient_intro = WordLed(re.compile(
             _PATIENT_INTRO.format(words="|".join(map(re.escape, sex_words))), re.IGNORECASE
-        )
+        ), sex_words)
         #: the pack's phrases that say the patient's sex ("#" an age), one pattern per sex
         self.sex_phrases = {
             sex: re.compile(r"(?<!\w)(?:" + "|".join(
@@ -145,11 +169,16 @@ class PeopleGenerator:
             ) + r")(?!\w)", re.IGNORECASE)
             for sex, phrases in data.patient_sex_phrases.items() if phrases
         }
+        self._chains: dict[tuple[bool, str | None], list[Level]] = {}
+        self._surnames: tuple[str | None, bool] = (None, False)
 
     # --- reading the document -----------------------------------------------------------------
 
-    def patient_sex(self, text: str, spans: list[tuple[int, int, str]]) -> str | None:
-        """The patient's sex from SEXO spans, "Sexo: M", "la paciente", "varón"/"mujer"."""
+    def patient_sex(
+        self, text: str, spans: list[tuple[int, int, str]], folded: str | None = None
+    ) -> str | None:
+        """The patient's sex from SEXO spans, "Sexo: M", "la paciente", "varón"/"mujer".
+        ``folded``: ``fold(text)``, where the caller has it."""
         votes: Counter = Counter()
         counted = set()
         for start, end, label in spans:
@@ -164,7 +193,8 @@ class PeopleGenerator:
             sex = self.data.sex_words.get(word)
             if sex and match.start(1) not in counted:
                 votes[sex] += self._sex_weight(word)
-        match = self.patient_intro.search(fold(text))  # the pack's words are folded
+        # the pack's words are folded
+        match = self.patient_intro.search(fold(text) if folded is None else folded)
         if match is not None:  # the first one: later ones may be of someone else
             sex = self.data.sex_words.get(match.group(1))
             if sex:
@@ -233,7 +263,7 @@ class PeopleGenerator:
         )
         # "Nombre: Julián Fernández Gómez" is a full name unless the note has its own
         # "Apellidos:" field: only the first word is then known to be a given name
-        given_field_first_only = field_kind == "given" and not _SURNAMES_ANYWHERE.search(text)
+        given_field_first_only = field_kind == "given" and not self._surnames_field(text)
         tokens = []
         for s, e, word in self.name_words(span_text):
             folded = fold(word)
@@ -269,7 +299,6 @@ class PeopleGenerator:
         out = []
         inverted = comma_kinds(span_text, tokens)
         seen_surname = False
-        after_title = bool(re.search(r"\b(dra?|sra?|d|dña|don|doña)\.?\s*$", before, re.IGNORECASE))
         for index, (s, e, word) in enumerate(tokens):
             if len(word) == 1:
                 out.append((s, e, word, "initial"))
@@ -291,7 +320,7 @@ class PeopleGenerator:
             if seen_surname or s in after_de:
                 kind = "surname"
             elif alone:
-                kind = "given" if (g > n and not after_title) or (g > 0 and n == 0) else "surname"
+                kind = "given" if (g > n and not _after_title(before)) or (g > 0 and n == 0) else "surname"
             elif index == 0:
                 kind = "given" if g > 0 or n == 0 else "surname"
             elif index == len(tokens) - 1 and not seen_surname:
@@ -301,6 +330,23 @@ class PeopleGenerator:
             seen_surname = seen_surname or kind == "surname"
             out.append((s, e, word, kind))
         return out
+
+    def read(self, state: DocumentState, start: int, span_text: str) -> list[tuple[int, int, str, str]]:
+        """``classify`` of a span of the note, read once: ``prepare``, ``generate``, kinship words
+        and tags read each name span again."""
+        key = ("people.classify", start, span_text)
+        found = state.readings.get(key)
+        if found is None:
+            found = state.readings[key] = self.classify(state.text, start, span_text)
+        return found
+
+    def _surnames_field(self, text: str) -> bool:
+        """Does the note have its own "Apellidos:" field? Read once per note (the last note's
+        answer is kept: a pure function of the text)."""
+        last = self._surnames  # one tuple, read and replaced whole (threads may share a generator)
+        if last[0] is not text:
+            last = self._surnames = (text, _SURNAMES_ANYWHERE.search(text) is not None)
+        return last[1]
 
     def name_words(self, span_text: str) -> list[tuple[int, int, str]]:
         """The span's words, a glued pair of names ("ÁngelGarcía") as two words when one part
@@ -358,7 +404,7 @@ class PeopleGenerator:
     def prepare(self, state: DocumentState, spans: list[tuple[int, int, str]]) -> None:
         """Group the document's name tokens and draw one surrogate per group."""
         text = state.text
-        patient = self.patient_sex(text, spans)
+        patient = self.patient_sex(text, spans, state.folded)
         occurrences: list[Occurrence] = []
         people: list[Person] = []
         mentions: list[tuple[int, list]] = []
@@ -371,7 +417,7 @@ class PeopleGenerator:
                 w[0].isupper() and self.data.pack.kinship_term(w) is None for _, _, w in words(span_text)
             ):
                 continue
-            classified = self.classify(text, start, span_text)
+            classified = self.read(state, start, span_text)
             mentions.append((start, classified))
             key = self.given_key(classified)
             if key:
@@ -583,9 +629,16 @@ class PeopleGenerator:
     ) -> tuple[str, Level]:
         """Fallback chains: a frequent given name of the sex -> of either sex; a frequent
         surname -> any surname of the pack. Returns the surrogate and the level used."""
+        key = (kind == "given", sex)
+        levels = self._chains.get(key)
+        if levels is None:  # the chains are the pack's: built once per kind and sex
+            levels = self._chains[key] = self._chain(kind, sex)
+        return state.draw_chain(folded, levels, namespace if kind == "given" else "surname")
+
+    def _chain(self, kind: str, sex: str | None) -> list[Level]:
         if kind == "given":
             pool = self.data.given_pool[sex or "any"] or self.data.given_pool["f"]
-            levels = [
+            return [
                 Level(pool.choose, f"given-{sex or 'any'}"),
                 Level(
                     self.data.given_either.choose,
@@ -594,9 +647,8 @@ class PeopleGenerator:
                     "no safe given name of the person's sex: a given name of either sex",
                 ),
             ]
-            return state.draw_chain(folded, levels, namespace)
         every = self.data.surname_all
-        levels = [
+        return [
             Level(self.data.surname_pool.choose, "surname"),
             Level(
                 lambda rng: rng.choice(every),
@@ -605,7 +657,6 @@ class PeopleGenerator:
                 "no safe surname among the frequent ones: any surname of the pack",
             ),
         ]
-        return state.draw_chain(folded, levels, "surname")
 
     # --- replacing one span -------------------------------------------------------------------
 
@@ -613,7 +664,7 @@ class PeopleGenerator:
         pieces = []
         last = 0
         classified = (
-            self.classify(state.text, start, text)
+            self.read(state, start, text)
             if state.text[start : start + len(text)] == text
             else self.classify(text, 0, text)
         )
@@ -707,6 +758,6 @@ class PeopleGenerator:
         groups, roles = state.name_groups, state.name_role_groups
         return frozenset(
             roles.get((fold(t), k)) or groups.get(fold(t), fold(t))
-            for _, _, t, k in self.classify(state.text, start, text)
+            for _, _, t, k in self.read(state, start, text)
             if k not in ABBREVIATIONS
         )

@@ -20,6 +20,7 @@ from rapidfuzz.distance import Levenshtein
 
 from .base import (
     LETTERS,
+    MAX_ATTEMPTS,
     DocumentState,
     ForeignPlace,
     Level,
@@ -48,6 +49,8 @@ COUNTRY_WINDOW = 60
 TOWN_WINDOW = 40
 #: How far (characters, same line or the next) a hospital or health centre looks for its town.
 FACILITY_WINDOW = 80
+#: Fallback chains kept by a generator (they depend on the pack alone), at most this many.
+LEVELS_CACHE_SIZE = 4096
 #: What separates a town from its province written after it: "Alcorcón (Madrid)", "Getafe,
 #: Madrid", "Aranda de Duero / Burgos", "Utrera - Sevilla", "Aranjuez. Madrid".
 _PAIR_GAP = re.compile(r"\s*[(,/.-]\s*|\s+")
@@ -96,6 +99,7 @@ class TerritoryGenerator:
         self.postal = PostalCodes(data)
         self._filtered: dict[tuple[int, bool, str], Pool | None] = {}
         self._foreign_levels: dict[tuple[str, str, str], list[Level]] = {}
+        self._town_levels_cache: dict[tuple[str, str | None, bool], list[Level]] = {}
 
     def prepare(self, state: DocumentState, spans: list[tuple[int, int, str]]) -> None:
         """Find the places in other countries (``find_foreign``), pair provinces written after
@@ -122,8 +126,9 @@ class TerritoryGenerator:
             # towns before unknown places (which go where the note's towns went), provinces last
             return (0 if start in paired else 3 if province else 2 if self.unknown(stripped) else 1, start)
 
-        for start, end, label in sorted(spans, key=rank):
-            if label != "TERRITORIO" or start in state.town_pairs:
+        # the places alone are ranked (a stable sort keeps their order among themselves)
+        for start, end, label in sorted((s for s in spans if s[2] == "TERRITORIO"), key=rank):
+            if start in state.town_pairs:
                 continue  # a paired province follows its town in generate
             if _POSTAL.fullmatch(text[start:end].strip()) or self.postal.read(text[start:end]):
                 continue  # a postal code follows its town in generate
@@ -244,11 +249,18 @@ class TerritoryGenerator:
             weights = [weight for _, weight in lists]
             return lambda rng: rng.choice(rng.choices(lists, weights=weights, k=1)[0][0])
 
+        def level(codes: list[str], major: bool, category: str, fallback: str | None = None,
+                  reason: str = "") -> Level:
+            table = data.foreign_major if major else data.foreign_places
+            names = tuple(dict.fromkeys(n for code in codes for n in table.get((code, kind), ())))
+            return Level(draw(codes, major), category, fallback, reason,
+                         options=names if len(names) <= MAX_ATTEMPTS else None)
+
         what = "city" if kind == "city" else "region"
-        levels = [Level(draw([country], major), f"foreign:{kind}") for major in (True, False)]
+        levels = [level([country], major, f"foreign:{kind}") for major in (True, False)]
         if kind != "city":
             kind = "city"
-            levels.append(Level(draw([country], True), "foreign:city", "any-type",
+            levels.append(level([country], True, "foreign:city", "any-type",
                                 "no safe region of the country in the pack: one of its cities"))
         for codes, fallback, reason in (
             (near, "same region", f"no safe {what} of the country in the pack: one of its world region"),
@@ -256,8 +268,8 @@ class TerritoryGenerator:
              f"no safe {what} of the country's world region: one of its continent"),
             (others, "anywhere", f"no safe {what} of the country's continent: one from anywhere"),
         ):
-            levels += [Level(draw(codes, True), f"foreign:{kind}:{fallback}", fallback, reason),
-                       Level(draw(codes, False), f"foreign:{kind}:{fallback}", fallback, reason)]
+            levels += [level(codes, True, f"foreign:{kind}:{fallback}", fallback, reason),
+                       level(codes, False, f"foreign:{kind}:{fallback}", fallback, reason)]
         return levels
 
     def foreign(self, text: str, stripped: str, start: int, state: DocumentState) -> Surrogate:
@@ -297,6 +309,19 @@ class TerritoryGenerator:
         return "town"
 
     def town_levels(
+        self, province: str, town: str | None = None, other_province: bool = False
+    ) -> list[Level]:
+        """``_town_levels``, built once per (province, town, other_province): the chain is the
+        pack's, not the note's (bounded: cleared when full)."""
+        key = (province, town, other_province)
+        levels = self._town_levels_cache.get(key)
+        if levels is None:
+            if len(self._town_levels_cache) >= LEVELS_CACHE_SIZE:
+                self._town_levels_cache.clear()
+            levels = self._town_levels_cache[key] = self._town_levels(province, town, other_province)
+        return levels
+
+    def _town_levels(
         self, province: str, town: str | None = None, other_province: bool = False
     ) -> list[Level]:
         """Where a town of ``province`` may be replaced from, most faithful first.
@@ -644,6 +669,10 @@ class CountryGenerator:
             if code in data.country_name and code != data.home_code and code not in data.national_countries:
                 by_region.setdefault(region, []).append(code)
         self.by_region = {r: sorted(codes) for r, codes in by_region.items()}
+        self._levels: dict[tuple[str | None, bool, tuple[frozenset[str], ...]], list[Level]] = {}
+        self._misspelt: dict[str, str | None] = {}
+        self._named: dict[tuple[str | None, bool, tuple[frozenset[str], ...]], list[Level]] = {}
+        self._among: dict[tuple[str, int], tuple[frozenset[str], ...]] = {}
 
     def neutral_category(self, text: str, label: str) -> str:
         return "country"
@@ -663,9 +692,14 @@ class CountryGenerator:
         key = country_key(text)
         if len(key) < 5:
             return None
-        near = {code for name, code in self.data.country_code.items()
-                if abs(len(name) - len(key)) <= 1 and Levenshtein.distance(name, key, score_cutoff=1) <= 1}
-        return near.pop() if len(near) == 1 else None
+        if key not in self._misspelt:  # a scan of every country: remembered by name (bounded)
+            if len(self._misspelt) >= LEVELS_CACHE_SIZE:
+                self._misspelt.clear()
+            near = {code for name, code in self.data.country_code.items()
+                    if abs(len(name) - len(key)) <= 1
+                    and Levenshtein.distance(name, key, score_cutoff=1) <= 1}
+            self._misspelt[key] = near.pop() if len(near) == 1 else None
+        return self._misspelt[key]
 
     def _pool(self, codes: list[str], adjective: bool) -> Callable[[random.Random], str] | None:
         """A weighted draw among ``codes`` (only those with adjectives when one is needed)."""
@@ -683,7 +717,19 @@ class CountryGenerator:
         come first at each step (the common ones, and a later "senegalesa" can follow its
         country); a name may then fall back on the others, an adjective may not. ``among``: sets
         of countries to try first, in order, at each step (those with as many cities in the pack
-        as the note names, then those with one: for the note's cities to follow their country)."""
+        as the note names, then those with one: for the note's cities to follow their country).
+        Built once per arguments (they depend on the pack alone; bounded)."""
+        key = (code, adjective, among)
+        levels = self._levels.get(key)
+        if levels is None:
+            if len(self._levels) >= LEVELS_CACHE_SIZE:
+                self._levels.clear()
+            levels = self._levels[key] = self._chain(code, adjective, among)
+        return levels
+
+    def _chain(
+        self, code: str | None, adjective: bool, among: tuple[frozenset[str], ...] = ()
+    ) -> list[Level]:
         region = self.data.region_of.get(code or "")
         steps: list[tuple[list[str], str, str | None, str]] = []
         if region is not None:
@@ -714,12 +760,17 @@ class CountryGenerator:
         among: tuple[frozenset[str], ...] = (),
     ) -> tuple[str, Level]:
         """The surrogate country's name for a country (its canonical name keys the draw)."""
-        names = self.data.country_name
-        levels = [
-            Level(None if level.make is None else (lambda rng, make=level.make: names[make(rng)]),
-                  level.category, level.fallback, level.reason)
-            for level in self.levels(code, adjective, among)
-        ]
+        key = (code, adjective, among)
+        levels = self._named.get(key)
+        if levels is None:  # the chain of names, built once per arguments (bounded)
+            if len(self._named) >= LEVELS_CACHE_SIZE:
+                self._named.clear()
+            names = self.data.country_name
+            levels = self._named[key] = [
+                Level(None if level.make is None else (lambda rng, make=level.make: names[make(rng)]),
+                      level.category, level.fallback, level.reason)
+                for level in self.levels(code, adjective, among)
+            ]
         return state.draw_chain(canonical, levels, "country")
 
     def surrogate_code(
@@ -729,9 +780,14 @@ class CountryGenerator:
         mentions get, so that a city follows its country ("Casablanca (Marruecos)"), drawn among
         the countries with ``needed`` places of ``kind`` in the pack first, then with one; None
         when there is none."""
-        places = self.data.foreign_places
-        among = tuple(frozenset(c for (c, k), names in places.items() if k == kind and len(names) >= n)
-                      for n in sorted({needed, 1}, reverse=True))
+        among = self._among.get((kind, needed))
+        if among is None:  # the pack's countries with that many places: remembered (bounded)
+            if len(self._among) >= LEVELS_CACHE_SIZE:
+                self._among.clear()
+            places = self.data.foreign_places
+            among = self._among[(kind, needed)] = tuple(
+                frozenset(c for (c, k), names in places.items() if k == kind and len(names) >= n)
+                for n in sorted({needed, 1}, reverse=True))
         try:
             new, _ = self.draw(code, self.data.country_name.get(code, code), False, state, among)
         except SurrogateFailure:

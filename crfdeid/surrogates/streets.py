@@ -77,13 +77,18 @@ class StreetGenerator:
 
     def __init__(self, data: SurrogateData) -> None:
         self.data = data
+        #: "Apartado de Correos 20134": each post-box form and the pattern of it before a number
+        #: (made on first use: the street tables are built when a note first needs them)
+        self._po_boxes: list[tuple[str, re.Pattern[str]]] | None = None
 
     def split(self, text: str) -> tuple[str, str | None, str, str]:
         """(type as written, type, name, tail with numbers/floor/door). A road's name keeps its
         codes ("Ctra. N-332 Valencia-Alicante, s/n": name " N-332 Valencia-Alicante")."""
         folded = fold(text)
-        for form in self.data.po_boxes:  # "Apartado de Correos 20134": only the number changes
-            if re.match(re.escape(form) + r"\s*\d", folded):
+        if self._po_boxes is None:
+            self._po_boxes = [(form, re.compile(re.escape(form) + r"\s*\d")) for form in self.data.po_boxes]
+        for form, before_number in self._po_boxes:  # "Apartado de Correos 20134": the number changes
+            if before_number.match(folded):
                 return text[: len(form)], "po box", "", text[len(form) :]
         type_text, kind = "", None
         for form, name in self.data.street_types:
