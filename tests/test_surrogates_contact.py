@@ -143,6 +143,10 @@ _PART = st.one_of(
 @given(st.lists(st.tuples(_PART, st.sampled_from(["", ".", "_", "-"])), min_size=1, max_size=4))
 def test_email_local_parts_contain_no_word_outside_the_pack(parts):
     local = "".join(p + sep for p, sep in parts).strip("._-") or "x"
+    if not real_local_part(local):
+        # more initials than words already ("drgarciadr": "dr" twice is four initials, as the
+        # checker counts a 2-letter run): initials stay initials, so no word check applies
+        return
     text = "Dra. María José García López, correo: " + local + "@hotmail.com"
     name = ("NOMBRE_PERSONAL_SANITARIO", "María José García López")
     result = run(text, name, ("CORREO_ELECTRONICO", local + "@hotmail.com"))
