@@ -225,7 +225,11 @@ def load_pipeline(
     if threshold is not None:
         tagger.threshold = threshold
     merge = MergePolicy.load(policy, scheme=tagger.scheme) if policy is not None else tagger.merge_policy()
-    engine = RuleEngine.from_pack(tagger.choice.rules, timeout=timeout)
+    features = tagger.extractor.rules  # the pack the features were built from, compiled once
+    if features is not None:
+        engine = RuleEngine(features.rules, timeout=timeout, scheme=features.scheme)
+    else:
+        engine = RuleEngine.from_pack(tagger.choice.rules, timeout=timeout)
     pipeline = Pipeline(engine, tagger, merge)
     # Build the feature extractor now (packs, lexicon, pack fingerprint checks): a stale or
     # broken model fails here, before any output is written, and timings exclude loading.
