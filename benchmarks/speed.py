@@ -24,8 +24,7 @@ detection spans of every note are checked to be identical with the kernels on an
 In fresh processes: the model load (``Deidentifier()`` and a first note) and peak RSS while
 de-identifying the 250 notes; with ``--jobs``, ``crfdeid deidentify -j 1`` and ``-j 2`` over the
 train+dev notes (wall time, load included) and whether their outputs are identical; with
-``--train``,
-``crfdeid train`` on train+dev; with ``--cv``, ``crfdeid cv --folds 5 -j 2`` on train+dev.
+``--train``, ``crfdeid train`` on train+dev; with ``--cv``, ``crfdeid cv --folds 5 -j 2`` on train+dev.
 Results are merged into ``--out`` (a figure not measured this run keeps its last value, with
 the commit it was measured at).
 """
