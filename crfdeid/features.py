@@ -696,14 +696,19 @@ class FeatureExtractor:
 
     # -- per document ---------------------------------------------------------------------
     def sequences(
-        self, document: Document, tokens: Sequence[Token], rule_matches: Iterable[RuleMatch] | None = None
+        self,
+        document: Document,
+        tokens: Sequence[Token],
+        rule_matches: Iterable[RuleMatch] | None = None,
+        templates: Sequence[tuple[str, tuple[tuple[str, int], ...]]] | None = None,
     ) -> list[Segment]:
-        """Feature sequences of a document: one per line (or one for the whole document)."""
+        """Feature sequences of a document: one per line (or one for the whole document).
+        ``templates``: the conjunction templates rendered (default: all; see ``rows``)."""
         if not tokens:
             return []
         cols = self.columns(document, tokens, rule_matches)
         ranges = cols.lines if self.feature_set.sequence == "line" else [(0, len(tokens))]
-        return [Segment(first, last, self.rows(cols, first, last)) for first, last in ranges]
+        return [Segment(first, last, self.rows(cols, first, last, templates)) for first, last in ranges]
 
     def columns(
         self,
@@ -889,10 +894,18 @@ class FeatureExtractor:
                 out.append(())
         return out
 
-    def rows(self, cols: Columns, first: int, last: int) -> list[list[str]]:
-        """The crfsuite feature strings of tokens ``[first, last)`` taken as one sequence."""
+    def rows(
+        self,
+        cols: Columns,
+        first: int,
+        last: int,
+        templates: Sequence[tuple[str, tuple[tuple[str, int], ...]]] | None = None,
+    ) -> list[list[str]]:
+        """The crfsuite feature strings of tokens ``[first, last)`` taken as one sequence.
+        ``templates`` (default: all of ``self.templates``) lets training's feature cache leave out
+        the skeleton n-grams, whose vocabulary changes with the training part, and render them
+        per fold with ``render_templates``."""
         words = cols.words
-        size = last - first
         known = self.known
         ctx = cols.context(False, first, last)
         shared = cols.context(True, first, last)
@@ -914,19 +927,35 @@ class FeatureExtractor:
             if o in (-1, 1) and (known is None or ("BOS" if o < 0 else "EOS") in known):
                 edge = rows[0] if o < 0 else rows[-1]
                 edge.append("BOS" if o < 0 else "EOS")
+        templates = self.templates if templates is None else templates
+        self.render_templates(rows, cols.attrs, first, last, templates)
+        return rows
+
+    def render_templates(
+        self,
+        rows: list[list[str]],
+        attrs: Mapping[str, Sequence[str]],
+        first: int,
+        last: int,
+        templates: Sequence[tuple[str, tuple[tuple[str, int], ...]]],
+    ) -> None:
+        """Append each conjunction template's feature, in template order, to the rows of tokens
+        ``[first, last)`` of the attribute columns ``attrs`` (padded with <S>/</S> at the edges)."""
+        known = self.known
+        size = last - first
+        needed = {a for _, conj in templates for a, _ in conj}
         pad = 5
         padded = {
-            a: [BOS] * pad + v[first:last] + [EOS] * pad
-            for a, v in cols.attrs.items()
-            if a in self.attrs_needed
+            a: [BOS] * pad + list(v[first:last]) + [EOS] * pad
+            for a, v in attrs.items()
+            if a in needed
         }
-        for name, conj in self.templates:
+        for name, conj in templates:
             columns = [padded[a][pad + o : pad + o + size] for a, o in conj]
             for row, values in zip(rows, zip(*columns, strict=False), strict=False):
                 feature = name + "|".join(values)
                 if known is None or feature in known:
                     row.append(feature)
-        return rows
 
     def blocks(
         self,

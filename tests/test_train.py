@@ -225,3 +225,16 @@ def test_cv_search_tries_every_point_of_the_grid_and_reports_the_best() -> None:
     assert (report.config["c1"], report.config["c2"]) == (best["c1"], best["c2"])
     assert {(f.c1, f.c2) for f in report.folds} == {(best["c1"], best["c2"])} and len(report.folds) == 2
     assert report.to_dict()["search"] == report.search
+
+
+def test_the_training_settings_and_timings_are_recorded(tmp_path: Path) -> None:
+    from crfdeid.train import DEFAULT_C1, DEFAULT_C2, DEFAULT_ITERATIONS
+
+    docs = list(load_corpus([EXAMPLES]).values())
+    meta = fit(docs, TrainConfig(FeatureSet.load("default"), iterations=4), tmp_path / "m")
+    training = CrfTagger.load(tmp_path / "m").metadata["training"]
+    assert training == meta["training"]
+    assert (training["c1"], training["c2"], training["iterations"]) == (DEFAULT_C1, DEFAULT_C2, 4)
+    assert training["iterations_run"] == 4 and training["min_freq"] == TrainConfig.min_freq
+    assert {"seconds", "feature_seconds", "load_seconds", "crfsuite_seconds", "attributes"} <= set(training)
+    assert TrainConfig(FeatureSet.load("default")).iterations == DEFAULT_ITERATIONS

@@ -47,9 +47,11 @@ k-fold cross-validation by document: each fold trains on the other folds and is 
 MEDDOCAN metrics (ner, spans_strict, spans_merged, leak) after merging with the rules. Prints
 every fold, the mean ± std, and a per-label table; -o writes it all as JSON.
 
-Folds run in parallel processes (-j). --search tries a small grid of c1/c2 values and reports
-the best (5 settings x K folds: allow for it). Folds are shuffled with --seed, so a run is
-reproducible.
+Each document's features are extracted once per run and shared by every fold and search point
+(each fold renders only its own skeleton vocabulary); folds run in parallel processes (-j), and
+-j 2 gives the same scores as -j 1. --search tries a small grid of c1/c2 values and reports the
+best (6 settings x K trainings: each fold hands its features to crfsuite once for all six, but
+allow for the training time). Folds are shuffled with --seed, so a run is reproducible.
 """
 
 _CV_EPILOG = """\
