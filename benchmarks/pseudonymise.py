@@ -284,6 +284,12 @@ def run_long(corpus: Path, split: str, megabytes: float, seed: int, out_path: Pa
         long["cpu_seconds"] <= LONG_TARGET_SECONDS and long["peak_mb"] <= LONG_TARGET_MB
         and long["generator_errors"] == 0
     )
+    write_results(results, out_path)
+    return 0 if results["meets_targets"] else 1
+
+
+def write_results(results: dict, out_path: Path) -> None:
+    """The figures with the machine, its load and the date, as JSON at ``out_path``."""
     results["load_average"] = [round(x, 2) for x in os.getloadavg()]
     results["machine"] = {"python": platform.python_version(), "platform": platform.platform(),
                           "cpus": os.cpu_count()}
@@ -291,7 +297,6 @@ def run_long(corpus: Path, split: str, megabytes: float, seed: int, out_path: Pa
     out_path.parent.mkdir(parents=True, exist_ok=True)
     out_path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"written to {out_path}")
-    return 0 if results["meets_targets"] else 1
 
 
 def print_speed(figures: dict) -> None:
@@ -312,13 +317,7 @@ def run_speed(args: argparse.Namespace, docs: list[Document], out_path: Path) ->
     print_speed(results)
     results["load"] = load_times(args.corpus, args.split, "es", args.loads)
     print_load(results["load"])
-    results["load_average"] = [round(x, 2) for x in os.getloadavg()]
-    results["machine"] = {"python": platform.python_version(), "platform": platform.platform(),
-                          "cpus": os.cpu_count()}
-    results["date"] = time.strftime("%Y-%m-%d")
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    out_path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"written to {out_path}")
+    write_results(results, out_path)
     return 0
 
 

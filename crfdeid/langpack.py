@@ -20,6 +20,7 @@ from typing import Any
 
 from .errors import CrfdeidError
 from .io.text import read_yaml
+from .memo import Memo
 from .resources import data_dir
 
 MANIFEST = "pack.yaml"
@@ -42,16 +43,14 @@ def fold(text: str) -> str:
     if folded is None:
         folded = _fold(text)
         if len(text) <= FOLD_CACHE_LENGTH:
-            if len(_FOLDED) >= FOLD_CACHE_SIZE:
-                _FOLDED.clear()
-            _FOLDED[text] = folded
+            _FOLDED.remember(text, folded)
     return folded
 
 
 #: Strings up to this long are kept once folded (words, names, short phrases), at most this many.
 FOLD_CACHE_LENGTH = 64
 FOLD_CACHE_SIZE = 1 << 16
-_FOLDED: dict[str, str] = {}
+_FOLDED: Memo[str, str] = Memo(FOLD_CACHE_SIZE)
 #: A long string's combining marks are deleted one distinct mark at a time (``str.replace``):
 #: a Python test per character would cost fifty times more on a long note.
 _LONG = 256

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 import ahocorasick
 import regex
 
+from .memo import Memo
 from .surrogates import fold
 
 #: How much of a key the automaton holds (the rest is compared where it matched).
@@ -61,15 +62,13 @@ def name_words(text: str) -> list[str]:
             out.extend(parts if len(parts) > 1 else [word])
         found = tuple(out)
         if len(text) <= _NAME_CACHE_LENGTH:
-            if len(_NAME_WORDS_OF) >= _NAME_CACHE_SIZE:
-                _NAME_WORDS_OF.clear()
-            _NAME_WORDS_OF[text] = found
+            _NAME_WORDS_OF.remember(text, found)
     return list(found)
 
 
-_NAME_WORDS_OF: dict[str, tuple[str, ...]] = {}
 _NAME_CACHE_LENGTH = 256
 _NAME_CACHE_SIZE = 1 << 14
+_NAME_WORDS_OF: Memo[str, tuple[str, ...]] = Memo(_NAME_CACHE_SIZE)
 
 
 def glued_parts(word: str) -> list[str]:
@@ -104,16 +103,13 @@ def folds_in_place(text: str) -> bool:
     for char in set(_ASCII_RUNS.sub("", text)):
         one = _FOLDS_TO_ONE.get(char)
         if one is None:
-            one = len(fold(char)) == 1
-            if len(_FOLDS_TO_ONE) >= _NAME_CACHE_SIZE:
-                _FOLDS_TO_ONE.clear()
-            _FOLDS_TO_ONE[char] = one
+            one = _FOLDS_TO_ONE.remember(char, len(fold(char)) == 1)
         if not one:
             return False
     return True
 
 
-_FOLDS_TO_ONE: dict[str, bool] = {}
+_FOLDS_TO_ONE: Memo[str, bool] = Memo(_NAME_CACHE_SIZE)
 
 
 def find_whole_words(

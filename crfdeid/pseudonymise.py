@@ -42,6 +42,7 @@ from typing import Any
 
 import regex
 
+from .memo import Memo
 from .occurrences import Scannable, find_whole_words, name_words, word_bounds
 from .packs import NO_PACK
 from .policy import Policy
@@ -333,7 +334,7 @@ class Pseudonymiser:
             if key is not None
             else self._secret.digest("crfdeid-audit")
         )
-        self._hashes: dict[str, str] = {}
+        self._hashes: Memo[str, str] = Memo(HASH_CACHE_SIZE)
         self._people = next((g for g in self.registry.values() if isinstance(g, PeopleGenerator)), None)
         self._ages = next((g for g in self.registry.values() if isinstance(g, AgeGenerator)), None)
 
@@ -387,9 +388,7 @@ class Pseudonymiser:
         if digest is None:
             digest = hmac.digest(self._hash_key, key.encode("utf-8", "surrogatepass"), "sha256").hex()[:32]
             if len(key) <= HASH_CACHE_LENGTH:
-                if len(self._hashes) >= HASH_CACHE_SIZE:
-                    self._hashes.clear()
-                self._hashes[key] = digest
+                self._hashes.remember(key, digest)
         return digest
 
     def describe(self) -> dict[str, Any]:

@@ -31,6 +31,7 @@ import regex
 from rapidfuzz.distance import Levenshtein
 
 from ..langpack import FOLD_CACHE_LENGTH, FOLD_CACHE_SIZE, fold
+from ..memo import Memo
 
 if TYPE_CHECKING:
     from .data import SurrogateData
@@ -110,13 +111,11 @@ def ascii_fold(text: str) -> str:
     if spelled is None:
         spelled = "".join(c for c in fold(text) if c.isascii() and c.isalnum())
         if len(text) <= FOLD_CACHE_LENGTH:
-            if len(_ASCII_FOLDED) >= FOLD_CACHE_SIZE:
-                _ASCII_FOLDED.clear()
-            _ASCII_FOLDED[text] = spelled
+            _ASCII_FOLDED.remember(text, spelled)
     return spelled
 
 
-_ASCII_FOLDED: dict[str, str] = {}
+_ASCII_FOLDED: Memo[str, str] = Memo(FOLD_CACHE_SIZE)
 
 
 def normalise(text: str) -> str:
@@ -126,13 +125,11 @@ def normalise(text: str) -> str:
     if normal is None:
         normal = " ".join(fold(text).split())
         if len(text) <= FOLD_CACHE_LENGTH:
-            if len(_NORMALISED) >= FOLD_CACHE_SIZE:
-                _NORMALISED.clear()
-            _NORMALISED[text] = normal
+            _NORMALISED.remember(text, normal)
     return normal
 
 
-_NORMALISED: dict[str, str] = {}
+_NORMALISED: Memo[str, str] = Memo(FOLD_CACHE_SIZE)
 
 
 def too_close(candidate: str, original: str) -> bool:

@@ -36,6 +36,7 @@ from stdnum import iban, luhn
 from stdnum.at import vnr as at_vnr
 from stdnum.es import ccc, dni, nie
 
+from ..memo import Memo
 from ..validators import VALIDATORS, es_nss
 from .base import MAX_ATTEMPTS, DocumentState, Level, Surrogate, chosen, fold, match_case, scramble
 from .data import SurrogateData, display
@@ -103,13 +104,11 @@ def kind_of(compact: str) -> str | None:
     if len(compact) > LONGEST_CHECKED:
         return None
     if compact not in _KINDS:
-        if len(_KINDS) >= 1 << 14:
-            _KINDS.clear()
-        _KINDS[compact] = _kind_of(compact)
+        return _KINDS.remember(compact, _kind_of(compact))
     return _KINDS[compact]
 
 
-_KINDS: dict[str, str | None] = {}
+_KINDS: Memo[str, str | None] = Memo(1 << 14)
 
 
 def _kind_of(compact: str) -> str | None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import regex
 from rapidfuzz.distance import Levenshtein
 
+from ..memo import Memo
 from .base import LETTERS, DocumentState, Level, Surrogate, SurrogateFailure, fold, match_case
 from .data import SurrogateData
 from .scan import WordLed
@@ -141,13 +142,11 @@ def deletions(token: str) -> frozenset[str]:
     if found is None:
         found = frozenset({token, *(token[:i] + token[i + 1 :] for i in range(len(token)))})
         if len(token) <= VARIANT_MAX_LENGTH:
-            if len(_DELETIONS) >= 1 << 14:
-                _DELETIONS.clear()
-            _DELETIONS[token] = found
+            _DELETIONS.remember(token, found)
     return found
 
 
-_DELETIONS: dict[str, frozenset[str]] = {}
+_DELETIONS: Memo[str, frozenset[str]] = Memo(1 << 14)
 
 
 class PeopleGenerator:

@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from rapidfuzz.distance import Levenshtein
 
+from ..memo import Memo
 from .base import (
     LETTERS,
     MAX_ATTEMPTS,
@@ -51,6 +52,8 @@ TOWN_WINDOW = 40
 FACILITY_WINDOW = 80
 #: Fallback chains kept by a generator (they depend on the pack alone), at most this many.
 LEVELS_CACHE_SIZE = 4096
+#: (country code, adjective wanted, countries to try first): what a chain of country draws depends on.
+_ChainKey = tuple[str | None, bool, tuple[frozenset[str], ...]]
 #: What separates a town from its province written after it: "Alcorcón (Madrid)", "Getafe,
 #: Madrid", "Aranda de Duero / Burgos", "Utrera - Sevilla", "Aranjuez. Madrid".
 _PAIR_GAP = re.compile(r"\s*[(,/.-]\s*|\s+")
@@ -99,7 +102,7 @@ class TerritoryGenerator:
         self.postal = PostalCodes(data)
         self._filtered: dict[tuple[int, bool, str], Pool | None] = {}
         self._foreign_levels: dict[tuple[str, str, str], list[Level]] = {}
-        self._town_levels_cache: dict[tuple[str, str | None, bool], list[Level]] = {}
+        self._town_levels_cache: Memo[tuple[str, str | None, bool], list[Level]] = Memo(LEVELS_CACHE_SIZE)
 
     def prepare(self, state: DocumentState, spans: list[tuple[int, int, str]]) -> None:
         """Find the places in other countries (``find_foreign``), pair provinces written after
@@ -316,9 +319,7 @@ class TerritoryGenerator:
         key = (province, town, other_province)
         levels = self._town_levels_cache.get(key)
         if levels is None:
-            if len(self._town_levels_cache) >= LEVELS_CACHE_SIZE:
-                self._town_levels_cache.clear()
-            levels = self._town_levels_cache[key] = self._town_levels(province, town, other_province)
+            levels = self._town_levels_cache.remember(key, self._town_levels(province, town, other_province))
         return levels
 
     def _town_levels(
@@ -669,10 +670,10 @@ class CountryGenerator:
             if code in data.country_name and code != data.home_code and code not in data.national_countries:
                 by_region.setdefault(region, []).append(code)
         self.by_region = {r: sorted(codes) for r, codes in by_region.items()}
-        self._levels: dict[tuple[str | None, bool, tuple[frozenset[str], ...]], list[Level]] = {}
-        self._misspelt: dict[str, str | None] = {}
-        self._named: dict[tuple[str | None, bool, tuple[frozenset[str], ...]], list[Level]] = {}
-        self._among: dict[tuple[str, int], tuple[frozenset[str], ...]] = {}
+        self._levels: Memo[_ChainKey, list[Level]] = Memo(LEVELS_CACHE_SIZE)
+        self._misspelt: Memo[str, str | None] = Memo(LEVELS_CACHE_SIZE)
+        self._named: Memo[_ChainKey, list[Level]] = Memo(LEVELS_CACHE_SIZE)
+        self._among: Memo[tuple[str, int], tuple[frozenset[str], ...]] = Memo(LEVELS_CACHE_SIZE)
 
     def neutral_category(self, text: str, label: str) -> str:
         return "country"
@@ -693,12 +694,10 @@ class CountryGenerator:
         if len(key) < 5:
             return None
         if key not in self._misspelt:  # a scan of every country: remembered by name (bounded)
-            if len(self._misspelt) >= LEVELS_CACHE_SIZE:
-                self._misspelt.clear()
             near = {code for name, code in self.data.country_code.items()
                     if abs(len(name) - len(key)) <= 1
                     and Levenshtein.distance(name, key, score_cutoff=1) <= 1}
-            self._misspelt[key] = near.pop() if len(near) == 1 else None
+            return self._misspelt.remember(key, near.pop() if len(near) == 1 else None)
         return self._misspelt[key]
 
     def _pool(self, codes: list[str], adjective: bool) -> Callable[[random.Random], str] | None:
@@ -722,9 +721,7 @@ class CountryGenerator:
         key = (code, adjective, among)
         levels = self._levels.get(key)
         if levels is None:
-            if len(self._levels) >= LEVELS_CACHE_SIZE:
-                self._levels.clear()
-            levels = self._levels[key] = self._chain(code, adjective, among)
+            levels = self._levels.remember(key, self._chain(code, adjective, among))
         return levels
 
     def _chain(
@@ -763,14 +760,12 @@ class CountryGenerator:
         key = (code, adjective, among)
         levels = self._named.get(key)
         if levels is None:  # the chain of names, built once per arguments (bounded)
-            if len(self._named) >= LEVELS_CACHE_SIZE:
-                self._named.clear()
             names = self.data.country_name
-            levels = self._named[key] = [
+            levels = self._named.remember(key, [
                 Level(None if level.make is None else (lambda rng, make=level.make: names[make(rng)]),
                       level.category, level.fallback, level.reason)
                 for level in self.levels(code, adjective, among)
-            ]
+            ])
         return state.draw_chain(canonical, levels, "country")
 
     def surrogate_code(
@@ -782,12 +777,10 @@ class CountryGenerator:
         when there is none."""
         among = self._among.get((kind, needed))
         if among is None:  # the pack's countries with that many places: remembered (bounded)
-            if len(self._among) >= LEVELS_CACHE_SIZE:
-                self._among.clear()
             places = self.data.foreign_places
-            among = self._among[(kind, needed)] = tuple(
+            among = self._among.remember((kind, needed), tuple(
                 frozenset(c for (c, k), names in places.items() if k == kind and len(names) >= n)
-                for n in sorted({needed, 1}, reverse=True))
+                for n in sorted({needed, 1}, reverse=True)))
         try:
             new, _ = self.draw(code, self.data.country_name.get(code, code), False, state, among)
         except SurrogateFailure:

@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from ..memo import Memo
+
 #: Runs of ASCII characters: what is left of a text without them is its other characters. An
 #: ASCII character matches a word's letter only as its lower case does.
 _ASCII_RUNS = re.compile(r"[\x00-\x7f]+")
@@ -34,7 +36,7 @@ class WordLed:
         self.words = tuple(dict.fromkeys(w.lower() for w in words if w))
         letters = sorted({c for w in self.words for c in w})
         self._letters = [(c, re.compile(re.escape(c), re.IGNORECASE)) for c in letters]
-        self._safe: dict[str, bool] = {}
+        self._safe: Memo[str, bool] = Memo(_KNOWN_SIZE)
         #: ASCII characters that match a letter they do not lower to (an "i" for a dotless "ı")
         self._risky_ascii = [c for c in map(chr, range(128)) if not self._is_safe(c)]
 
@@ -87,10 +89,7 @@ class WordLed:
         for char in set(_ASCII_RUNS.sub("", text)):
             safe = self._safe.get(char)
             if safe is None:
-                safe = self._is_safe(char)
-                if len(self._safe) >= _KNOWN_SIZE:
-                    self._safe.clear()
-                self._safe[char] = safe
+                safe = self._safe.remember(char, self._is_safe(char))
             if not safe:
                 return False
         return True
