@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import CrfdeidError, InputError, OutputError
-from .heap import freeze_loaded
+from .heap import freeze_loaded, note_scope
 from .io.brat import write_brat
 from .io.inputs import Skipped, count_inputs, iter_inputs
 from .io.jsonl import parse_jsonl_line, write_jsonl
@@ -148,7 +148,8 @@ Outcome = tuple[list[Span], list[RuleTimeout]] | Failure
 def _detect_one(document: Document, detectors: Sequence[Detector]) -> Outcome:
     """Detection of one note, its failure caught: one bad note never costs the others."""
     try:
-        return detect_all(document, detectors)
+        with note_scope():
+            return detect_all(document, detectors)
     except CrfdeidError as exc:
         return Failure(document.id, str(exc))
     except Exception as exc:  # a bug: this note fails, the batch goes on

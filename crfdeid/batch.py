@@ -40,7 +40,7 @@ from typing import Any
 
 from . import __version__
 from .errors import CrfdeidError, InputError, OutputError
-from .heap import freeze_loaded
+from .heap import freeze_loaded, note_scope
 from .io.brat import format_ann, parse_ann
 from .io.inputs import InputFile, Skipped, count_inputs, iter_inputs
 from .io.jsonl import document_to_json, parse_jsonl_line
@@ -324,7 +324,8 @@ def process(deidentifier: Any, note: Note, loaded: Loaded, options: BatchOptions
     try:
         document = _document(note, loaded, options)
         stage = "de-identify"
-        outcome = deidentifier.deidentify_note(document, note.name if options.names == "kept" else None)
+        with note_scope():
+            outcome = deidentifier.deidentify_note(document, note.name if options.names == "kept" else None)
         return _format(note, outcome, options)
     except KeyboardInterrupt:
         raise

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+#: Set by ``freeze_loaded``: this process keeps its long-lived heap out of the collector's walks.
+_FREEZING = [False]
 
 
 def freeze_loaded() -> None:
@@ -16,3 +21,25 @@ def freeze_loaded() -> None:
     """
     gc.collect()
     gc.freeze()
+    _FREEZING[0] = True
+
+
+@contextmanager
+def note_scope() -> Iterator[None]:
+    """One note of a batch, in a process that called ``freeze_loaded`` (else a no-op).
+
+    The note runs with the collector off; afterwards one young-generation collection frees
+    whatever reference cycles the note made, and what survives it — the entries the note added
+    to the per-word caches — is frozen too. Without this, the caches a batch grows were walked
+    again by every full collection (measured: ~6 % of `deidentify` time over 700 MEDDOCAN notes).
+    """
+    if not _FREEZING[0] or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.collect(0)
+        gc.freeze()
+        gc.enable()

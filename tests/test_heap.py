@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 
+from crfdeid import heap
 from crfdeid.heap import freeze_loaded
 
 
@@ -18,3 +19,36 @@ def test_objects_alive_at_load_are_frozen_and_new_ones_are_not() -> None:
         assert later and gc.is_tracked(later[0])
     finally:
         gc.unfreeze()
+        heap._FREEZING[0] = False
+
+
+def test_a_note_scope_frees_its_cycles_and_freezes_what_it_keeps() -> None:
+    import weakref
+
+    class Node:
+        pass
+
+    cache: list[object] = []
+    try:
+        freeze_loaded()
+        before = gc.get_freeze_count()
+        with heap.note_scope():
+            assert not gc.isenabled()  # the note runs without collections
+            cycle = Node()
+            cycle.me = cycle  # garbage once the note is done, freed only by the collector
+            gone = weakref.ref(cycle)
+            del cycle
+            cache.append([Node() for _ in range(100)])  # what a note adds to a cache
+        assert gc.isenabled()
+        assert gone() is None  # the note's cycle was collected...
+        assert gc.get_freeze_count() >= before + 100  # ...and what it kept is frozen
+    finally:
+        gc.unfreeze()
+        heap._FREEZING[0] = False
+
+
+def test_without_freeze_loaded_a_note_scope_leaves_the_collector_alone() -> None:
+    heap._FREEZING[0] = False
+    with heap.note_scope():
+        assert gc.isenabled()
+    assert gc.get_freeze_count() == 0
