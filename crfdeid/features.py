@@ -636,6 +636,8 @@ class FeatureExtractor:
         self.known: frozenset[str] | None = None
         self._bases: frozenset[str] = frozenset()
         self._bases_of: frozenset[str] | None = None
+        self._canonical_map: dict[str, str] = {}
+        self._canonical_of: frozenset[str] | None = None
 
     # -- per word -------------------------------------------------------------------------
     def word(self, text: str) -> _Word:
@@ -654,14 +656,25 @@ class FeatureExtractor:
             if known is None:
                 windowed = {o: [f"{o}:{f}" for f in base] for o in self.offsets}
             else:  # only features the model knows at some offset get an offset prefix built
-                own = [f for f in own if f in known]
+                # and each is the model's own string object: a cached word holds no copies
+                # (-20 MB over MEDDOCAN dev, the same speed)
+                canonical = self._canonical(known)
+                own = [c for f in own if (c := canonical.get(f)) is not None]
                 bases = self._window_bases(known)
                 base = [f for f in base if f in bases]
-                windowed = {o: [p for f in base if (p := f"{o}:{f}") in known] for o in self.offsets}
+                windowed = {o: [c for f in base if (c := canonical.get(f"{o}:{f}")) is not None]
+                            for o in self.offsets}
             cached = _Word(own, windowed, text.lower(), word_shape(text, True), self.skeleton_token(text))
             if len(self._word_cache) < 300_000:
                 self._word_cache[text] = cached
         return cached
+
+    def _canonical(self, known: frozenset[str]) -> dict[str, str]:
+        """Each feature the model knows, mapped to itself (built once per ``known``)."""
+        if self._canonical_of is not known:
+            self._canonical_map = {f: f for f in known}
+            self._canonical_of = known
+        return self._canonical_map
 
     def _window_bases(self, known: frozenset[str]) -> frozenset[str]:
         """The features the model knows as a neighbour's (``-1:lw=de`` -> ``lw=de``)."""

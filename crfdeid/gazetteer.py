@@ -1,12 +1,19 @@
 """Gazetteer matching: which tokens of a document fall inside an entry of which list.
 
 Every list of a language pack (names, surnames, towns, hospitals, kinship words, honorifics,
-months…) is compiled into one Aho-Corasick automaton (pyahocorasick, a C library) over
-*folded token sequences*: entries are tokenized with the document tokenizer, accents and case
-are folded, and tokens are joined by one space. A document is folded the same way, so a match
-always starts and ends on token boundaries and "HOSPITAL VIRGEN DEL ROCÍO" matches
+months…) is compiled into one table of *folded token sequences*: entries are tokenized with
+the document tokenizer, accents and case are folded, and tokens are joined by one space. A
+document is folded the same way; from each token, the sequence is looked up and extended one
+token at a time while it is still the beginning of some entry (a set of those beginnings), so a
+match always starts and ends on token boundaries and "HOSPITAL VIRGEN DEL ROCÍO" matches
 "Hospital Virgen del Rocio". Within each list the leftmost-longest matches win; different lists
 may overlap ("Sevilla" is a municipality and a province).
+
+Why a table and not an automaton: the entries' folded keys are kept in ``crfdeid.cache`` and
+the table is two hash lookups away from them (~50 ms per load), where an Aho-Corasick automaton
+of the same entries took 0.3 s and ~30 MB to build in every process (and as long to load from
+disk); matching a MEDDOCAN note costs the same ~0.3 ms either way, and the matches are the same
+(``tests/test_gazetteer.py`` checks them against an automaton).
 
 The result feeds the feature extractor as BIO membership per token (``surname:B``,
 ``surname:I``) and flags ambiguous matches: a name-list match whose tokens are all on the
@@ -18,14 +25,19 @@ to trust it.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
-from bisect import bisect_left
+import sys
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from functools import partial
 
-import ahocorasick
+import regex
 
+from . import cache as disk_cache
+from . import langpack
+from . import tokenize as tokenize_module
 from .langpack import CalendarName, LanguagePack, fold, load_pack
 from .tokenize import tokenize
 from .types import Token
@@ -79,6 +91,36 @@ def _closed_list_entries(pack: LanguagePack) -> dict[str, list[str]]:
     }
 
 
+@dataclass(frozen=True)
+class _Keys:
+    """A pack's lists compiled for matching, and what a cache entry of them holds (JSON)."""
+
+    phrases: dict[str, tuple[str, ...]]
+    prefixes: frozenset[str]
+    max_tokens: int
+    fingerprint: str
+
+    def dump(self) -> bytes:
+        combos = list(dict.fromkeys(self.phrases.values()))
+        number = {names: i for i, names in enumerate(combos)}
+        return json.dumps({
+            "fingerprint": self.fingerprint,
+            "max_tokens": self.max_tokens,
+            "combos": combos,
+            "keys": list(self.phrases),
+            "combo": [number[names] for names in self.phrases.values()],
+            "prefixes": sorted(self.prefixes),
+        }, ensure_ascii=False).encode()
+
+    @classmethod
+    def load(cls, data: bytes) -> _Keys:
+        loaded = json.loads(data)
+        combos = [tuple(names) for names in loaded["combos"]]
+        phrases = dict(zip(loaded["keys"], map(combos.__getitem__, loaded["combo"]), strict=True))
+        prefixes = frozenset(loaded["prefixes"])
+        return cls(phrases, prefixes, int(loaded["max_tokens"]), str(loaded["fingerprint"]))
+
+
 def _leftmost_longest(found: list[tuple[int, int]]) -> list[tuple[int, int]]:
     found = sorted(found, key=lambda se: (se[0], -se[1]))
     out: list[tuple[int, int]] = []
@@ -110,24 +152,51 @@ class GazetteerMatcher:
                 raise ValueError(f"gazetteer {name!r} must follow {prefix!r}, which is not a matched list")
         self._fold_cache: dict[str, str] = {}
         self._member_names: dict[str, tuple[str, str, str]] = {}
-        phrases: dict[str, set[str]] = {}
+        keys = self._compile(entries)
+        #: folded token sequence -> the lists it is an entry of (sorted)
+        self._phrases = keys.phrases
+        #: every sequence of one or more whole tokens that a longer entry begins with
+        self._prefixes = keys.prefixes
+        self.size = len(keys.phrases)
+        #: Tokens in the longest entry: how far a match can reach past a point in the text.
+        self.max_tokens = keys.max_tokens
+        #: Changes whenever what the matcher can find changes; a trained CRF model records it.
+        self.fingerprint = keys.fingerprint
+
+    def _compile(self, entries: dict[str, list[str]]) -> _Keys:
+        """The entries' keys (folding and tokenizing ~100k entries costs ~0.5 s): a shipped
+        pack's are kept in ``crfdeid.cache``, keyed by the entries and the source of the code
+        that folds them (a pack of one's own may list names of real people: never cached)."""
+        if not disk_cache.shipped(self.pack.path):
+            return self._fold_entries(entries)
+        key = disk_cache.entry_key(
+            disk_cache.source_digest(langpack, tokenize_module, sys.modules[__name__]),
+            regex.__version__,
+            unicodedata.unidata_version,
+            "\x1d".join(f"{name}\x1e" + "\x1f".join(items) for name, items in entries.items()),
+        )
+        build = partial(self._fold_entries, entries)
+        return disk_cache.fetch("gazetteer-keys", key, build, _Keys.dump, _Keys.load)
+
+    def _fold_entries(self, entries: dict[str, list[str]]) -> _Keys:
+        found: dict[str, set[str]] = {}
         for name, items in entries.items():
             for item in items:
                 key = self._key(item)
                 if key:
-                    phrases.setdefault(key, set()).add(name)
-        self._automaton = ahocorasick.Automaton()
-        for key, names in phrases.items():
-            self._automaton.add_word(f" {key} ", (len(key) + 2, key.count(" ") + 1, tuple(sorted(names))))
-        self._automaton.make_automaton()
-        self.size = len(phrases)
-        #: Tokens in the longest entry: how far a match can reach past a point in the text.
-        self.max_tokens = max((key.count(" ") + 1 for key in phrases), default=1)
+                    found.setdefault(key, set()).add(name)
+        shared: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per combination of lists
+        phrases = {key: shared.setdefault(names, names) for key, names in
+                   ((key, tuple(sorted(names))) for key, names in found.items())}
         digest = hashlib.sha256()
         for key in sorted(phrases):
-            digest.update(f"{key}\t{','.join(sorted(phrases[key]))}\n".encode())
-        #: Changes whenever what the matcher can find changes; a trained CRF model records it.
-        self.fingerprint = digest.hexdigest()[:16]
+            digest.update(f"{key}\t{','.join(phrases[key])}\n".encode())
+        prefixes = set()
+        for key in phrases:
+            parts = key.split(" ")
+            prefixes.update(" ".join(parts[:n]) for n in range(1, len(parts)))
+        longest = max((key.count(" ") + 1 for key in phrases), default=1)
+        return _Keys(phrases, frozenset(prefixes), longest, digest.hexdigest()[:16])
 
     def _fold(self, text: str) -> str:
         folded = self._fold_cache.get(text)
@@ -155,15 +224,7 @@ class GazetteerMatcher:
         for text in set(texts).difference(cache):
             cache[text] = fold(text).replace(" ", "")
         folded = list(map(cache.__getitem__, texts))
-        # Entries are stored with a space on each side and the tokens joined with spaces, one
-        # more at each end: every hit starts and ends on token boundaries.
-        joined = " " + " ".join(folded) + " "
-        starts = list(accumulate(map(len, folded), lambda a, b: a + b + 1, initial=0))
-        candidates: dict[str, list[tuple[int, int]]] = {}
-        for end_char, (length, n_tokens, names) in self._automaton.iter(joined):
-            first = bisect_left(starts, end_char - length + 1)  # the entry's first token
-            for name in names:
-                candidates.setdefault(name, []).append((first, first + n_tokens))
+        candidates = self._candidates(folded)
         out: list[GazetteerMatch] = []
         stop, closed = self.pack.stopwords, self.pack.word_classes
         selected = {
@@ -180,6 +241,24 @@ class GazetteerMatcher:
                 out.append(GazetteerMatch(name, start, end, ambiguous))
         out.sort(key=lambda m: (m.start, m.list))
         return out
+
+    def _candidates(self, folded: Sequence[str]) -> dict[str, list[tuple[int, int]]]:
+        """Per list, the token ranges ``[first, end)`` whose folded tokens, joined by spaces,
+        are one of its entries (every one, overlaps included)."""
+        candidates: dict[str, list[tuple[int, int]]] = {}
+        phrases, prefixes, n = self._phrases, self._prefixes, len(folded)
+        for first in range(n):
+            phrase, end = folded[first], first + 1
+            while True:  # every entry starting at this token: the sequence grows while it can
+                names = phrases.get(phrase)
+                if names is not None:
+                    for name in names:
+                        candidates.setdefault(name, []).append((first, end))
+                if end == n or phrase not in prefixes:
+                    break
+                phrase = f"{phrase} {folded[end]}"
+                end += 1
+        return candidates
 
     def _behind(
         self, found: list[tuple[int, int]], prefixes: list[tuple[int, int]], folded: list[str]

@@ -6,7 +6,8 @@ trained model records (``describe()``), so a model is always run with the annota
 trained with:
 
 ``default`` — zero download, works on a fresh install. Lemmas come from simplemma's Spanish
-    lexicon. POS is only what can be had honestly without a trained tagger:
+    lexicon (read as a trie kept in crfdeid's cache: ``crfdeid.lexicon``). POS is only what can
+    be had honestly without a trained tagger:
       * the closed word classes listed in the language pack (``word_classes.yaml``: DET, ADP,
         CCONJ, SCONJ, PRON, AUX, ADV, NUM), one class per word form, no disambiguation;
       * ``NUM`` for digit tokens, ``PUNCT`` for punctuation, ``SYM`` for symbols;
@@ -89,10 +90,13 @@ class DefaultAnnotator:
 
     def __init__(self, pack: LanguagePack | str = "es") -> None:
         try:
-            import simplemma
-        except ImportError as exc:  # a dependency of the package: only a broken install lacks it
-            raise AnnotatorError("simplemma is not installed", hint="pip install simplemma") from exc
-        self._simplemma = simplemma
+            from .lexicon import lexicon
+        except ImportError as exc:  # dependencies of the package: only a broken install lacks them
+            raise AnnotatorError(
+                f"the default annotator needs simplemma and marisa-trie ({exc})",
+                hint="pip install simplemma marisa-trie platformdirs",
+            ) from exc
+        self._lexicon = lexicon()
         self.pack = load_pack(pack) if isinstance(pack, str) else pack
         self.language = self.pack.language
         self._classes = self.pack.word_classes
@@ -104,9 +108,9 @@ class DefaultAnnotator:
             return text, char_class
         lower = text.lower()
         word_class = self._classes.get(fold(text))  # the pack's word lists are folded
-        lemma = self._simplemma.lemmatize(text, lang=self.language).lower()
+        lemma = self._lexicon.lemmatize(text, self.language).lower()
         if word_class is None:
-            known = self._simplemma.is_known(lower, lang=self.language) or lemma != lower
+            known = self._lexicon.is_known(lower, self.language) or lemma != lower
             word_class = "OPEN" if known and text.isalpha() else "OOV"
         return lemma, word_class
 

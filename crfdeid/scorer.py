@@ -23,17 +23,20 @@ against crfsuite, tag for tag and within 1e-6).
 
 from __future__ import annotations
 
+import json
 import struct
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from itertools import combinations, pairwise, repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import cache as disk_cache
 from . import kernels
 from .errors import CrfdeidError
 
@@ -154,6 +157,8 @@ class CompiledCrf:
         #: Decode with the compiled loops (``crfdeid.kernels``) when numba is there; False runs
         #: the numpy decoder (the reference the kernels are tested against).
         self.kernels = True
+        #: The crfsuite file compiled (``from_model``), else None.
+        self.path: Path | None = None
 
     @classmethod
     def from_model(cls, model_path: str | Path, dump: Any = None) -> CompiledCrf:
@@ -194,7 +199,9 @@ class CompiledCrf:
             for (src, dst), printed in dump.transitions.items():
                 if abs(printed - transitions[labels.index(src), labels.index(dst)]) > 1e-6:
                     raise ScorerError("the crfsuite transitions do not match its dump", model_path)
-        return cls(labels, attributes, state, transitions)
+        crf = cls(labels, attributes, state, transitions)
+        crf.path = Path(model_path)
+        return crf
 
     def decode(self, emissions: np.ndarray, lengths: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """Viterbi label ids and marginal probabilities ``(tokens, labels)`` of consecutive
@@ -347,6 +354,106 @@ class _Template:
         self.multipliers = np.ones(len(attrs), dtype=np.int64)
 
 
+#: The extractor's conjunction templates: (feature name prefix, ((attribute, offset), …)).
+Templates = Sequence[tuple[str, tuple[tuple[str, int], ...]]]
+#: Per attribute, the id of each value; the templates compiled.
+Conjunctions = tuple[dict[str, dict[str, int]], list[_Template]]
+
+
+def _conjunctions(templates: Templates, crf: CompiledCrf) -> Conjunctions:
+    """The conjunction templates compiled against the model's attributes: per attribute the id
+    of each value, per template its sorted keys and rows. 0.25 s for the embedded model, so a
+    shipped model's are kept in ``crfdeid.cache``, keyed by the templates, the attributes and
+    this code (a model trained on one's own notes holds their words: never cached)."""
+    from .features import BOS, EOS
+
+    index = crf.attributes
+    if crf.path is None or not disk_cache.shipped(crf.path):
+        return _compile_conjunctions(templates, index)
+    key = disk_cache.entry_key(
+        disk_cache.source_digest(sys.modules[__name__]),
+        repr(list(templates)), BOS, EOS,
+        "\x00".join(index),
+        np.fromiter(index.values(), dtype=np.int64, count=len(index)).tobytes(),
+    )
+    build = partial(_compile_conjunctions, templates, index)
+    return disk_cache.fetch("conjunctions", key, build, _dump_conjunctions,
+                            partial(_load_conjunctions, templates))
+
+
+def _compile_conjunctions(templates: Templates, index: Mapping[str, int]) -> Conjunctions:
+    from .features import BOS, EOS
+
+    vocabs: dict[str, dict[str, int]] = {}
+    compiled: list[_Template] = []
+    by_prefix: dict[str, list[tuple[str, int]]] = {}
+    names = [name for name, _ in templates]
+    for attribute, row in index.items():
+        for name in names:
+            if attribute.startswith(name):
+                by_prefix.setdefault(name, []).append((attribute[len(name) :], row))
+    for name, conj in templates:
+        template = _Template(tuple(a for a, _ in conj), tuple(o for _, o in conj))
+        combos: dict[tuple[str, ...], int] = {}
+        for value, row in by_prefix.get(name, ()):
+            for values in _splits(value, len(conj)):
+                combos[values] = row
+        for attr, values in zip(template.attrs, zip(*combos, strict=False), strict=False):
+            vocab = vocabs.setdefault(attr, {})
+            for v in values:
+                vocab.setdefault(v, len(vocab))
+        compiled.append(template)
+        template.combos = combos  # type: ignore[attr-defined]
+    for attr in {a for t in compiled for a in t.attrs}:
+        vocab = vocabs.setdefault(attr, {})
+        vocab.setdefault(BOS, len(vocab))
+        vocab.setdefault(EOS, len(vocab))
+    for template in compiled:
+        radix = [len(vocabs[a]) for a in template.attrs]
+        if float(np.prod(np.asarray(radix, dtype=np.float64))) >= 2.0**62:
+            raise ScorerError(f"the conjunction {template.attrs} has too many values to compile")
+        mult = np.ones(len(radix), dtype=np.int64)
+        for k in range(len(radix) - 2, -1, -1):
+            mult[k] = mult[k + 1] * radix[k + 1]
+        template.multipliers = mult
+        combos = template.combos  # type: ignore[attr-defined]
+        if combos:
+            ids = np.array(
+                [
+                    [vocabs[a][v] for a, v in zip(template.attrs, values, strict=True)]
+                    for values in combos
+                ],
+                dtype=np.int64,
+            )
+            keys = ids @ mult
+            order = np.argsort(keys, kind="stable")
+            template.keys = keys[order]
+            template.rows = np.fromiter(combos.values(), dtype=np.intp, count=len(combos))[order]
+        del template.combos  # type: ignore[attr-defined]
+    return vocabs, compiled
+
+
+def _dump_conjunctions(compiled: Conjunctions) -> bytes:
+    vocabs, templates = compiled
+    return json.dumps({
+        "vocabs": {attr: list(vocab) for attr, vocab in vocabs.items()},  # values in id order
+        "templates": [[t.keys.tolist(), t.rows.tolist(), t.multipliers.tolist()] for t in templates],
+    }, ensure_ascii=False).encode()
+
+
+def _load_conjunctions(templates: Templates, data: bytes) -> Conjunctions:
+    loaded = json.loads(data)
+    vocabs = {attr: {v: i for i, v in enumerate(values)} for attr, values in loaded["vocabs"].items()}
+    compiled = []
+    for (_, conj), (keys, rows, multipliers) in zip(templates, loaded["templates"], strict=True):
+        template = _Template(tuple(a for a, _ in conj), tuple(o for _, o in conj))
+        template.keys = np.asarray(keys, dtype=np.int64)
+        template.rows = np.asarray(rows, dtype=np.intp)
+        template.multipliers = np.asarray(multipliers, dtype=np.int64)
+        compiled.append(template)
+    return vocabs, compiled
+
+
 class Encoder:
     """Emission scores of a block of tokens from its feature columns, without feature strings.
 
@@ -377,52 +484,7 @@ class Encoder:
         self._bos = index.get("BOS") if -1 in self.offsets else None
         self._eos = index.get("EOS") if 1 in self.offsets else None
         # conjunction templates
-        self._vocab: dict[str, dict[str, int]] = {}
-        self._templates: list[_Template] = []
-        by_prefix: dict[str, list[tuple[str, int]]] = {}
-        names = [name for name, _ in extractor.templates]
-        for attribute, row in index.items():
-            for name in names:
-                if attribute.startswith(name):
-                    by_prefix.setdefault(name, []).append((attribute[len(name) :], row))
-        for name, conj in extractor.templates:
-            template = _Template(tuple(a for a, _ in conj), tuple(o for _, o in conj))
-            combos: dict[tuple[str, ...], int] = {}
-            for value, row in by_prefix.get(name, ()):
-                for values in _splits(value, len(conj)):
-                    combos[values] = row
-            for attr, values in zip(template.attrs, zip(*combos, strict=False), strict=False):
-                vocab = self._vocab.setdefault(attr, {})
-                for v in values:
-                    vocab.setdefault(v, len(vocab))
-            self._templates.append(template)
-            template.combos = combos  # type: ignore[attr-defined]
-        for attr in {a for t in self._templates for a in t.attrs}:
-            vocab = self._vocab.setdefault(attr, {})
-            vocab.setdefault(BOS, len(vocab))
-            vocab.setdefault(EOS, len(vocab))
-        for template in self._templates:
-            radix = [len(self._vocab[a]) for a in template.attrs]
-            if float(np.prod(np.asarray(radix, dtype=np.float64))) >= 2.0**62:
-                raise ScorerError(f"the conjunction {template.attrs} has too many values to compile")
-            mult = np.ones(len(radix), dtype=np.int64)
-            for k in range(len(radix) - 2, -1, -1):
-                mult[k] = mult[k + 1] * radix[k + 1]
-            template.multipliers = mult
-            combos = template.combos  # type: ignore[attr-defined]
-            if combos:
-                ids = np.array(
-                    [
-                        [self._vocab[a][v] for a, v in zip(template.attrs, values, strict=True)]
-                        for values in combos
-                    ],
-                    dtype=np.int64,
-                )
-                keys = ids @ mult
-                order = np.argsort(keys, kind="stable")
-                template.keys = keys[order]
-                template.rows = np.fromiter(combos.values(), dtype=np.intp, count=len(combos))[order]
-            del template.combos  # type: ignore[attr-defined]
+        self._vocab, self._templates = _conjunctions(extractor.templates, crf)
         self._bos_value = {a: v[BOS] for a, v in self._vocab.items()}
         self._eos_value = {a: v[EOS] for a, v in self._vocab.items()}
         self._prefixed: dict[tuple[int, str], int] = {}

@@ -8,11 +8,30 @@ separately and never copied into this repository; tests that use the fixture ski
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
+from crfdeid.cache import ENV_CACHE_DIR
 from crfdeid.resources import meddocan_dir as find_meddocan
+
+_RUN_CACHE: list[str] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Derived data (``crfdeid.cache``) goes to a folder of this test run, never the user's
+    cache folder, unless ``CRFDEID_CACHE_DIR`` is set already; subprocesses inherit it."""
+    if not os.environ.get(ENV_CACHE_DIR):
+        _RUN_CACHE.append(tempfile.mkdtemp(prefix="crfdeid-test-cache-"))
+        os.environ[ENV_CACHE_DIR] = _RUN_CACHE[0]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for folder in _RUN_CACHE:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

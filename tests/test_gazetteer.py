@@ -3,10 +3,16 @@ list, BIO membership, ambiguity flags, and facility names only behind their type
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from itertools import accumulate
+from pathlib import Path
+
+import ahocorasick
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from crfdeid import cache
 from crfdeid.gazetteer import GazetteerMatcher
 from crfdeid.tokenize import tokenize
 
@@ -112,3 +118,90 @@ def test_matches_stay_inside_the_token_list(matcher, text: str) -> None:
     for m in matcher.match(tokens):
         assert 0 <= m.start < m.end <= len(tokens)
     assert len(matcher.membership(tokens)) == len(tokens)
+
+
+class AutomatonMatcher(GazetteerMatcher):
+    """The reference: the same entries in one Aho-Corasick automaton over the whole folded
+    text (what the matcher did before its table; pyahocorasick stays a dependency)."""
+
+    def __init__(self, pack) -> None:
+        super().__init__(pack)
+        self._automaton = ahocorasick.Automaton()
+        for key, names in self._phrases.items():
+            self._automaton.add_word(f" {key} ", (len(key) + 2, key.count(" ") + 1, names))
+        self._automaton.make_automaton()
+
+    def _candidates(self, folded):
+        joined = " " + " ".join(folded) + " "
+        starts = list(accumulate(map(len, folded), lambda a, b: a + b + 1, initial=0))
+        candidates: dict[str, list[tuple[int, int]]] = {}
+        for end_char, (length, n_tokens, names) in self._automaton.iter(joined):
+            first = bisect_left(starts, end_char - length + 1)
+            for name in names:
+                candidates.setdefault(name, []).append((first, first + n_tokens))
+        return candidates
+
+
+@pytest.fixture(scope="module")
+def automaton(matcher) -> AutomatonMatcher:
+    return AutomatonMatcher(matcher.pack)
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "notes"
+#: Words of multi-token entries, prepositions and a lone combining accent (a token that folds
+#: to nothing), so that random texts chain prefixes of entries into and out of matches.
+WORDS = ["Santa", "Cruz", "de", "Tenerife", "Hospital", "Universitario", "Virgen", "del", "Rocío",
+         "García", "C.S.", "Centro", "Salud", "Castilla", "y", "León", "Ana", "María", "\u0301", "la",
+         "Dra.", ",", "San"]
+
+
+def test_matches_are_those_of_an_automaton_on_the_example_notes(matcher, automaton) -> None:
+    for path in sorted(EXAMPLES.glob("*.txt")):
+        tokens = tokenize(path.read_text(encoding="utf-8"))
+        assert matcher.match(tokens) == automaton.match(tokens)
+        assert matcher.match(tokens)  # the notes hold names and places: a real comparison
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), max_size=40))
+def test_matches_are_those_of_an_automaton_on_any_text(matcher, automaton, words: list[str]) -> None:
+    tokens = tokenize(" ".join(words))
+    assert matcher.match(tokens) == automaton.match(tokens)
+
+
+def test_the_same_matcher_built_or_read_from_the_cache(matcher, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv(cache.ENV_CACHE_DIR, str(tmp_path))
+    built = GazetteerMatcher(matcher.pack)
+    assert len(list(tmp_path.glob("gazetteer-keys-*.bin"))) == 1
+    monkeypatch.setattr(GazetteerMatcher, "_fold_entries", lambda self, entries: pytest.fail("not cached"))
+    read = GazetteerMatcher(matcher.pack)
+    expected = (matcher.fingerprint, matcher.size, matcher.max_tokens)
+    for one in (built, read):
+        assert (one.fingerprint, one.size, one.max_tokens) == expected
+        assert one._phrases == matcher._phrases and one._prefixes == matcher._prefixes
+    tokens = tokenize(" ".join(path.read_text(encoding="utf-8") for path in sorted(EXAMPLES.glob("*.txt"))))
+    assert built.match(tokens) == read.match(tokens) == matcher.match(tokens)
+
+
+def test_a_restricted_matcher_has_its_own_cache_entry(matcher, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv(cache.ENV_CACHE_DIR, str(tmp_path))
+    kinship = GazetteerMatcher(matcher.pack, lists=["kinship"])
+    assert GazetteerMatcher(matcher.pack, lists=["kinship"]).fingerprint == kinship.fingerprint
+    assert GazetteerMatcher(matcher.pack).fingerprint == matcher.fingerprint != kinship.fingerprint
+    assert len(list(tmp_path.glob("gazetteer-keys-*.bin"))) == 2
+
+
+def test_a_pack_of_ones_own_is_never_cached(tmp_path, monkeypatch) -> None:
+    """It may list names of real people (a hospital's staff)."""
+    import shutil
+
+    from crfdeid.langpack import load_pack, pack_dir
+
+    own = tmp_path / "pack"
+    shutil.copytree(pack_dir("de"), own)
+    monkeypatch.setenv(cache.ENV_CACHE_DIR, str(tmp_path / "cache"))
+    mine = GazetteerMatcher(load_pack(own))
+    assert not (tmp_path / "cache").exists() or list((tmp_path / "cache").iterdir()) == []
+    shipped = GazetteerMatcher(load_pack("de"))
+    assert len(list((tmp_path / "cache").glob("gazetteer-keys-*.bin"))) == 1
+    assert (mine.fingerprint, mine._phrases) == (shipped.fingerprint, shipped._phrases)

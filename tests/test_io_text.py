@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from crfdeid.errors import InputError, OutputError
-from crfdeid.io.text import atomic_write_text, decode_bytes, read_text, read_text_document
+from crfdeid.io.text import atomic_write_text, decode_bytes, read_text, read_text_document, read_yaml_lines
 
 NOTE = "Nombre: Ernesto.\nApellidos: Rivera Bueno.\nNHC: 368503.\n"
 
@@ -186,3 +186,54 @@ def test_atomic_write_into_a_file_path_is_an_output_error(tmp_path: Path) -> Non
 def test_folder_is_reported_as_folder_even_with_tiny_limit(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="folder"):
         read_text(tmp_path, max_bytes=1)
+
+
+SCALARS = """\
+plain: word
+quoted: '3'
+int: 42
+octal_like: 0o17
+hex: 0x1F
+float: 2.5
+inf: .inf
+bools: [yes, no, true, False, on]
+nulls: [null, ~, ]
+date: 2001-12-14
+stamp: 2001-12-14t21:59:43.10-05:00
+binary: !!binary aGVsbG8=
+tagged: !!str 4
+alias: &a {x: 1}
+again: *a
+"""
+
+
+def _values(node):
+    """``read_yaml_lines``'s result without its line numbers."""
+    if isinstance(node, dict):
+        return {key: _values(value) for key, (value, _line) in node.items()}
+    if isinstance(node, list):
+        return [_values(item) for item in node]
+    return node
+
+
+def test_read_yaml_lines_gives_safe_loads_values_and_their_lines(tmp_path: Path) -> None:
+    import yaml
+
+    path = tmp_path / "f.yaml"
+    path.write_text(SCALARS, encoding="utf-8")
+    read = read_yaml_lines(path, InputError, "test file")
+    assert _values(read) == yaml.safe_load(SCALARS)
+    assert [line for _value, line in read.values()] == list(range(1, 16))
+
+
+def test_read_yaml_lines_reports_pyyamls_own_syntax_error(tmp_path: Path) -> None:
+    import yaml
+
+    path = tmp_path / "bad.yaml"
+    path.write_text("a: 1\nb: [unclosed\n", encoding="utf-8")
+    with pytest.raises(yaml.YAMLError) as python_error:
+        yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+    with pytest.raises(InputError) as raised:
+        read_yaml_lines(path, InputError, "test file")
+    assert f"invalid YAML: {python_error.value.problem}" in str(raised.value)
+    assert str(raised.value).startswith(f"{path}:3:")

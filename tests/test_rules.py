@@ -101,6 +101,41 @@ def test_yaml_syntax_error_names_the_line(tmp_path: Path):
     assert str(info.value).startswith(f"{path}:") and "not valid YAML" in str(info.value)
 
 
+def _with_lines(value):
+    """A parsed rule file with every line number it carries, for comparing two parsers."""
+    if isinstance(value, dict):
+        items = [(k, _with_lines(v)) for k, v in value.items()]
+        return ("map", value.line, sorted(value.key_lines.items()), items)
+    if isinstance(value, list):
+        return ("seq", value.item_lines, [_with_lines(v) for v in value])
+    return (type(value).__name__, value)
+
+
+def test_libyaml_reads_every_shipped_rule_file_as_pyyamls_own_parser_does():
+    from crfdeid.resources import data_dir
+    from crfdeid.rules import loader
+
+    paths = sorted(data_dir("rules").rglob("*.yaml"))
+    assert len(paths) > 10
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        fast = loader._parse(loader._FastLineLoader, text, path)
+        assert _with_lines(fast) == _with_lines(loader._parse(loader._LineLoader, text, path)), path
+
+
+def test_a_syntax_error_is_reported_by_pyyamls_own_parser():
+    from crfdeid.rules import loader
+
+    body = "description: x\nrules:\n  - id: [unclosed\n"
+    with pytest.raises(RuleError) as python_error:
+        loader._parse(loader._LineLoader, body, "bad.yaml")
+    with pytest.raises(RuleError) as raised:
+        loader.parse_yaml(body, "bad.yaml")
+    with pytest.raises(RuleError) as libyaml_error:
+        loader._parse(loader._FastLineLoader, body, "bad.yaml")
+    assert str(raised.value) == str(python_error.value) != str(libyaml_error.value)
+
+
 def test_file_without_rules_list_and_unknown_top_level_key(tmp_path: Path):
     with pytest.raises(RuleError, match="needs a 'rules:' list"):
         load_rule_file(write_rules(tmp_path, "a.yaml", "description: x\n"))

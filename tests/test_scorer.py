@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from crfdeid import cache, scorer
 from crfdeid.io.corpus import load_corpus
-from crfdeid.scorer import CompiledCrf, ScorerError, read_crfsuite_names, read_crfsuite_weights
+from crfdeid.scorer import CompiledCrf, Encoder, ScorerError, read_crfsuite_names, read_crfsuite_weights
 from crfdeid.tagger import MODEL_FILE, CrfTagger
 from crfdeid.tokenize import tokenize
 from crfdeid.types import Document
@@ -280,3 +281,42 @@ def test_a_model_folder_copy_compiles_the_same(tiny_model: Path, tmp_path: Path)
     shutil.copytree(tiny_model, copy)
     a, b = CrfTagger.load(tiny_model).compiled, CrfTagger.load(copy).compiled
     assert np.array_equal(a.state, b.state) and np.array_equal(a.transitions, b.transitions)
+
+
+def _conjunctions_of(vocab: dict, templates: list) -> tuple:
+    return (
+        {attr: list(values.items()) for attr, values in vocab.items()},
+        [(t.attrs, t.offsets, t.keys.tolist(), t.rows.tolist(), t.multipliers.tolist(), t.keys.dtype,
+          t.rows.dtype) for t in templates],
+    )
+
+
+def test_the_embedded_models_conjunctions_read_from_the_cache_are_the_ones_compiled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tagger = CrfTagger.load_default()
+    extractor, crf = tagger.extractor, tagger.compiled
+    compiled = _conjunctions_of(*scorer._compile_conjunctions(extractor.templates, crf.attributes))
+    monkeypatch.setenv(cache.ENV_CACHE_DIR, str(tmp_path))
+    built = Encoder(extractor, crf)
+    assert len(list(tmp_path.glob("conjunctions-*.bin"))) == 1
+    monkeypatch.setattr(scorer, "_compile_conjunctions", lambda *args: pytest.fail("not cached"))
+    read = Encoder(extractor, crf)
+    assert _conjunctions_of(built._vocab, built._templates) == compiled
+    assert _conjunctions_of(read._vocab, read._templates) == compiled
+    assert (read._bos_value, read._eos_value) == (built._bos_value, built._eos_value)
+    assert any(keys for _, _, keys, *_ in compiled[1])  # templates with weights: a real comparison
+
+
+def test_a_model_of_ones_own_is_never_cached(
+    tiny_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its attributes hold words of the notes it was trained on."""
+    monkeypatch.setenv(cache.ENV_CACHE_DIR, str(tmp_path))
+    tagger = CrfTagger.load(tiny_model)
+    extractor, crf = tagger.extractor, tagger.compiled
+    encoder = Encoder(extractor, crf)
+    assert crf.path == tiny_model / MODEL_FILE
+    assert list(tmp_path.glob("conjunctions-*")) == []
+    compiled = _conjunctions_of(*scorer._compile_conjunctions(extractor.templates, crf.attributes))
+    assert _conjunctions_of(encoder._vocab, encoder._templates) == compiled

@@ -162,12 +162,16 @@ def read_yaml_lines(path: str | Path, error: type[CrfdeidError], what: str) -> A
         raise error(f"{what} not found", path) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise error(f"cannot read the {what}: {exc}", path) from None
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark else None
-        raise error(f"invalid YAML: {getattr(exc, 'problem', exc)}", path, line) from None
+    try:  # libyaml's parser where PyYAML has it (5x faster); PyYAML's own says what is wrong
+        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError:
+        try:
+            node = yaml.compose(text, Loader=yaml.SafeLoader)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            line = mark.line + 1 if mark else None
+            raise error(f"invalid YAML: {getattr(exc, 'problem', exc)}", path, line) from None
+    scalars = yaml.constructor.SafeConstructor()  # a scalar's value from the tag resolved for it
 
     def plain(node: Any) -> Any:
         if isinstance(node, yaml.MappingNode):
@@ -183,6 +187,6 @@ def read_yaml_lines(path: str | Path, error: type[CrfdeidError], what: str) -> A
             return out
         if isinstance(node, yaml.SequenceNode):
             return [plain(n) for n in node.value]
-        return yaml.safe_load(yaml.serialize(node))
+        return scalars.construct_object(node, deep=True)
 
     return plain(node) if node is not None else None
