@@ -23,12 +23,10 @@ each side are scored but not kept.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -40,6 +38,7 @@ from . import __version__
 from .errors import CrfdeidError
 from .features import BLOCK_CHARS, LONG_LINE_STRETCH, Columns, FeatureExtractor, FeatureSet
 from .gazetteer import GazetteerMatcher
+from .heap import collector_paused
 from .linguistic import make_annotator
 from .packs import PackChoice, model_choice
 from .rules import RuleEngine
@@ -106,21 +105,6 @@ class TokenTag:
     tag: str
     probability: float
     p_outside: float
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Tagging builds hundreds of thousands of small lists and tuples, none in a reference
-    cycle; the cyclic garbage collector would walk them all again and again (a third of the
-    time on a long note). Reference counting frees them; the collector resumes afterwards."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 class SpanBuilder:
@@ -386,7 +370,7 @@ class CrfTagger:
     ) -> list[TokenTag]:
         """Viterbi tag, its marginal and P(O) for every token of the document; with a threshold,
         an ``O`` token whose P(O) is below it takes its most probable non-O tag instead."""
-        with _collector_paused():
+        with collector_paused():
             if self.scorer == "crfsuite":
                 return self._crfsuite_tags(document, tokens, rule_matches)
             if not tokens:
@@ -399,7 +383,7 @@ class CrfTagger:
     ) -> list[tuple[str, float, str, float]]:
         """Per token: (Viterbi tag, P(O), best non-O tag, its marginal). What an operating-point
         curve needs: the spans at any threshold follow from these without re-tagging."""
-        with _collector_paused():
+        with collector_paused():
             if self.scorer == "crfsuite":
                 return self._crfsuite_candidates(document, tokens, rule_matches)
             if not tokens:
@@ -434,7 +418,7 @@ class CrfTagger:
         spans: list[Span] = []
         labels = self.compiled.labels
         outside = labels.index("O") if "O" in labels else -1
-        with _collector_paused():
+        with collector_paused():
             for cols in self.extractor.blocks(document, rule_matches, self.block_chars, self.stretch):
                 tag, p_tag, p_o, best, p_best = self._decode_columns(cols)
                 if self.threshold is not None and outside >= 0:
