@@ -1,13 +1,17 @@
 """Rebuild the embedded default Spanish model from MEDDOCAN train+dev, reproducibly.
 
-    python benchmarks/build_model.py [CORPUS] [--out crfdeid/models/es]
+    python benchmarks/build_model.py [CORPUS] [--out crfdeid/models/es] [--deidentify-point CV_JSON]
 
 Uses the shipped feature set (features/default.yaml), the default hyper-parameters of
 ``crfdeid train`` and the shipped rule and gazetteer packs, exactly what
 
-    crfdeid train CORPUS/train CORPUS/dev -o crfdeid/models/es
+    crfdeid train CORPUS/train CORPUS/dev -o crfdeid/models/es [--deidentify-point CV_JSON]
 
-does; training is deterministic, so the same inputs give a byte-identical model (the script
+does. The deidentify operating point comes from a cross-validation on the same documents:
+
+    crfdeid cv CORPUS/train CORPUS/dev --folds 5 -j 2 --search-point -o cv-point.json
+
+Training is deterministic, so the same inputs give a byte-identical model (the script
 prints the model's SHA-256 to compare). ``tests/test_default_model.py`` fails when the shipped
 model no longer matches the feature set, the labels, the packs or the corpus, so a stale model
 cannot ship silently: rerun this script and commit the result.
@@ -23,9 +27,10 @@ from pathlib import Path
 
 from crfdeid.features import FeatureSet
 from crfdeid.io.corpus import load_corpus
+from crfdeid.operating import read_point_source
 from crfdeid.resources import meddocan_dir
 from crfdeid.tagger import DEFAULT_MODEL_DIR, MODEL_FILE
-from crfdeid.train import TrainConfig, fit
+from crfdeid.train import TrainConfig, corpus_fingerprint, fit
 
 #: The embedded model must stay small enough to ship inside the wheel.
 MAX_MEGABYTES = 20
@@ -37,13 +42,22 @@ def main() -> int:
     )
     parser.add_argument("corpus", nargs="?", type=Path, default=meddocan_dir())
     parser.add_argument("--out", type=Path, default=DEFAULT_MODEL_DIR)
+    parser.add_argument("--deidentify-point", default=None, metavar="CV_JSON",
+                        help="record the point of 'crfdeid cv --search-point -o CV_JSON'")
     args = parser.parse_args()
     if args.corpus is None or not (args.corpus / "train").is_dir():
         print("MEDDOCAN corpus not found: pass its folder or set CRFDEID_MEDDOCAN", file=sys.stderr)
         return 2
     docs = list(load_corpus([args.corpus / "train", args.corpus / "dev"]).values())
     started = time.perf_counter()
-    meta = fit(docs, TrainConfig(FeatureSet.load("default")), args.out)
+    extra = None
+    if args.deidentify_point:
+        point = read_point_source(args.deidentify_point)
+        if point.chosen_by.get("corpus_fingerprint") != corpus_fingerprint(docs):
+            print("the point was not chosen by cross-validation on train+dev", file=sys.stderr)
+            return 2
+        extra = {"operating_points": {"deidentify": point.to_dict()}}
+    meta = fit(docs, TrainConfig(FeatureSet.load("default")), args.out, extra_metadata=extra)
     seconds = time.perf_counter() - started
     size = (args.out / MODEL_FILE).stat().st_size / 1e6
     print(

@@ -24,6 +24,7 @@ from typing import Any
 
 from .errors import InputError
 from .langpack import fold
+from .operating import DEIDENTIFY, Chosen, choose_point
 from .packs import PackChoice, choose_pack
 from .policy import Policy
 from .pseudonymise import Pseudonymised, Pseudonymiser
@@ -100,11 +101,12 @@ class Deidentifier:
         scheme: Scheme | None = None,
     ) -> None:
         """``language`` (the pack surrogates come from) and ``scheme`` (the labels' scheme) default
-        to the detector's: a model's recorded pack and scheme."""
+        to the detector's: a model's recorded pack and scheme. Without a detector, the model runs
+        at its ``deidentify`` operating point (its best path if it records none)."""
         if detector is None:
             from .pipeline import load_pipeline
 
-            detector = load_pipeline(model, rules_only=rules_only)
+            detector = load_pipeline(model, rules_only=rules_only, default_point=DEIDENTIFY)
         self.detector = detector
         language = language or getattr(detector, "language", None) or "es"
         scheme = scheme or getattr(detector, "scheme", None)
@@ -163,8 +165,11 @@ class Deidentifier:
         return NoteResult(result, timeouts, tuple(held))
 
     def describe(self) -> dict[str, Any]:
-        """What the audit and a batch's manifest record about the run: never the key or seed."""
-        return self.pseudonymiser.describe()
+        """What the audit and a batch's manifest record about the run: never the key or seed;
+        with a CRF, the operating point it ran at."""
+        point = getattr(self.detector, "point", None)
+        described = self.pseudonymiser.describe()
+        return {**described, "operating_point": point.to_dict()} if point is not None else described
 
 
 def _range(timeout: RuleTimeout) -> tuple[int, int] | tuple[()]:
@@ -239,6 +244,8 @@ class DeidentifierSpec:
     pack: str | None = None
     scheme: str | None = None
     threshold: float | None = None
+    #: ``--operating-point`` (None: deidentify's default, the point the model records)
+    operating_point: str | None = None
     merge_policy: str | None = None
     timeout: float | None = None
     policy: str | None = None
@@ -267,7 +274,20 @@ class DeidentifierSpec:
         pseudonymiser = Pseudonymiser(self.policy_object(), seed=self.seed, key=self.key)
         if self.seed_is_random:
             pseudonymiser.seed_was_random = True
-        return pseudonymiser.describe()
+        chosen = self.chosen_point()
+        described = pseudonymiser.describe()
+        return {**described, "operating_point": chosen.to_dict()} if chosen is not None else described
+
+    def chosen_point(self, warn: Callable[[str], None] | None = None) -> Chosen | None:
+        """The operating point the model runs at (None without a model), read from its metadata
+        as ``load_pipeline`` reads it; ``warn`` hears of a point asked for that it lacks."""
+        if self.from_annotations or self.rules_only:
+            return None
+        from .tagger import DEFAULT_MODEL_DIR, META_FILE, read_metadata
+
+        where = Path(self.model or DEFAULT_MODEL_DIR) / META_FILE
+        return choose_point(read_metadata(self.model), self.operating_point, self.threshold, DEIDENTIFY,
+                            warn, where)
 
     def label_scheme(self) -> Scheme | None:
         """The scheme of the labels to replace: the model's, else ``--scheme`` (else, for the
@@ -307,7 +327,8 @@ class DeidentifierSpec:
         detector = load_pipeline(
             self.model, rules=self.rules, rules_only=self.rules_only, timeout=self.timeout,
             policy=self.merge_policy, threshold=self.threshold, lang=self.lang, pack=self.pack,
-            scheme=self.scheme, warn=lambda message: None,
+            scheme=self.scheme, warn=lambda message: None, operating_point=self.operating_point,
+            default_point=DEIDENTIFY,
         )
         return Deidentifier(detector, policy, seed=self.seed, key=self.key,
                             seed_is_random=self.seed_is_random)
@@ -360,4 +381,7 @@ def settings_fingerprint(spec: DeidentifierSpec) -> dict[str, Any]:
             out["model"] = None  # loading the model will say what is wrong
         out["threshold"] = spec.threshold
         out["merge_policy"] = _file_digest(spec.merge_policy)
+        chosen = spec.chosen_point()
+        if chosen is not None and chosen.name == DEIDENTIFY:  # the others: as recorded before points
+            out["operating_point"] = chosen.to_dict()
     return out

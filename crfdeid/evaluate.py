@@ -165,12 +165,35 @@ def _token_labels(doc: Document, starts: list[int], ends: list[int]) -> list[str
     return labels
 
 
-def score_document(gold: Document, system: Document, result: Evaluation) -> None:
-    """Add one document pair's counts to ``result``."""
+def span_counts(gold: Document, system: Document) -> tuple[Counts, Counts, Counts]:
+    """One document pair's ner, spans_strict and spans_merged counts (the official subtracks)."""
     # Subtrack 1: NER, label-aware exact match.
     gold_ner, sys_ner = _ner_keys(gold), _ner_keys(system)
     tp_ner = gold_ner & sys_ner
-    result.ner.add(len(tp_ner), len(sys_ner - gold_ner), len(gold_ner - sys_ner))
+    ner = Counts(len(tp_ner), len(sys_ner - gold_ner), len(gold_ner - sys_ner))
+
+    # Subtrack 2: strict spans.
+    gold_list, sys_list = _span_keys(gold), _span_keys(system)
+    gold_strict, sys_strict = set(gold_list), set(sys_list)
+    tp_strict = gold_strict & sys_strict
+    strict = Counts(len(tp_strict), len(sys_strict - gold_strict), len(gold_strict - sys_strict))
+
+    # Subtrack 2: merged spans (each side merged over its own text, as the official scorer does).
+    gold_merged = set(merge_spans(gold_list, gold.text))
+    sys_merged = set(merge_spans(sys_list, system.text))
+    intersection = tp_strict | (gold_merged & sys_merged)
+    fp = {t for t in sys_strict - gold_strict if not _is_contained(t, intersection)}
+    fn = {t for t in gold_strict - sys_strict if not _is_contained(t, intersection)}
+    return ner, strict, Counts(len(intersection), len(fp), len(fn))
+
+
+def score_document(gold: Document, system: Document, result: Evaluation) -> None:
+    """Add one document pair's counts to ``result``."""
+    ner, strict, merged = span_counts(gold, system)
+    for total, counts in ((result.ner, ner), (result.spans_strict, strict), (result.spans_merged, merged)):
+        total.add(counts.tp, counts.fp, counts.fn)
+    gold_ner, sys_ner = _ner_keys(gold), _ner_keys(system)
+    tp_ner = gold_ner & sys_ner
     for label, *_ in gold_ner:
         result.support[label] += 1
     for key in gold_ner | sys_ner:
@@ -181,21 +204,6 @@ def score_document(gold: Document, system: Document, result: Evaluation) -> None
             counts.fp += 1
         else:
             counts.fn += 1
-
-    # Subtrack 2: strict spans.
-    gold_list, sys_list = _span_keys(gold), _span_keys(system)
-    gold_strict, sys_strict = set(gold_list), set(sys_list)
-    tp_strict = gold_strict & sys_strict
-    result.spans_strict.add(len(tp_strict), len(sys_strict - gold_strict),
-                            len(gold_strict - sys_strict))
-
-    # Subtrack 2: merged spans (each side merged over its own text, as the official scorer does).
-    gold_merged = set(merge_spans(gold_list, gold.text))
-    sys_merged = set(merge_spans(sys_list, system.text))
-    intersection = tp_strict | (gold_merged & sys_merged)
-    fp = {t for t in sys_strict - gold_strict if not _is_contained(t, intersection)}
-    fn = {t for t in gold_strict - sys_strict if not _is_contained(t, intersection)}
-    result.spans_merged.add(len(intersection), len(fp), len(fn))
 
     # Token level, on the gold tokenization.
     tokens = tokenize(gold.text)

@@ -13,6 +13,11 @@ Labels: the pipeline's output speaks one label scheme — the model's, or for th
 one asked for (else the rule pack's own). Rule spans are relabelled through their PHI category
 (``crfdeid.schemes.LabelMap``) before they are merged; a rule whose category the scheme lacks
 has its spans dropped (its matches still feed the CRF as features).
+
+Operating points (``crfdeid.operating``): the tagger runs at one (``load_pipeline``'s
+``operating_point``/``threshold``; by default its Viterbi path). ``Pipeline.candidates`` tags a
+note once and keeps what its spans at any point are made of (``NoteCandidates.spans``): the
+same merge and offsets as ``run``, so a search over points never tags a note twice.
 """
 
 from __future__ import annotations
@@ -32,8 +37,10 @@ from .types import Document, Span
 
 if TYPE_CHECKING:
     from .merge import MergePolicy
+    from .operating import Chosen, OperatingPoint
     from .packs import PackChoice
-    from .tagger import CrfTagger
+    from .rules.engine import RuleResult
+    from .tagger import CrfTagger, Decoded
 
 
 @dataclass(frozen=True)
@@ -43,6 +50,36 @@ class Detection:
     document_id: str
     spans: tuple[Span, ...]
     timeouts: tuple[RuleTimeout, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class NoteCandidates:
+    """One note through the pipeline's rules and tagger once: its spans at any operating point
+    follow, merged and mapped as ``Pipeline.run`` merges and maps them."""
+
+    document_id: str
+    decoded: Decoded
+    rule_spans: tuple[Span, ...]  # on the view, relabelled, as merged
+    policy: MergePolicy
+    view: TextView | None  # None: the note is its own view
+
+    def promotable(self) -> list[tuple[str, float]]:
+        return self.decoded.promotable()
+
+    def spans(self, point: OperatingPoint | None) -> list[Span]:
+        """The spans ``Pipeline.run`` finds in the note when the tagger runs at ``point``."""
+        spans = merge_detected(self.policy, self.decoded.spans(point), self.rule_spans)
+        return spans if self.view is None else self.view.spans_to_original(spans)
+
+    def crf_spans(self, point: OperatingPoint | None) -> list[Span]:
+        """The tagger's spans alone at ``point`` (what the CRF contributes), sorted."""
+        spans = sorted(self.decoded.spans(point), key=lambda s: (s.start, s.end, s.label))
+        return spans if self.view is None else self.view.spans_to_original(spans)
+
+
+def merge_detected(policy: MergePolicy, crf_spans: list[Span], rule_spans: Iterable[Span]) -> list[Span]:
+    """CRF and rule spans merged by the policy, sorted by offset."""
+    return sorted(policy.merge(crf_spans, rule_spans), key=lambda s: (s.start, s.end, s.label))
 
 
 class Pipeline:
@@ -82,6 +119,23 @@ class Pipeline:
 
             policy = MergePolicy.shipped()
         self.policy = policy.for_scheme(self.scheme) if policy is not None else None
+        self._point: Chosen | None = None
+
+    @property
+    def point(self) -> Chosen | None:
+        """The tagger's operating point and its name (None: no tagger): as ``load_pipeline``
+        chose it, else ``viterbi`` or ``custom`` (a point set on the tagger by hand)."""
+        from .operating import VITERBI, Chosen
+
+        if self.tagger is None:
+            return None
+        if self._point is not None and self._point.point is self.tagger.point:
+            return self._point
+        return Chosen(VITERBI if self.tagger.point is None else "custom", self.tagger.point)
+
+    @point.setter
+    def point(self, chosen: Chosen) -> None:
+        self._point = chosen
 
     def dropped_rules(self) -> str | None:
         """One sentence naming the rules whose category the output scheme lacks, or None."""
@@ -103,20 +157,37 @@ class Pipeline:
             tuple(map_range_to_original(t, view) for t in found.timeouts),
         )
 
-    def _run(self, document: Document) -> Detection:
+    def _rules(self, document: Document) -> tuple[RuleResult | None, list[Span]]:
+        """The rules' result (matches and timeouts) and their spans in the output's labels."""
         rule_result = self.rules.run(document) if self.rules is not None else None
         rule_spans = rule_result.spans if rule_result is not None else []
         if self.rule_labels is not None:
             rule_spans = self.rule_labels.spans(rule_spans)
+        return rule_result, rule_spans
+
+    def _run(self, document: Document) -> Detection:
+        rule_result, rule_spans = self._rules(document)
         timeouts = tuple(rule_result.timeouts) if rule_result is not None else ()
         if self.tagger is None:
-            spans = rule_spans
+            spans = sorted(rule_spans, key=lambda s: (s.start, s.end, s.label))
         else:
             crf_spans = self.tagger.detect(document, rule_matches=rule_result)
             # beside a model, hint rules (emit: false) were features only
-            spans = self.policy.merge(crf_spans, self.rules.emitted(rule_spans) if self.rules else [])
-        spans = sorted(spans, key=lambda s: (s.start, s.end, s.label))
+            emitted = self.rules.emitted(rule_spans) if self.rules else []
+            spans = merge_detected(self.policy, crf_spans, emitted)  # type: ignore[arg-type]
         return Detection(document.id, tuple(spans), timeouts)
+
+    def candidates(self, document: Document, cap: float | None = None) -> NoteCandidates:
+        """The note tagged once, for its spans at any operating point whose thresholds stay at
+        or below ``cap`` (default: those a search tries; ``NoteCandidates.spans``)."""
+        if self.tagger is None or self.policy is None:
+            raise ValueError("operating points need the tagger")
+        view = TextView(document.text)
+        seen = document if view.exact else view_document(view, document)
+        rule_result, rule_spans = self._rules(seen)
+        emitted = self.rules.emitted(rule_spans) if self.rules else []
+        return NoteCandidates(document.id, self.tagger.decode(seen, rule_result, cap), tuple(emitted),
+                              self.policy, None if view.exact else view)
 
     def detect(self, document: Document) -> list[Span]:
         return list(self.run(document).spans)
@@ -188,6 +259,8 @@ def load_pipeline(
     pack: str | Path | None = None,
     scheme: str | Path | None = None,
     warn: Callable[[str], None] | None = None,
+    operating_point: str | None = None,
+    default_point: str = "viterbi",
 ) -> Pipeline:
     """Build the detection pipeline the CLI and the API use.
 
@@ -197,8 +270,11 @@ def load_pipeline(
     and packs whose fingerprints differ from the model's are a stale-model error. Without a
     model (``rules_only``) they choose the rules (default: Spanish), and ``scheme`` the labels
     of the output (default: the rule pack's). ``policy`` is a merge-policy YAML (None: the one
-    recorded with the model, else the shipped default). ``threshold`` is the operating point: a
-    token is PHI when P(O) falls below it (None: the model's own Viterbi path).
+    recorded with the model, else the shipped default). The operating point of the tagger
+    (``crfdeid.operating.choose_point``): ``threshold`` P (a token is PHI when P(O) falls below
+    it), else ``operating_point`` by name (``viterbi``, or ``deidentify``: the one the model
+    records), else ``default_point`` — ``annotate`` runs the Viterbi path, ``deidentify`` its own
+    point; a model that records none runs its Viterbi path. ``Pipeline.point`` says which.
     """
     from .packs import choose_pack
 
@@ -206,10 +282,14 @@ def load_pipeline(
         raise CrfdeidError(f"--timeout must be a positive number of seconds, got {timeout}")
     timeout = timeout or DEFAULT_TIMEOUT
     if rules_only:
+        if threshold is not None or operating_point is not None:
+            raise CrfdeidError("--rules-only has no CRF, hence no operating point (--threshold, "
+                               "--operating-point)")
         choice = choose_pack(lang, pack, None if rules is None else str(rules))
         engine = RuleEngine.from_pack(choice.rules, timeout=timeout)
         return Pipeline(engine, scheme=scheme, language=choice.lang)
     from .merge import MergePolicy
+    from .operating import choose_point
     from .tagger import CrfTagger, read_metadata
 
     say = warn or logger.warning
@@ -222,8 +302,9 @@ def load_pipeline(
         tagger = CrfTagger.load_default(choice=choice)
     if scheme is not None and not load_scheme(scheme).same_mapping(tagger.scheme):
         say(f"the model's labels are those of scheme {tagger.scheme.name!r}; --scheme {scheme} is ignored")
-    if threshold is not None:
-        tagger.threshold = threshold
+    chosen = choose_point(tagger.metadata, operating_point, threshold, default_point, say,
+                          tagger.model_dir / "model.json")
+    tagger.point = chosen.point
     merge = MergePolicy.load(policy, scheme=tagger.scheme) if policy is not None else tagger.merge_policy()
     features = tagger.extractor.rules  # the pack the features were built from, compiled once
     if features is not None:
@@ -231,6 +312,7 @@ def load_pipeline(
     else:
         engine = RuleEngine.from_pack(tagger.choice.rules, timeout=timeout)
     pipeline = Pipeline(engine, tagger, merge)
+    pipeline.point = chosen
     # Build the feature extractor now (packs, lexicon, pack fingerprint checks): a stale or
     # broken model fails here, before any output is written, and timings exclude loading.
     pipeline.run(Document("warm-up", "Nombre: Ana.\n"))

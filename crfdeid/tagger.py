@@ -12,8 +12,10 @@ A model folder holds exactly two files, neither of them a pickle:
 Inference runs the model compiled into arrays (``crfdeid.scorer``: the same Viterbi tags and
 marginals as crfsuite, several times faster); ``scorer="crfsuite"`` runs python-crfsuite's
 ``Tagger`` instead, the reference path. Each output span carries a score: the mean marginal
-probability of its tags. With an operating ``threshold`` a token the Viterbi path calls ``O`` is
-still reported as PHI when P(O) falls below the threshold: lower precision, higher recall.
+probability of its tags. At an operating ``point`` (``crfdeid.operating``) a token the Viterbi
+path calls ``O`` is still reported as PHI when P(O) falls below the point's threshold for its
+best non-O label: lower precision, higher recall. ``decode`` keeps a note's tagging so that its
+spans at any point follow without tagging it again (``Decoded.spans``).
 
 A note of any size is tagged in bounded memory: ``detect`` streams it in blocks of whole lines
 (``FeatureExtractor.blocks``: the features are exactly those of the whole note), and a line
@@ -40,6 +42,7 @@ from .features import BLOCK_CHARS, LONG_LINE_STRETCH, Columns, FeatureExtractor,
 from .gazetteer import GazetteerMatcher
 from .heap import collector_paused
 from .linguistic import make_annotator
+from .operating import LEVELS, OperatingPoint
 from .packs import PackChoice, model_choice
 from .rules import RuleEngine
 from .rules.engine import RuleResult
@@ -66,6 +69,8 @@ MARGIN = 100
 #: grid is sequences x labels x labels), its per-step cost shrinks.
 BATCH = 16_384
 BATCH_SEQUENCES = 512
+#: Per token: Viterbi label id, its marginal, P(O), the best non-O label id and its marginal.
+Arrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 class ModelError(CrfdeidError):
@@ -100,24 +105,28 @@ def rules_fingerprint(engine: RuleEngine) -> str:
 
 @dataclass(frozen=True, slots=True)
 class TokenTag:
-    """One token's Viterbi tag, its marginal probability, and P(O)."""
+    """One token's tag (Viterbi, or its best non-O tag at an operating point), the tag's marginal
+    probability, P(O), and whether the point made it a span of its own (``separate`` spans)."""
 
     tag: str
     probability: float
     p_outside: float
+    separate: bool = False
 
 
 class SpanBuilder:
     """B/I/E/S tags to spans, fed a block of tokens at a time (a span may run across blocks).
 
     Tolerant: an I- or E- without a matching start opens a span, a change of label closes one.
-    Span score = mean of its tokens' scores.
+    Span score = mean of its tokens' scores. Tokens flagged ``separate`` (an operating point's
+    own finds) never share a span with tokens that are not: a change of flag closes one too.
     """
 
     def __init__(self, source: str = "crf") -> None:
         self.source = source
         self._open: list[tuple[Token, float | None]] = []
         self._label = ""
+        self._separate = False
 
     def _close(self, out: list[Span]) -> None:
         if not self._open:
@@ -130,7 +139,8 @@ class SpanBuilder:
         self._open = []
 
     def feed(
-        self, tokens: Sequence[Token], tags: Sequence[str], scores: Sequence[float] | None = None
+        self, tokens: Sequence[Token], tags: Sequence[str], scores: Sequence[float] | None = None,
+        separate: Sequence[bool] | None = None,
     ) -> list[Span]:
         """The spans completed by these tokens."""
         out: list[Span] = []
@@ -139,14 +149,17 @@ class SpanBuilder:
             if tag == "O" or len(tag) < 3:
                 self._close(out)
                 continue
-            prefix, lab = tag[0], tag[2:]
-            if prefix in "BS" or not self._open or lab != self._label:
-                self._close(out)
-                self._label = lab
-            self._open.append((tokens[i], score))
-            if prefix in "ES":
-                self._close(out)
+            self._add(out, tokens[i], tag, score, bool(separate[i]) if separate is not None else False)
         return out
+
+    def _add(self, out: list[Span], token: Token, tag: str, score: float | None, separate: bool) -> None:
+        prefix, lab = tag[0], tag[2:]
+        if prefix in "BS" or not self._open or lab != self._label or separate != self._separate:
+            self._close(out)
+            self._label, self._separate = lab, separate
+        self._open.append((token, score))
+        if prefix in "ES":
+            self._close(out)
 
     def feed_ids(
         self,
@@ -155,11 +168,13 @@ class SpanBuilder:
         scores: np.ndarray,
         labels: Sequence[str],
         outside: int,
+        separate: np.ndarray | None = None,
     ) -> list[Span]:
         """``feed`` for label ids, visiting only the tokens not tagged ``outside`` (most are)."""
         out: list[Span] = []
         previous = -1
         scores_list = scores.tolist()
+        flags = separate.tolist() if separate is not None else None
         for i in np.flatnonzero(tags != outside).tolist():
             if i != previous + 1 and (i > 0 or previous >= 0):
                 self._close(out)  # an O token came between
@@ -168,13 +183,7 @@ class SpanBuilder:
             if len(tag) < 3:
                 self._close(out)
                 continue
-            prefix, lab = tag[0], tag[2:]
-            if prefix in "BS" or not self._open or lab != self._label:
-                self._close(out)
-                self._label = lab
-            self._open.append((tokens[i], scores_list[i]))
-            if prefix in "ES":
-                self._close(out)
+            self._add(out, tokens[i], tag, scores_list[i], flags[i] if flags is not None else False)
         if previous != len(tokens) - 1:
             self._close(out)  # the block ends on an O token
         return out
@@ -187,12 +196,58 @@ class SpanBuilder:
 
 
 def tags_to_spans(
-    tokens: Sequence[Token], tags: Sequence[str], scores: Sequence[float] | None = None, source: str = "crf"
+    tokens: Sequence[Token], tags: Sequence[str], scores: Sequence[float] | None = None, source: str = "crf",
+    separate: Sequence[bool] | None = None,
 ) -> list[Span]:
     """Turn B/I/E/S tags into spans, tolerantly: an I- or E- without a matching start opens a
-    span, a change of label closes one. Span score = mean of its tokens' scores."""
+    span, a change of label (or of the ``separate`` flag) closes one. Span score = mean of its
+    tokens' scores."""
     builder = SpanBuilder(source)
-    return builder.feed(tokens, tags, scores) + builder.finish()
+    return builder.feed(tokens, tags, scores, separate) + builder.finish()
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """A note's tagging, kept to build its spans at any operating point without tagging it
+    again: the tokens a point up to ``cap`` could report (the best path's non-O tokens, the O
+    tokens whose P(O) is below ``cap``) and their neighbours, with the decoder's arrays (Viterbi
+    tag id, its marginal, P(O), best non-O tag id, its marginal) for them. A neighbour kept is
+    O at every such point, so the gaps between kept tokens end spans as the O tokens of the
+    whole note do."""
+
+    tokens: tuple[Token, ...]
+    arrays: Arrays
+    tags: tuple[str, ...]
+    cap: float
+
+    def promotable(self) -> list[tuple[str, float]]:
+        """(label of the best non-O tag, P(O)) of each O token a point up to ``cap`` could report."""
+        tag, _, p_o, best, _ = self.arrays
+        if "O" not in self.tags:
+            return []
+        low = np.flatnonzero((tag == self.tags.index("O")) & (p_o < self.cap))
+        return [(self.tags[b][2:], p) for b, p in zip(best[low].tolist(), p_o[low].tolist(), strict=True)]
+
+    def spans(self, point: OperatingPoint | None) -> list[Span]:
+        """The spans ``CrfTagger.detect`` finds in the note at ``point``."""
+        if point is not None and point.highest > self.cap:
+            raise ValueError(f"the point's thresholds go above what the note was decoded for ({self.cap})")
+        builder = SpanBuilder()
+        return feed_at(builder, self.tokens, self.arrays, self.tags, point) + builder.finish()
+
+
+def feed_at(
+    builder: SpanBuilder, tokens: Sequence[Token],
+    decoded: Arrays,
+    tags: Sequence[str], point: OperatingPoint | None,
+) -> list[Span]:
+    """The spans these decoded tokens complete at ``point`` (``detect`` and ``Decoded.spans``)."""
+    tag, p_tag, p_o, best, p_best = decoded
+    separate = None
+    if point is not None:
+        tag, p_tag, separate = point.apply(tags, tag, p_tag, p_o, best, p_best, tokens)
+    outside = tags.index("O") if "O" in tags else -1
+    return builder.feed_ids(tokens, tag, p_tag, tags, outside, separate)
 
 
 class CrfTagger:
@@ -208,7 +263,10 @@ class CrfTagger:
         check_packs: bool = True,
         scorer: str = "compiled",
         choice: PackChoice | None = None,
+        point: OperatingPoint | None = None,
     ) -> None:
+        """``point``: the operating point (None: the Viterbi path); ``threshold`` P is the
+        point "every label below P, tokens take their best tag" (``--threshold``)."""
         if scorer not in SCORERS:
             raise ValueError(f"scorer must be one of {SCORERS}, got {scorer!r}")
         self.scorer = scorer
@@ -218,7 +276,9 @@ class CrfTagger:
         self.window, self.margin = WINDOW, MARGIN
         self.model_dir = Path(model_dir)
         self.metadata = dict(metadata)
-        self.threshold = threshold
+        self.point = point
+        if threshold is not None:
+            self.threshold = threshold
         self.feature_set = FeatureSet.from_dict(
             self.metadata["feature_set"], where=self.model_dir / META_FILE
         )
@@ -243,6 +303,15 @@ class CrfTagger:
                 hint="the file is corrupt or not a crfsuite model; retrain with crfdeid train",
             ) from exc
         self.tags: tuple[str, ...] = tuple(self._tagger.labels())
+
+    @property
+    def threshold(self) -> float | None:
+        """The operating point's threshold for every label (None: the Viterbi path)."""
+        return self.point.threshold if self.point is not None else None
+
+    @threshold.setter
+    def threshold(self, value: float | None) -> None:
+        self.point = OperatingPoint.global_threshold(value) if value is not None else None
 
     # -- loading ----------------------------------------------------------------------------
     @classmethod
@@ -368,15 +437,16 @@ class CrfTagger:
     def tag_tokens(
         self, document: Document, tokens: Sequence[Token], rule_matches: Iterable[RuleMatch] | None = None
     ) -> list[TokenTag]:
-        """Viterbi tag, its marginal and P(O) for every token of the document; with a threshold,
-        an ``O`` token whose P(O) is below it takes its most probable non-O tag instead."""
+        """Viterbi tag, its marginal and P(O) for every token of the document; at an operating
+        point, an ``O`` token whose P(O) is below the point's threshold for its most probable
+        non-O tag takes that tag instead."""
         with collector_paused():
             if self.scorer == "crfsuite":
                 return self._crfsuite_tags(document, tokens, rule_matches)
             if not tokens:
                 return []
             cols = self.extractor.columns(document, tokens, rule_matches)
-            return self._token_tags(self._decode_columns(cols))
+            return self._token_tags(tokens, self._decode_columns(cols))
 
     def candidates(
         self, document: Document, tokens: Sequence[Token], rule_matches: Iterable[RuleMatch] | None = None
@@ -413,20 +483,51 @@ class CrfTagger:
             if tokens is None:
                 tokens = tokenize(document.text)
             tagged = self.tag_tokens(document, tokens, rule_matches)
-            return tags_to_spans(tokens, [t.tag for t in tagged], [t.probability for t in tagged])
+            return tags_to_spans(tokens, [t.tag for t in tagged], [t.probability for t in tagged],
+                                 separate=[t.separate for t in tagged])
         builder = SpanBuilder()
         spans: list[Span] = []
         labels = self.compiled.labels
-        outside = labels.index("O") if "O" in labels else -1
         with collector_paused():
             for cols in self.extractor.blocks(document, rule_matches, self.block_chars, self.stretch):
-                tag, p_tag, p_o, best, p_best = self._decode_columns(cols)
-                if self.threshold is not None and outside >= 0:
-                    low = (tag == outside) & (p_o < self.threshold)
-                    tag, p_tag = np.where(low, best, tag), np.where(low, p_best, p_tag)
                 a, b = cols.keep or (0, len(cols.tokens))
-                spans += builder.feed_ids(cols.tokens[a:b], tag[a:b], p_tag[a:b], labels, outside)
+                decoded = tuple(x[a:b] for x in self._decode_columns(cols))
+                spans += feed_at(builder, cols.tokens[a:b], decoded, labels, self.point)  # type: ignore[arg-type]
         return spans + builder.finish()
+
+    def decode(
+        self, document: Document, rule_matches: RuleResult | Iterable[RuleMatch] | None = None,
+        cap: float | None = None,
+    ) -> Decoded:
+        """The note tagged once (compiled scorer, streamed as ``detect``): its spans at any point
+        whose thresholds stay at or below ``cap`` (default: those a search tries) follow
+        (``Decoded.spans``)."""
+        cap = max(LEVELS) if cap is None else cap
+        if isinstance(rule_matches, RuleResult):
+            rule_matches = rule_matches.matches
+        labels = self.compiled.labels
+        outside = labels.index("O") if "O" in labels else -1
+        tokens: list[Token] = []
+        parts: list[list[np.ndarray]] = [[], [], [], [], []]
+        with collector_paused():
+            for cols in self.extractor.blocks(document, rule_matches, self.block_chars, self.stretch):
+                a, b = cols.keep or (0, len(cols.tokens))
+                decoded = [x[a:b] for x in self._decode_columns(cols)]
+                tag, p_o = decoded[0], decoded[2]
+                wanted = (tag != outside) | (p_o < cap)
+                kept = wanted.copy()
+                kept[1:] |= wanted[:-1]
+                kept[:-1] |= wanted[1:]
+                if len(kept):  # a block's ends too: no gap across blocks goes unmarked
+                    kept[0] = kept[-1] = True
+                at = np.flatnonzero(kept)
+                block = cols.tokens[a:b]
+                tokens += [block[i] for i in at.tolist()]
+                for part, array in zip(parts, decoded, strict=True):
+                    part.append(array[at])
+        arrays = tuple(np.concatenate(p) if p else np.zeros(0) for p in parts)
+        arrays = (arrays[0].astype(np.intp), arrays[1], arrays[2], arrays[3].astype(np.intp), arrays[4])
+        return Decoded(tuple(tokens), arrays, tuple(labels), cap)  # type: ignore[arg-type]
 
     # compiled path
     def _windows(self, cols: Columns) -> list[tuple[int, int, int, int]]:
@@ -451,7 +552,7 @@ class CrfTagger:
 
     def _decode_columns(
         self, cols: Columns
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    ) -> Arrays:
         """Per token of the block: Viterbi label id, its marginal, P(O), the best non-O label
         id and its marginal."""
         n = len(cols.tokens)
@@ -491,19 +592,16 @@ class CrfTagger:
         return tag, p_tag, p_o, best, p_best
 
     def _token_tags(
-        self, decoded: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+        self, tokens: Sequence[Token], decoded: Arrays
     ) -> list[TokenTag]:
         tag, p_tag, p_o, best, p_best = decoded
         labels = self.compiled.labels
-        threshold = self.threshold
-        out = []
-        for t, p, po, b, pb in zip(tag.tolist(), p_tag.tolist(), p_o.tolist(), best.tolist(), p_best.tolist(),
-                                   strict=True):
-            label = labels[t]
-            if threshold is not None and label == "O" and po < threshold:
-                label, p = labels[b], pb
-            out.append(TokenTag(label, p, po))
-        return out
+        separate = None
+        if self.point is not None:
+            tag, p_tag, separate = self.point.apply(labels, tag, p_tag, p_o, best, p_best, tokens)
+        flags = separate.tolist() if separate is not None else [False] * len(tag)
+        return [TokenTag(labels[t], p, po, s)
+                for t, p, po, s in zip(tag.tolist(), p_tag.tolist(), p_o.tolist(), flags, strict=True)]
 
     # reference path: python-crfsuite
     def _crfsuite_tags(
@@ -514,16 +612,20 @@ class CrfTagger:
         out: list[TokenTag] = [TokenTag("O", 1.0, 1.0)] * len(tokens)
         tagger = self._tagger
         has_o = "O" in self.tags
-        threshold = self.threshold
+        point = self.point
+        highest = point.highest if point is not None else 0.0
         for seg in self.extractor.sequences(document, tokens, rule_matches):
             tagger.set(pycrfsuite.ItemSequence(seg.features))
             tags = tagger.tag()
             for k, tag in enumerate(tags):
                 p = tagger.marginal(tag, k)
                 p_o = p if tag == "O" else (tagger.marginal("O", k) if has_o else 0.0)
-                if threshold is not None and tag == "O" and p_o < threshold:
-                    tag, p = self._best_entity_tag(k)
-                out[seg.first + k] = TokenTag(tag, p, p_o)
+                separate = False
+                if point is not None and tag == "O" and p_o < highest:
+                    best, p_best = self._best_entity_tag(k)
+                    if point.adds(best[2:], p_o, tokens[seg.first + k].text):
+                        tag, p, separate = best, p_best, point.spans == "separate"
+                out[seg.first + k] = TokenTag(tag, p, p_o, separate)
         return out
 
     def _best_entity_tag(self, position: int) -> tuple[str, float]:

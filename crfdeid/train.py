@@ -13,6 +13,10 @@ search points reuse it, and folds run in parallel worker processes that inherit 
 Training sees what inference sees: each document's normalised view (``crfdeid.textview``), with
 its gold spans mapped into the view; predictions come back at the original's offsets, so scores
 compare with the gold as annotated.
+
+Each fold tags its held-out documents once (``Pipeline.candidates``): its scores at the
+operating point asked for follow, and so do, with ``point_floor``, the out-of-fold spans at every
+point an operating-point search tries (``crfdeid.operating.search``).
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ from .features import FeatureExtractor, FeatureSet, build_skeleton_vocabulary, t
 from .gazetteer import GazetteerMatcher
 from .linguistic import make_annotator
 from .merge import MergePolicy
+from .operating import LEVELS, OperatingPoint, PointSearch
+from .operating import search as search_points
 from .packs import NO_PACK, PackChoice, choose_pack, describe_choice
 from .rules import RuleEngine, pack_scheme
 from .schemes import LabelMap, Scheme, choose_scheme, dropped_rules_message
@@ -399,6 +405,8 @@ class FoldResult:
     scores: dict[str, Any]
     crf_only: dict[str, Any]
     seconds: float
+    #: The held-out notes tagged once (``NoteCandidates``), kept for an operating-point search.
+    candidates: list[Any] | None = None
 
 
 @dataclass
@@ -408,6 +416,8 @@ class CvReport:
     folds: list[FoldResult] = field(default_factory=list)
     config: dict[str, Any] = field(default_factory=dict)
     search: list[dict[str, Any]] = field(default_factory=list)
+    #: The operating-point search on the out-of-fold predictions (``point_floor``), if asked.
+    point_search: PointSearch | None = None
 
     def summary(self) -> dict[str, Any]:
         metrics = ("ner", "spans_strict", "spans_merged")
@@ -448,6 +458,7 @@ class CvReport:
                 for f in self.folds
             ],
             "search": self.search,
+            **({"point_search": self.point_search.to_dict()} if self.point_search is not None else {}),
         }
 
 
@@ -457,6 +468,10 @@ class Operating:
 
     merge_policy: MergePolicy | None = None
     threshold: float | None = None
+
+    @property
+    def point(self) -> OperatingPoint | None:
+        return OperatingPoint.global_threshold(self.threshold) if self.threshold is not None else None
 
 
 @dataclass(frozen=True)
@@ -469,6 +484,7 @@ class _FoldTask:
     test_ids: list[str]
     configs: list[TrainConfig]
     operating: Operating
+    keep_candidates: bool = False
 
 
 #: The running cross-validation's documents by id and feature cache, set before the worker
@@ -482,9 +498,12 @@ def _set_cv_state(state: tuple[dict[str, Document], FeatureCache] | None) -> Non
 
 
 def _run_fold(task: _FoldTask) -> list[FoldResult]:
-    """One fold, in a worker process: train on the rest with each setting, score each model on
-    the held-out documents. A result's seconds are its share of the fold: loading the features
-    into crfsuite, plus its own training and scoring."""
+    """One fold, in a worker process: train on the rest with each setting, tag the held-out
+    documents once and score them at the operating point, through the pipeline and with the CRF
+    alone. A result's seconds are its share of the fold: loading the features into crfsuite,
+    plus its own training and scoring."""
+    from .pipeline import Pipeline
+
     assert _CV_STATE is not None, "cross_validate sets the documents and the feature cache"
     by_id, cache = _CV_STATE
     train_docs = [by_id[i] for i in task.train_ids]
@@ -499,9 +518,14 @@ def _run_fold(task: _FoldTask) -> list[FoldResult]:
         with tempfile.TemporaryDirectory(prefix=f"crfdeid-cv{task.fold}-") as tmp:
             model_dir = Path(tmp) / "model"
             train_loaded(loaded, config, model_dir)
-            tagger = CrfTagger.load(model_dir, threshold=task.operating.threshold)
-            merged = predict(tagger, test_docs, with_rules=True, policy=task.operating.merge_policy)
-            crf_only = predict(tagger, test_docs, with_rules=False)
+            tagger = CrfTagger.load(model_dir)
+            pipeline = Pipeline(tagger.extractor.rules or RuleEngine.from_pack(tagger.choice.rules), tagger,
+                                task.operating.merge_policy or tagger.merge_policy())
+            point = task.operating.point
+            cap = max(*LEVELS, point.highest if point is not None else 0.0)
+            candidates = [pipeline.candidates(doc, cap) for doc in test_docs]
+        merged = {c.document_id: gold[c.document_id].with_spans(c.spans(point)) for c in candidates}
+        crf_only = {c.document_id: gold[c.document_id].with_spans(c.crf_spans(point)) for c in candidates}
         results.append(FoldResult(
             task.fold,
             config.c1,
@@ -509,6 +533,7 @@ def _run_fold(task: _FoldTask) -> list[FoldResult]:
             evaluate(gold, merged).to_dict(),
             evaluate(gold, crf_only).to_dict(),
             load_seconds + time.perf_counter() - started,
+            candidates if task.keep_candidates else None,
         ))
     return results
 
@@ -528,12 +553,17 @@ def cross_validate(
     search: bool = False,
     progress: Callable[[Iterable[Any], int], Iterable[Any]] | None = None,
     operating: Operating | None = None,
+    point_floor: float | None = None,
+    point_per_label: bool = False,
 ) -> CvReport:
     """k-fold CV by document; with ``search`` every c1/c2 of ``SEARCH_GRID`` is tried and the best
     mean ner F1 is reported (its folds are the report's folds). The label scheme is chosen once,
     from the whole corpus, so every fold's model has the same one; ``operating`` runs each fold's
     model with a merge policy and threshold, as ``annotate`` would. Each document's features
-    are extracted once (``FeatureCache``); ``progress`` counts folds."""
+    are extracted once (``FeatureCache``); ``progress`` counts folds. With ``point_floor`` the
+    out-of-fold predictions of the reported folds choose the operating point of highest
+    spans_merged recall at precision >= ``point_floor`` (``report.point_search``; per-label
+    thresholds too with ``point_per_label``)."""
     config.check()
     config = resolve_frequency(documents, config)
     config = dataclasses.replace(config, scheme=corpus_scheme(documents, config))
@@ -546,7 +576,7 @@ def cross_validate(
     for k, held_out in enumerate(split):
         held = set(held_out)
         train_ids = [i for i in sorted(by_id) if i not in held]
-        tasks.append(_FoldTask(k, train_ids, list(held_out), configs, operating))
+        tasks.append(_FoldTask(k, train_ids, list(held_out), configs, operating, point_floor is not None))
     state = (by_id, FeatureCache(documents, Resources(config)))
     results: list[FoldResult] = []
     if jobs > 1:
@@ -583,12 +613,20 @@ def cross_validate(
             }
         )
     best = max(search_rows, key=lambda r: r["ner_f1_mean"])
+    chosen = sorted(by_setting[(best["c1"], best["c2"])], key=lambda r: r.fold)
+    points = None
+    if point_floor is not None:
+        notes = [c for r in chosen for c in r.candidates or ()]
+        points = search_points(notes, by_id, point_floor, per_label=point_per_label)
+    for r in results:
+        r.candidates = None
     report = CvReport(
-        sorted(by_setting[(best["c1"], best["c2"])], key=lambda r: r.fold),
+        chosen,
         {
             "folds": folds,
             "seed": seed,
             "documents": len(documents),
+            "corpus_fingerprint": corpus_fingerprint(documents),
             "c1": best["c1"],
             "c2": best["c2"],
             "iterations": config.iterations,
@@ -600,12 +638,13 @@ def cross_validate(
             "merge_policy": operating.merge_policy.to_dict() if operating.merge_policy else None,
         },
         search_rows if search else [],
+        points,
     )
     return report
 
 
 def format_cv(report: CvReport) -> str:
-    """Per-fold lines, mean ± std, and the per-label table, for people."""
+    """Per-fold lines, mean ± std, the per-label table and the operating-point search, for people."""
     lines = []
     if report.search:
         lines.append("c1/c2 search (mean ner F1 over folds):")
@@ -638,6 +677,10 @@ def format_cv(report: CvReport) -> str:
         lines.append(
             f"{label:<34} {row['precision']:6.3f} {row['recall']:6.3f} {row['f1']:6.3f} {row['support']:8d}"
         )
+    if report.point_search is not None:
+        from .operating import format_search
+
+        lines += ["", format_search(report.point_search)]
     return "\n".join(lines)
 
 

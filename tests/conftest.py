@@ -89,3 +89,29 @@ def generic_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def neutral_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The same corpus with ``--lang none``: no gazetteers, no lemmatiser, neutral rules."""
     return _train_on_generic(tmp_path_factory.mktemp("models") / "neutral", language="none")
+
+
+#: An invented note the tiny model has not seen: it is unsure of many tokens, so an operating
+#: point above its best path changes what it finds.
+UNSEEN_NOTE = (
+    "Paciente: Rosa María Gil Luengo, de 67 años, natural de Teruel.\n"
+    "Ingresa el 3 de mayo de 2022 en el Hospital San Jorge de Huesca acompañada de su hija Lucía.\n"
+    "Médico responsable: Dr. Tomás Ferrer Casas. Contacto: rosagil@correo.es, 976 55 44 33.\n"
+    "Trabaja como maestra en Zaragoza; vive en la calle Mayor 12.\n"
+)
+#: The deidentify point ``pointed_model`` records: every label below P(O) 0.99, separate spans.
+RECORDED_POINT = {"threshold": 0.99, "labels": {}, "spans": "separate"}
+
+
+@pytest.fixture(scope="session")
+def pointed_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny model, recording a deidentify operating point (written as ``train`` writes it)."""
+    from crfdeid.features import FeatureSet
+    from crfdeid.io.corpus import load_corpus
+    from crfdeid.train import TrainConfig, fit
+
+    docs = list(load_corpus([EXAMPLES]).values())
+    out = tmp_path_factory.mktemp("models") / "pointed"
+    fit(docs, TrainConfig(FeatureSet.load("default"), c1=0.0, c2=0.01, iterations=40), out,
+        extra_metadata={"operating_points": {"deidentify": RECORDED_POINT}})
+    return out

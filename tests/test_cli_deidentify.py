@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 from crfdeid.cli import main
+from crfdeid.types import Document
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "notes"
 
@@ -180,3 +181,77 @@ def test_sigterm_stops_cleanly_and_resume_finishes(tmp_path):
     assert not (tmp_path / ".out.crfdeid-work").exists()
     assert subprocess.run([*cmd, "--resume"], capture_output=True, timeout=300).returncode == 0
     assert len(manifest.read_text().splitlines()) == 400
+
+
+# --- the operating point ------------------------------------------------------------------------
+
+
+def _notes(tmp_path):
+    from .conftest import UNSEEN_NOTE
+
+    notes = tmp_path / "notes"
+    shutil.copytree(EXAMPLES, notes, ignore=shutil.ignore_patterns("*.ann"))
+    (notes / "nota-unseen.txt").write_text(UNSEEN_NOTE, encoding="utf-8")
+    return notes
+
+
+def _deidentify(tmp_path, name, model, *extra):
+    """(the audit's run record, its span records, the run's settings)."""
+    notes = tmp_path / "notes" if (tmp_path / "notes").exists() else _notes(tmp_path)
+    out = tmp_path / name
+    assert main(["-q", "deidentify", str(notes), "-o", str(out), "--model", str(model), "--seed", "1",
+                 *extra]) == 0
+    lines = [json.loads(line) for line in (out / "audit.jsonl").read_text(encoding="utf-8").splitlines()]
+    settings = json.loads((out / ".crfdeid-output").read_text(encoding="utf-8"))["settings"]
+    return lines[0], [r for r in lines[1:] if r.get("record") != "run"], settings
+
+
+def test_deidentify_runs_the_recorded_point_by_default_and_threshold_overrides_it(tmp_path, pointed_model):
+    from .conftest import RECORDED_POINT
+
+    run, records, settings = _deidentify(tmp_path, "default", pointed_model)
+    assert run["operating_point"] == {"name": "deidentify", **RECORDED_POINT}
+    assert settings["operating_point"]["name"] == "deidentify"  # a resumed run must use it too
+    best, best_records, best_settings = _deidentify(tmp_path, "viterbi", pointed_model,
+                                                    "--operating-point", "viterbi")
+    assert best["operating_point"] == {"name": "viterbi"} and "operating_point" not in best_settings
+    assert len(records) > len(best_records)  # the recorded point replaces more: the test can fail
+    loose, loose_records, loose_settings = _deidentify(tmp_path, "loose", pointed_model, "--threshold", "0.5")
+    assert loose["operating_point"] == {"name": "threshold 0.5", "threshold": 0.5, "labels": {},
+                                        "spans": "tags"}
+    assert loose_settings["threshold"] == 0.5 and len(loose_records) != len(records)
+
+
+def test_a_model_without_a_point_deidentifies_on_its_best_path(tmp_path, tiny_model, pointed_model):
+    run, records, settings = _deidentify(tmp_path, "old", tiny_model)
+    assert run["operating_point"] == {"name": "viterbi"} and "operating_point" not in settings
+    _, same, _ = _deidentify(tmp_path, "new", pointed_model, "--operating-point", "viterbi")
+    assert [(r["start"], r["end"], r["label"]) for r in records] == [
+        (r["start"], r["end"], r["label"]) for r in same]  # the same weights, the same path
+
+
+def test_annotate_at_the_deidentify_point_writes_the_spans_deidentify_replaces(tmp_path, pointed_model):
+    """``annotate --operating-point deidentify`` writes what deidentify detects; deidentify then
+    widens those spans to whole words and adds the other mentions of what it replaces."""
+    from crfdeid.deidentify import DeidentifierSpec
+    from crfdeid.io.corpus import load_corpus
+
+    notes = _notes(tmp_path)
+    annotated = {}
+    for point in ("viterbi", "deidentify"):
+        out = tmp_path / f"annotate-{point}"
+        assert main(["-q", "annotate", str(notes), "-o", str(out), "--model", str(pointed_model),
+                     "--operating-point", point]) == 0
+        annotated[point] = {doc_id: [(s.start, s.end, s.label) for s in doc.sorted_spans()]
+                            for doc_id, doc in load_corpus([out]).items()}
+    assert annotated["deidentify"] != annotated["viterbi"]  # the point matters: the test can fail
+    deidentifier = DeidentifierSpec(model=str(pointed_model), seed=1).build()
+    _, records, _ = _deidentify(tmp_path, "deid", pointed_model)
+    for doc_id, spans in annotated["deidentify"].items():
+        text = (notes / f"{doc_id}.txt").read_text(encoding="utf-8")
+        detected = deidentifier.detector.run(Document(doc_id, text)).spans
+        assert [(s.start, s.end, s.label) for s in detected] == spans
+        audited = [r for r in records if r["document"] == doc_id and r["source"] != "propagated"]
+        assert all(any(r["start"] <= a and b <= r["end"] and r["label"] == label for r in audited)
+                   for a, b, label in spans)
+        assert all(any(r["start"] <= a and b <= r["end"] for a, b, _ in spans) for r in audited)

@@ -70,6 +70,7 @@ def test_annotate_with_a_corrupt_model(capsys, tmp_path: Path, tiny_model: Path)
     [
         (["--threshold", "1.5"], "--threshold must be a probability"),
         (["--rules-only", "--threshold", "0.9"], "--rules-only cannot be combined"),
+        (["--rules-only", "--operating-point", "deidentify"], "--rules-only cannot be combined"),
     ],
 )
 def test_annotate_option_errors(capsys, tmp_path: Path, args: list, message: str) -> None:
@@ -281,3 +282,51 @@ def test_annotate_in_two_workers_writes_what_one_process_writes(
                          if p.is_file()}
     assert outputs["1"] == outputs["2"]
     assert any(name.endswith(".ann") and b"NOMBRE" in data for name, data in outputs["1"].items())
+
+
+def test_threshold_and_operating_point_are_one_choice(capsys, tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as exc:
+        annotate(capsys, str(tmp_path / "o"), "--threshold", "0.9", "--operating-point", "viterbi")
+    assert exc.value.code == 2 and "not allowed with argument" in capsys.readouterr().err
+
+
+def test_train_records_the_point_cv_chose_or_searches_it_itself(capsys, tmp_path: Path) -> None:
+    from crfdeid.operating import DEIDENTIFY, recorded_points
+    from crfdeid.tagger import read_metadata
+
+    common = ["--iterations", "10", "--c1", "0", "--folds", "3"]
+    report = tmp_path / "cv.json"
+    code, out, err = run(capsys, "-q", "cv", str(EXAMPLES), *common, "--search-point", "--min-precision",
+                         "0.5", "-o", str(report))
+    assert code == 0, err
+    assert "operating point search (spans_merged precision >= 0.5)" in out and "<- chosen" in out
+    chosen = json.loads(report.read_text(encoding="utf-8"))["point_search"]["chosen"]
+    code, _, err = run(capsys, "train", str(EXAMPLES), "-o", str(tmp_path / "given"), "--iterations", "10",
+                       "--c1", "0", "--deidentify-point", str(report))
+    assert code == 0, err
+    assert "deidentify point:" in err
+    given = recorded_points(read_metadata(tmp_path / "given"))[DEIDENTIFY]
+    assert given.to_dict()["labels"] == chosen["labels"] and given.threshold == chosen["threshold"]
+    assert given.chosen_by["folds"] == 3 and given.chosen_by["corpus_fingerprint"]
+    code, _, err = run(capsys, "train", str(EXAMPLES), "-o", str(tmp_path / "searched"), *common,
+                       "--search-point", "--min-precision", "0.5")
+    assert code == 0, err
+    assert "operating point search" in err and "choosing the deidentify operating point" in err
+    assert recorded_points(read_metadata(tmp_path / "searched"))[DEIDENTIFY] == given  # same folds
+    code, _, err = run(capsys, "train", str(EXAMPLES), "-o", str(tmp_path / "p"), "--iterations", "5",
+                       "--deidentify-point", "0.9")
+    assert code == 0, err
+    assert recorded_points(read_metadata(tmp_path / "p"))[DEIDENTIFY].to_dict() == {
+        "threshold": 0.9, "labels": {}, "spans": "separate"}
+
+
+def test_train_point_option_errors(capsys, tmp_path: Path) -> None:
+    code, _, err = run(capsys, "train", str(EXAMPLES), "-o", str(tmp_path / "m"), "--deidentify-point", "2")
+    assert code == 2 and "probability" in err
+    code, _, err = run(capsys, "train", str(EXAMPLES), "-o", str(tmp_path / "m"), "--search-point",
+                       "--min-precision", "0")
+    assert code == 2 and "--min-precision must be a probability" in err
+    with pytest.raises(SystemExit):
+        run(capsys, "train", str(EXAMPLES), "-o", str(tmp_path / "m"), "--search-point",
+            "--deidentify-point", "0.9")
+    assert not (tmp_path / "m").exists()

@@ -99,3 +99,15 @@ def test_records_its_scheme_pack_and_rules_like_any_trained_model(metadata: dict
     assert metadata["scheme"] == load_scheme("meddocan").to_dict()
     assert metadata["rules"]["pack"] == "es" and metadata["rules"]["scheme"] == "meddocan"
     assert metadata["gazetteer"]["pack"] == "es" and metadata["gazetteer"]["path"] is None
+
+
+def test_its_deidentify_point_was_chosen_on_its_own_documents(metadata: dict) -> None:
+    """``deidentify`` runs the embedded model at the point it records: chosen by cross-validation
+    on train+dev (``python benchmarks/build_model.py --deidentify-point CV_JSON``)."""
+    from crfdeid.operating import DEIDENTIFY, recorded_points
+
+    point = recorded_points(metadata).get(DEIDENTIFY)
+    if point is None:
+        pytest.skip("the embedded model records no deidentify point yet: " + REBUILD)
+    assert point.chosen_by["corpus_fingerprint"] == metadata["training"]["corpus_fingerprint"], REBUILD
+    assert point.chosen_by["spans_merged"]["precision"] >= point.chosen_by["min_precision"]

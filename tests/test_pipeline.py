@@ -275,3 +275,38 @@ def test_emit_must_be_a_boolean(tmp_path: Path) -> None:
     with pytest.raises(RuleError, match="emit must be true or false") as info:
         load_rules(tmp_path)
     assert "ids.yaml:7" in str(info.value)
+
+
+def test_a_note_tagged_once_gives_the_pipelines_spans_at_any_point(tiny_model: Path) -> None:
+    from crfdeid.operating import OperatingPoint
+
+    from .conftest import UNSEEN_NOTE
+
+    pipeline = load_pipeline(tiny_model)
+    retyped = UNSEEN_NOTE.replace(" ", "\xa0").replace("\n", "\r\n")  # a view that is not the note
+    points = [None, OperatingPoint(threshold=0.9),
+              OperatingPoint(labels={"HOSPITAL": 0.99}, spans="separate")]
+    for text in (UNSEEN_NOTE, retyped):
+        document = Document("n", text)
+        candidates = pipeline.candidates(document)
+        found = []
+        for point in points:
+            pipeline.tagger.point = point
+            assert candidates.spans(point) == list(pipeline.run(document).spans)
+            found.append(candidates.spans(point))
+        assert found[0] != found[1] != found[2]  # the points differ here: the test can fail
+
+
+def test_the_pipeline_says_which_point_it_runs_at(tiny_model: Path, pointed_model: Path) -> None:
+    from .conftest import RECORDED_POINT
+
+    assert load_pipeline(tiny_model).point.name == "viterbi"
+    assert load_pipeline(tiny_model, default_point="deidentify").point.name == "viterbi"  # none recorded
+    recorded = load_pipeline(pointed_model, default_point="deidentify")
+    assert recorded.point.name == "deidentify" and recorded.tagger.point.to_dict() == RECORDED_POINT
+    assert load_pipeline(pointed_model).tagger.point is None  # annotate's default: the best path
+    assert load_pipeline(pointed_model, operating_point="deidentify").point.name == "deidentify"
+    overridden = load_pipeline(pointed_model, threshold=0.8, default_point="deidentify")
+    assert overridden.point.name == "threshold 0.8" and overridden.tagger.threshold == 0.8
+    with pytest.raises(CrfdeidError, match="no operating point"):
+        load_pipeline(rules_only=True, threshold=0.8)

@@ -108,6 +108,25 @@ def test_hostile_text_gets_crfsuite_tags_and_marginals(pair: tuple[CrfTagger, Cr
     _same_answer(*pair, Document("hostile", text))
 
 
+def test_a_per_label_point_with_separate_spans_is_applied_as_crfsuite_does(tiny_model: Path) -> None:
+    from crfdeid.operating import OperatingPoint
+
+    from .conftest import UNSEEN_NOTE
+
+    point = OperatingPoint(0.6, {"TERRITORIO": 0.99, "HOSPITAL": 0.95}, "separate")
+    reference = CrfTagger.load(tiny_model, scorer="crfsuite")
+    compiled = CrfTagger.load(tiny_model)
+    reference.point = compiled.point = point
+    document = Document("d", UNSEEN_NOTE)
+    tokens = tokenize(UNSEEN_NOTE)
+    expected = reference.tag_tokens(document, tokens)
+    assert [(t.tag, t.separate) for t in compiled.tag_tokens(document, tokens)] == [
+        (t.tag, t.separate) for t in expected]
+    assert any(t.separate for t in expected)
+    assert [(s.start, s.end, s.label) for s in compiled.detect(document)] == [
+        (s.start, s.end, s.label) for s in reference.detect(document)]
+
+
 def test_threshold_is_applied_as_crfsuite_does(tiny_model: Path) -> None:
     text = (EXAMPLES / "nota-002.txt").read_text(encoding="utf-8")
     for threshold in (0.6, 0.99, 1.0):

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 from crfdeid.io.text import read_text
+from crfdeid.operating import OperatingPoint
 from crfdeid.tagger import META_FILE, MODEL_FILE, CrfTagger, ModelError, tags_to_spans, write_model
 from crfdeid.tokenize import tokenize
 from crfdeid.types import Document
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, UNSEEN_NOTE
 
 
 def test_tags_to_spans_bioes() -> None:
@@ -150,3 +151,48 @@ def test_write_model_replaces_an_old_model_atomically(tiny_model: Path, tmp_path
     write_model(model, tiny_model / MODEL_FILE, meta)
     assert json.loads((model / META_FILE).read_text(encoding="utf-8"))["training"]["note"] == "second"
     assert [p.name for p in tmp_path.iterdir()] == ["model"]  # no temporary folders left behind
+
+
+# -- operating points ---------------------------------------------------------------------------
+
+
+def test_separate_tokens_never_share_a_span_with_the_best_paths() -> None:
+    tokens = tokenize("Hospital San Jorge de Huesca")
+    tags = ["B-H", "I-H", "I-H", "I-H", "I-H"]
+    joined = tags_to_spans(tokens, tags)
+    split = tags_to_spans(tokens, tags, separate=[False, False, False, True, True])
+    assert [(s.start, s.end) for s in joined] == [(0, 28)]
+    assert [(s.start, s.end) for s in split] == [(0, 18), (19, 28)]
+
+
+POINTS = [
+    None,
+    OperatingPoint(threshold=0.9),
+    OperatingPoint(threshold=0.99, spans="separate"),
+    OperatingPoint(labels={"TERRITORIO": 0.99, "HOSPITAL": 0.9}, spans="separate"),
+]
+
+
+@pytest.mark.parametrize("point", POINTS, ids=lambda p: p.describe() if p else "viterbi")
+def test_a_note_decoded_once_gives_what_detect_gives_at_any_point(tiny_model: Path, point) -> None:
+    tagger = CrfTagger.load(tiny_model)
+    document = Document("n", UNSEEN_NOTE + read_text(EXAMPLES / "nota-002.txt"))
+    decoded = tagger.decode(document)
+    tagger.point = point
+    assert decoded.spans(point) == tagger.detect(document)
+    tagger.block_chars = 90  # streamed in blocks of a line or two: spans run across blocks
+    assert tagger.decode(document).spans(point) == tagger.detect(document)
+    assert len(decoded.tokens) < len(tokenize(document.text))  # only what a point could need
+
+
+def test_per_label_thresholds_add_only_their_labels(tiny_model: Path) -> None:
+    document = Document("n", UNSEEN_NOTE)
+    tagger = CrfTagger.load(tiny_model)
+    best_path = set(tagger.detect(document))
+    tagger.point = OperatingPoint(threshold=0.99, spans="separate")
+    everything = set(tagger.detect(document)) - best_path
+    assert {s.label for s in everything} >= {"TERRITORIO", "HOSPITAL"}  # the test can fail
+    tagger.point = OperatingPoint(labels={"TERRITORIO": 0.99}, spans="separate")
+    added = set(tagger.detect(document)) - best_path
+    assert added and {s.label for s in added} == {"TERRITORIO"}
+    assert added <= everything

@@ -238,3 +238,35 @@ def test_the_training_settings_and_timings_are_recorded(tmp_path: Path) -> None:
     assert training["iterations_run"] == 4 and training["min_freq"] == TrainConfig.min_freq
     assert {"seconds", "feature_seconds", "load_seconds", "crfsuite_seconds", "attributes"} <= set(training)
     assert TrainConfig(FeatureSet.load("default")).iterations == DEFAULT_ITERATIONS
+
+
+def test_cross_validation_chooses_an_operating_point_on_out_of_fold_predictions() -> None:
+    from crfdeid.operating import LEVELS, OperatingPoint
+
+    docs = list(load_corpus([EXAMPLES]).values())
+    config = TrainConfig(FeatureSet.load("default"), c1=0.0, c2=0.01, iterations=10)
+    plain = cross_validate(docs, config, folds=3, seed=3)
+    report = cross_validate(docs, config, folds=3, seed=3, point_floor=0.5)
+    assert plain.point_search is None and "point_search" not in plain.to_dict()
+    assert [f.scores for f in report.folds] == [f.scores for f in plain.folds]  # the folds are untouched
+    assert all(f.candidates is None for f in report.folds)  # not kept once searched
+    search = report.point_search
+    families = [row["family"] for row in search.rows]
+    assert families[0] == "viterbi" and families.count("global-separate") == len(LEVELS)
+    assert search.chosen is not None and search.chosen_row["precision"] >= 0.5
+    assert search.chosen_row["recall"] == max(r["recall"] for r in search.rows if r["precision"] >= 0.5)
+    assert isinstance(search.chosen, OperatingPoint) and search.chosen.chosen_by["documents"] == 3
+    data = report.to_dict()
+    assert data["point_search"]["chosen"] == search.chosen.to_dict()
+    assert data["config"]["corpus_fingerprint"] == corpus_fingerprint(docs)
+    assert "operating point search" in format_cv(report)
+
+
+def test_a_recorded_point_round_trips_through_model_json(pointed_model: Path) -> None:
+    from crfdeid.operating import DEIDENTIFY, OperatingPoint, recorded_points
+
+    from .conftest import RECORDED_POINT
+
+    tagger = CrfTagger.load(pointed_model)
+    assert recorded_points(tagger.metadata)[DEIDENTIFY] == OperatingPoint.from_dict(RECORDED_POINT)
+    assert tagger.point is None  # loading a model runs its best path; the caller chooses the point

@@ -22,8 +22,15 @@ warning; packs that differ from the model's are a stale-model error). Rule spans
 model's labels through their PHI category (with --rules-only: --scheme's labels). Every span records its
 source (crf, rule:<id>, rule:<id>+crf) and the CRF's spans a score (mean marginal probability).
 
---threshold P trades precision for recall: a token the model tags O is still reported as PHI
-when its probability of being O is below P (0.5 flags every token the model is unsure about).
+Operating point: by default the CRF reports its best (Viterbi) path, the F1-optimal point.
+--operating-point deidentify reports instead the point 'crfdeid deidentify' runs by default: the
+recall-first point recorded in the model, where a token the best path tags O is PHI too when its
+probability of being O is below the point's threshold (one for every label, or one per label),
+as a span of its own. It writes exactly the spans deidentify detects (deidentify then widens
+them to whole words and adds second mentions), so 'crfdeid evaluate' scores the point. A model
+that records no such point runs its best path.
+--threshold P trades precision for recall by hand: a token the model tags O is still reported as
+PHI when its probability of being O is below P (0.5 flags every token the model is unsure about).
 
 Rules run chunk by chunk (~8 KB of whole lines); a rule that spends more than --timeout CPU
 seconds on one chunk gives up on that chunk only, with a warning; the run goes on. crfdeid
@@ -40,6 +47,8 @@ examples:
   crfdeid annotate ../shared/corpora/meddocan/dev -o /tmp/dev_pred --model my_model/
   crfdeid evaluate ../shared/corpora/meddocan/dev /tmp/dev_pred        score it
   crfdeid annotate notes/ -o out/ --threshold 0.9             higher recall, lower precision
+  crfdeid annotate dev/ -o /tmp/deid --operating-point deidentify   what deidentify replaces
+  crfdeid evaluate dev/ /tmp/deid                                     ...scored
   crfdeid annotate notes.jsonl -o out/ --rules-only --format jsonl
   crfdeid annotate notes/ -o out/ --rules-only --lang none --scheme generic   language-neutral rules
 """
@@ -92,6 +101,8 @@ def cmd_annotate(args: argparse.Namespace) -> int:
     dropped = pipeline.dropped_rules()
     if dropped:
         Once(args.quiet)(dropped)
+    if pipeline.point is not None and pipeline.point.point is not None and not args.quiet:
+        say(f"{PROG}: operating point: {pipeline.point.describe()}")
     bar = partial(progress, enabled=None if not args.quiet else False, desc="annotating")
 
     def report(line: str) -> None:

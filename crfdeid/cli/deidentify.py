@@ -9,7 +9,15 @@ from pathlib import Path
 
 from ..errors import CrfdeidError
 from ..progress import progress, say
-from .options import PROG, RAW, Once, add_input_options, add_model_options, add_pack_options
+from .options import (
+    PROG,
+    RAW,
+    Once,
+    add_input_options,
+    add_model_options,
+    add_pack_options,
+    check_model_options,
+)
 
 _DEIDENTIFY_DESCRIPTION = """\
 De-identify clinical notes: find the PHI and replace it, per label, as the policy says.
@@ -35,7 +43,14 @@ two notes gets two surrogates, so the release cannot be linked across notes. Wit
 without --seed the seed is random and not recorded (and the run cannot be resumed). Same key and
 seed, same output; another --seed, another output.
 
-Detection: the embedded default model (CRF + rules); --rules-only uses the YAML rules alone;
+Detection: the embedded default model (CRF + rules) at its recall-first operating point
+(--operating-point deidentify, the default: the point recorded in the model, chosen by
+cross-validation for the highest spans_merged recall at precision >= 0.97; a model that records
+none runs its best path; --operating-point viterbi for the F1-optimal best path, --threshold P
+for a point of your own). 'crfdeid annotate --operating-point deidentify' writes the spans
+detected here, to score them; deidentify then widens them to whole words and replaces every
+other mention of a replaced string too (audit source "propagated"). The audit's run record and
+OUT_DIR/.crfdeid-output say which point ran. --rules-only uses the YAML rules alone;
 --from-annotations pseudonymises the spans of the .ann beside each note (releasing a gold
 corpus). A model's labels, language pack and rules are the ones it recorded (--lang, --pack or
 --rules choose others, with a warning). Labels of any scheme are replaced by their PHI
@@ -90,7 +105,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     detection.add_argument("--from-annotations", action="store_true",
                            help="skip detection: pseudonymise the spans of the .ann beside each note "
                                 "(or in the .jsonl)")
-    add_model_options(detection)
+    add_model_options(detection, default_point="deidentify")
     add_pack_options(detection, model=True,
                      scheme="labels of the spans with --from-annotations or --rules-only: a shipped "
                             "scheme (meddocan, generic) or a scheme .yaml (default: each label's shipped "
@@ -135,25 +150,27 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
 def _spec(args: argparse.Namespace):  # -> DeidentifierSpec, imported lazily
     from ..deidentify import DeidentifierSpec, read_key
 
-    if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
-        raise CrfdeidError(f"--threshold must be a probability in (0, 1], got {args.threshold}")
     if args.timeout is not None and not args.timeout > 0:
         raise CrfdeidError(f"--timeout must be a positive number of seconds, got {args.timeout}")
-    detector_opts = args.model or args.threshold is not None or args.merge_policy
+    detector_opts = (args.model or args.threshold is not None or args.operating_point
+                     or args.merge_policy)
     if args.from_annotations and (args.rules_only or detector_opts):
         raise CrfdeidError("--from-annotations uses the spans of the .ann files; it takes no "
-                           "--model, --rules-only, --threshold or --merge-policy")
-    if args.rules_only and detector_opts:
-        raise CrfdeidError("--rules-only cannot be combined with --model, --threshold or --merge-policy")
+                           "--model, --rules-only, --threshold, --operating-point or --merge-policy")
+    check_model_options(args)
     spec = DeidentifierSpec(
         model=args.model, rules_only=args.rules_only, from_annotations=args.from_annotations,
         rules=args.rules, threshold=args.threshold, merge_policy=args.merge_policy, timeout=args.timeout,
         policy=args.policy, strategy=args.strategy, seed=args.seed, key=read_key(args.key_file),
-        lang=args.lang, pack=args.pack, scheme=args.scheme,
+        lang=args.lang, pack=args.pack, scheme=args.scheme, operating_point=args.operating_point,
     )
     spec.policy_object()  # a bad policy is a usage error before any work
+    warn = Once(args.quiet)
     for message in spec_warnings(spec):
-        Once(args.quiet)(message)
+        warn(message)
+    chosen = spec.chosen_point(warn)
+    if chosen is not None and not args.quiet:
+        say(f"{PROG}: operating point: {chosen.describe()}")
     return spec
 
 

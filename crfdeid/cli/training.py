@@ -31,6 +31,14 @@ The features come from a feature-set file (--features: a shipped name such as 'd
 .yaml of your own; see features/README.md). c1 (L1) makes the model sparse, c2 (L2) smooth;
 'crfdeid cv --search' picks them by cross-validation. Training is deterministic: the same
 corpora, features and options give the same model.
+
+The deidentify operating point: 'crfdeid deidentify' runs a model at the recall-first point it
+records (model.json: operating_points), and its best (Viterbi) path when it records none.
+--search-point chooses it here, by K-fold cross-validation (--folds K) on the same corpora
+before the final training (K more trainings; -j runs folds in parallel): the point of highest spans_merged
+recall whose precision stays >= --min-precision (0.97). --deidentify-point records one already
+chosen: the JSON report of 'crfdeid cv --search-point -o FILE' (no second cross-validation), or
+a probability P (every label at P(O) < P, separate spans).
 """
 
 _TRAIN_EPILOG = """\
@@ -40,6 +48,9 @@ examples:
   crfdeid train my_notes/ -o my_model --features my_features.yaml --c1 0.1 --c2 0.01
   crfdeid annotate new_notes/ -o predictions/ --model my_model
   crfdeid train german_letters/ -o de_model --lang none --scheme my_scheme.yaml
+  crfdeid train corpus/ -o my_model --search-point -j 2     choose and record the deidentify point
+  crfdeid cv corpus/ -j 2 --search-point -o cv.json         ...or choose it first (and look at it),
+  crfdeid train corpus/ -o my_model --deidentify-point cv.json     then record it
 """
 
 _CV_DESCRIPTION = """\
@@ -52,6 +63,13 @@ Each document's features are extracted once per run and shared by every fold and
 -j 2 gives the same scores as -j 1. --search tries a small grid of c1/c2 values and reports the
 best (6 settings x K trainings: each fold hands its features to crfsuite once for all six, but
 allow for the training time). Folds are shuffled with --seed, so a run is reproducible.
+
+--search-point chooses the operating point 'crfdeid deidentify' runs at: every fold tags its
+held-out documents once, and every point is scored on those out-of-fold predictions — the
+best path; one P(O) threshold for all labels, the tokens it adds taking their best tag or as
+separate spans (with --per-label, per-label thresholds grown greedily too) — and the one of
+highest spans_merged recall at precision >= --min-precision is chosen. The table and the
+chosen point are printed; -o writes them too, for 'crfdeid train --deidentify-point FILE'.
 """
 
 _CV_EPILOG = """\
@@ -59,6 +77,7 @@ examples:
   crfdeid cv ../shared/corpora/meddocan/train ../shared/corpora/meddocan/dev --folds 5 -j 2
   crfdeid cv my_notes/ --folds 10 -j 2 --search -o cv.json
   crfdeid cv my_notes/ --lang none --scheme generic --merge-policy crf_wins.yaml
+  crfdeid cv corpus/ --folds 5 -j 2 --search-point -o cv.json   choose the deidentify point
 """
 
 _EXPLAIN_MODEL_DESCRIPTION = """\
@@ -78,6 +97,18 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                              formatter_class=argparse.RawDescriptionHelpFormatter)
     tr.add_argument("corpora", nargs="+", metavar="CORPUS_DIR", help="BRAT folders or .jsonl files")
     tr.add_argument("-o", "--output", required=True, metavar="MODEL_DIR", help="folder for the model")
+    point = tr.add_argument_group("the deidentify operating point (see above)")
+    chosen = point.add_mutually_exclusive_group()
+    chosen.add_argument("--search-point", action="store_true",
+                        help="choose it by cross-validation on the training corpora first, and record it")
+    chosen.add_argument("--deidentify-point", default=None, metavar="CV_JSON_OR_P",
+                        help="record this one: a 'crfdeid cv --search-point -o' report, or a probability")
+    _add_point_search_options(point)
+    point.add_argument("--folds", type=int, default=5, metavar="K",
+                       help="folds of --search-point (default: 5)")
+    point.add_argument("--seed", type=int, default=13, help="fold shuffle of --search-point (default: 13)")
+    point.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                       help="run the folds of --search-point in N processes (default: 1)")
     _add_training_options(tr)
     tr.set_defaults(handler=cmd_train)
 
@@ -97,6 +128,9 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     cv.add_argument("--merge-policy", default=None, metavar="FILE",
                     help="YAML policy for merging CRF and rule spans, as for annotate "
                          "(default: the shipped one)")
+    cv.add_argument("--search-point", action="store_true",
+                    help="also choose the deidentify operating point on the out-of-fold predictions")
+    _add_point_search_options(cv)
     _add_training_options(cv)
     cv.set_defaults(handler=cmd_cv)
 
@@ -109,6 +143,26 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                     help="only this label (repeatable), e.g. NOMBRE_SUJETO_ASISTENCIA")
     ex.add_argument("--format", choices=("table", "json"), default="table")
     ex.set_defaults(handler=cmd_explain_model)
+
+
+def _add_point_search_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    from ..operating import MIN_PRECISION
+
+    parser.add_argument("--min-precision", type=float, default=MIN_PRECISION, metavar="P",
+                        help="spans_merged precision the point of --search-point must keep "
+                             "(default: %(default)s)")
+    parser.add_argument("--per-label", action="store_true",
+                        help="--search-point also tries one threshold per label (on MEDDOCAN they did "
+                             "not carry over to unseen notes better than one for all)")
+
+
+def _check_point_search(args: argparse.Namespace) -> float | None:
+    """The precision floor of --search-point (None without it)."""
+    if not 0.0 < args.min_precision <= 1.0:
+        raise CrfdeidError(f"--min-precision must be a probability in (0, 1], got {args.min_precision}")
+    if args.jobs < 1:
+        raise CrfdeidError(f"-j must be at least 1, got {args.jobs}")
+    return args.min_precision if args.search_point else None
 
 
 def _add_training_options(parser: argparse.ArgumentParser) -> None:
@@ -170,27 +224,68 @@ def _training_setup(args: argparse.Namespace):  # -> (documents, TrainConfig)
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from ..train import fit
+    from ..tagger import check_model_target
+    from ..train import corpus_fingerprint, corpus_labels, fit
 
+    floor = _check_point_search(args)
+    given = None
+    if args.deidentify_point is not None:
+        from ..operating import read_point_source
+
+        given = read_point_source(args.deidentify_point)
     documents, config = _training_setup(args)
+    check_model_target(Path(args.output))  # before a cross-validation, not after it
+    if given is not None:
+        given.check_labels(corpus_labels(documents), args.deidentify_point)
+        recorded = given.chosen_by.get("corpus_fingerprint")
+        if recorded is not None and recorded != corpus_fingerprint(documents):
+            Once(args.quiet)("the --deidentify-point was chosen by cross-validation on other documents than "
+                             "these (another corpus fingerprint); it is recorded as given")
+    if floor is not None:
+        given = _search_point(args, documents, config, floor)
     if not args.quiet:
         print(f"{PROG}: training on {len(documents)} document(s), "
               f"{sum(len(d.spans) for d in documents)} span(s); features {config.feature_set.name}, "
               f"c1={config.c1} c2={config.c2}, {config.iterations} iterations", file=sys.stderr)
-    meta = fit(documents, config, Path(args.output), verbose=not args.quiet and sys.stderr.isatty())
+    extra = {"operating_points": {"deidentify": given.to_dict()}} if given is not None else None
+    meta = fit(documents, config, Path(args.output), verbose=not args.quiet and sys.stderr.isatty(),
+               extra_metadata=extra)
     if not args.quiet:
         t = meta["training"]
+        point = f"; deidentify point: {given.describe()}" if given is not None else ""
         print(f"{PROG}: model written to {args.output} ({len(meta['labels'])} labels, "
-              f"{t['attributes']} attributes, {t['seconds']:.0f} s)", file=sys.stderr)
+              f"{t['attributes']} attributes, {t['seconds']:.0f} s){point}", file=sys.stderr)
     return 0
+
+
+def _search_point(args: argparse.Namespace, documents: list, config, floor: float):  # -> OperatingPoint|None
+    """``train --search-point``: cross-validate on the training documents, print the search,
+    return the chosen point (with the folds and corpus it was chosen on)."""
+    from ..operating import format_search, with_cv_record
+    from ..train import cross_validate
+
+    if not args.quiet:
+        print(f"{PROG}: choosing the deidentify operating point by {args.folds}-fold cross-validation "
+              f"({args.folds} trainings)", file=sys.stderr)
+    bar = partial(progress, enabled=None if not args.quiet else False, desc="folds")
+    report = cross_validate(documents, config, args.folds, args.jobs, args.seed,
+                            progress=lambda it, n: bar(it, total=n), point_floor=floor,
+                            point_per_label=args.per_label)
+    assert report.point_search is not None
+    print(format_search(report.point_search), file=sys.stderr)
+    chosen = report.point_search.chosen
+    if chosen is None:
+        Once(args.quiet)(f"no operating point keeps spans_merged precision >= {floor}; the model records "
+                         "none (deidentify will run its best path)")
+        return None
+    return with_cv_record(chosen, report.config)
 
 
 def cmd_cv(args: argparse.Namespace) -> int:
     from ..merge import MergePolicy
     from ..train import Operating, cross_validate, format_cv, write_json
 
-    if args.jobs < 1:
-        raise CrfdeidError(f"-j must be at least 1, got {args.jobs}")
+    floor = _check_point_search(args)
     if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
         raise CrfdeidError(f"--threshold must be a probability in (0, 1], got {args.threshold}")
     documents, config = _training_setup(args)
@@ -198,7 +293,8 @@ def cmd_cv(args: argparse.Namespace) -> int:
     operating = Operating(merge, args.threshold)
     bar = partial(progress, enabled=None if not args.quiet else False, desc="folds")
     report = cross_validate(documents, config, args.folds, args.jobs, args.seed, args.search,
-                            progress=lambda it, n: bar(it, total=n), operating=operating)
+                            progress=lambda it, n: bar(it, total=n), operating=operating, point_floor=floor,
+                            point_per_label=args.per_label)
     print(format_cv(report))
     if args.output:
         write_json(Path(args.output), report.to_dict())
