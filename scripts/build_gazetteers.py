@@ -6,7 +6,8 @@
 Re-runnable and deterministic: the same sources give byte-identical output (rows are sorted,
 no timestamps; the provenance records each source's SHA-256 instead). The hand-written lists
 of the pack (kinship, honorifics, calendar, street and facility types, provinces, communities,
-stop list) are read, never written, by this script.
+organisations, stop list) are read, never written, by this script; provinces.tsv and
+organisations.tsv are checked (provenance.json "checks") and the organisation list's hash recorded.
 
 Outputs (tab-separated, UTF-8, one header row, '#' comment lines on top):
   given_names.tsv    name, male, female        INE counts by sex (a name in both keeps both)
@@ -154,6 +155,12 @@ SOURCES = {
         "files": ["esco/occupations_es.json"],
         "licence": "ESCO, © European Union, reuse with attribution",
         "attribution": "ESCO classification of the European Commission (occupations, Spanish)",
+    },
+    "pack_organisations": {
+        "pack_files": ["organisations.tsv"],
+        "licence": "MIT (this project; hand-compiled)",
+        "attribution": "crfdeid language pack (hand-compiled list of organisation names, from the "
+        "organisations' own published names; no personal data)",
     },
 }
 
@@ -512,6 +519,42 @@ def check_postal_prefixes(src: Path, provinces: ProvinceIndex) -> dict[str, int]
     if disagree > agree * 0.01:
         raise SystemExit(f"province codes disagree with {disagree} council postal codes: check provinces.tsv")
     return {"postal_codes_agreeing": agree, "postal_codes_disagreeing": disagree}
+
+
+#: The kinds of organisations.tsv (its ``kind`` column).
+ORGANISATION_KINDS = ("health_service", "government", "university", "research", "forensic", "emergency",
+                      "association", "justice", "insurer", "manufacturer")
+
+
+def check_organisations(table: Path, hospitals: Iterable[str], clinical: Iterable[str] = ()) -> dict:
+    """A pack's hand-compiled organisation list (organisations.tsv, read, never written): known
+    kinds; no name or alias twice; no acronym both matched and set aside as ambiguous (column
+    ``unmatched``); nothing that is a hospital's name or an acronym the pack calls clinical
+    (surrogates.yaml ``medical_acronyms``): such an entry would teach the tagger that ordinary
+    words are PHI. Used by the German build too."""
+    rows = read_tsv(table)
+    hospital_names = {fold(name) for name in hospitals}
+    clinical_keys = {fold(a) for a in clinical}
+    matched: dict[str, str] = {}
+    problems = []
+    for row in rows:
+        if row["kind"] not in ORGANISATION_KINDS:
+            problems.append(f"{row['name']}: unknown kind {row['kind']!r}")
+        for entry in [row["name"], *filter(None, row["aliases"].split("|"))]:
+            key = fold(entry)
+            if key in matched:
+                problems.append(f"{entry!r} is listed twice ({matched[key]})")
+            matched[key] = row["name"]
+            if key in hospital_names:
+                problems.append(f"{entry!r} is a hospital (hospitals.tsv)")
+            if key in clinical_keys:
+                problems.append(f"{entry!r} is a clinical acronym (surrogates.yaml medical_acronyms)")
+    unmatched = {fold(a) for row in rows for a in filter(None, row["unmatched"].split("|"))}
+    problems += [f"{a!r} is both matched and unmatched" for a in sorted(unmatched & set(matched))]
+    if problems:
+        raise SystemExit(f"{table.name}: " + "; ".join(problems))
+    return {"rows": len(rows), "entries_matched": len(matched), "acronyms_unmatched": len(unmatched),
+            "kinds": dict(sorted(Counter(row["kind"] for row in rows).items()))}
 
 
 class FacilityTyper:
@@ -948,7 +991,10 @@ def main(argv: list[str] | None = None) -> int:
         "territories.tsv": build_territories(src),
         "foreign_places.tsv": build_foreign_places(src),
     }
-    checks = {"provinces": check_postal_prefixes(src, provinces)}
+    checks = {"provinces": check_postal_prefixes(src, provinces),
+              "organisations": check_organisations(
+                  out / "organisations.tsv", [row[0] for row in built["hospitals.tsv"][0]],
+                  yaml.safe_load((out / "surrogates.yaml").read_text(encoding="utf-8"))["medical_acronyms"])}
     write_pack(out, src, "es", "scripts/build_gazetteers.py", SOURCES, OUTPUTS, built, checks)
     return 0
 

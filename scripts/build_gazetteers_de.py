@@ -8,8 +8,8 @@ packages pinned in the ``test`` extra, each recorded in provenance.json with its
 SHA-256 (so the rebuild test can say which version it needs). The helpers (TSV writing,
 provenance, folding) are scripts/build_gazetteers.py's. Re-runnable and deterministic: sorted
 rows, no timestamps. The hand-written files of the pack (states.tsv, communities.tsv,
-hospitals.tsv, health_centres.tsv, streets.tsv, territories.tsv and the YAML closed lists) are
-read and checked, never written, by this script.
+hospitals.tsv, health_centres.tsv, streets.tsv, territories.tsv, organisations.tsv and the YAML
+closed lists) are read and checked, never written, by this script.
 
 Outputs (tab-separated, UTF-8, one header row, '#' comment lines on top):
   given_names.tsv    name, male, female, locales   Faker de_DE, de_AT, de_CH given names; male and
@@ -42,7 +42,7 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_gazetteers import fold, read_tsv, write_pack
+from build_gazetteers import check_organisations, fold, read_tsv, write_pack
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = "scripts/build_gazetteers_de.py"
@@ -426,7 +426,9 @@ def main(argv: list[str] | None = None) -> int:
     towns, postal = built["municipalities.tsv"][0], built["postal_codes.tsv"][0]
     capitals = yaml.safe_load((out / "surrogates.yaml").read_text(encoding="utf-8"))["capitals"]
     checks = {"states": check_states(states, capitals, towns, postal),
-              "hand_tables": check_hand_tables(out, towns)}
+              "hand_tables": check_hand_tables(out, towns),
+              "organisations": check_organisations(
+                  out / "organisations.tsv", [row["name"] for row in read_tsv(out / "hospitals.tsv")])}
     write_pack(out, out, "de", SCRIPT, SOURCES, OUTPUTS, built, checks)
     return 0
 

@@ -91,6 +91,28 @@ def test_health_centres_only_behind_their_facility_type(matcher) -> None:
     assert spans(matcher, "Vive en Cuéllar.", "health_centre") == []
 
 
+def test_organisations_match_where_a_note_names_them(matcher) -> None:
+    text = (
+        "Colirio de dexametasona (Maxidex®, Alcon Cusí) y metilprednisolona (Urbason®, Merck, "
+        "Madrid). Trasladado por el SAMUR; necropsia en el Instituto Vasco de Medicina Legal "
+        "(IVML). Facultad de Medicina, Universidad Complutense de Madrid. Implante de Boston "
+        "Scientific Corporation."
+    )
+    assert spans(matcher, text, "organisation") == [
+        "Alcon Cusí", "Merck", "SAMUR", "Instituto Vasco de Medicina Legal", "IVML",
+        "Universidad Complutense de Madrid", "Boston Scientific Corporation",
+    ]
+
+
+def test_ambiguous_acronyms_are_not_organisations(matcher) -> None:
+    text = (
+        "EPOC en tratamiento con ICS y LABA, SES bajo; avisó por SMS. A los once años, EMA y CDC "
+        "positivos, escala NIH 4. Dista 3 cm del borde. Adecuación nutricia. Educación para la "
+        "Salud. Dr. Esteve Ferrer Almirall."
+    )
+    assert spans(matcher, text, "organisation") == []
+
+
 def test_kinship_months_weekdays_street_types(matcher) -> None:
     text = "Su madre y sus hermanos vienen el lunes 3 de marzo a la Avda. de la Paz."
     assert spans(matcher, text, "kinship") == ["madre", "hermanos"]

@@ -33,6 +33,7 @@ def test_pack_has_every_list_with_plausible_sizes(pack) -> None:
     assert sizes["hospital"] > 500
     assert sizes["health_centre"] > 9_000
     assert sizes["profession"] > 2_000
+    assert sizes["organisation"] > 300
     assert pack.language == "es" and pack.version
 
 
@@ -74,6 +75,26 @@ def test_facilities_have_known_types(pack) -> None:
     for table in ("hospital", "health_centre"):
         assert {r["type"] for r in pack.table(table).rows} <= types
     assert {r["type"] for r in pack.table("health_centre").rows} == {"centro de salud", "consultorio"}
+
+
+def test_organisations_have_a_kind_and_set_ambiguous_acronyms_aside(pack) -> None:
+    table = pack.table("organisation")
+    assert len(table) > 300 and table.match
+    kinds = {r["kind"] for r in table.rows}
+    assert {"health_service", "university", "research", "forensic", "emergency", "association",
+            "justice", "manufacturer"} <= kinds
+    rows = {r["name"]: r for r in table.rows}
+    assert "SERMAS" in rows["Servicio Madrileño de Salud"]["aliases"].split("|")
+    assert "ICS" in rows["Institut Català de la Salut"]["unmatched"].split("|")
+    entries = {fold(e) for e in table.entries}
+    # acronyms and words that in clinical text mostly mean something else are never matched
+    for word in ("ICS", "SES", "SMS", "SCS", "SNS", "EMA", "CDC", "NIH", "ONCE", "Salud", "Esteve",
+                 "Ferrer", "Almirall", "Dista", "Nutricia"):
+        assert fold(word) not in entries, word
+    clinical = {fold(a) for a in pack.surrogate["medical_acronyms"]}
+    assert not entries & clinical
+    hospitals = {fold(e) for e in pack.table("hospital").entries}
+    assert not entries & hospitals
 
 
 def test_professions_have_both_genders(pack) -> None:

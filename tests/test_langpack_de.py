@@ -158,3 +158,14 @@ def test_the_matcher_reads_a_german_letter(pack) -> None:
     assert "hospital:B" in tags["Universitätsklinikum"] and "kinship:B" in tags["Tochter"]
     assert "municipality:B" in tags["Frankfurt"] and "stop:B" in tags["Crohn"]
     assert not any(tag.startswith("weekday") for tag in tags["Die"])
+
+
+def test_organisations_match_and_surnames_stay_out(pack) -> None:
+    table = pack.table("organisation")
+    assert len(table) > 150 and {r["kind"] for r in table.rows} >= {"insurer", "university", "manufacturer"}
+    text = ("Versichert bei der AOK; Befund des Instituts für Rechtsmedizin der Universität Leipzig. "
+            "Implantat (Medtronic), Infusion (Fresenius Kabi). Herr Bayer, Frau Braun, Lilly Hartmann.")
+    tokens = tokenize(text)
+    found = [text[tokens[m.start].start:tokens[m.end - 1].end]
+             for m in GazetteerMatcher(pack, lists=["organisation"]).match(tokens)]
+    assert found == ["AOK", "Universität Leipzig", "Medtronic", "Fresenius Kabi"]

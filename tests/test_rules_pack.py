@@ -91,7 +91,8 @@ def test_spanish_pack_covers_the_issue_list():
     labels = {r.label for r in load_rules("es")}
     assert {"CORREO_ELECTRONICO", "NUMERO_TELEFONO", "NUMERO_FAX", "ID_SUJETO_ASISTENCIA",
             "ID_ASEGURAMIENTO", "ID_TITULACION_PERSONAL_SANITARIO", "ID_CONTACTO_ASISTENCIAL", "FECHAS",
-            "EDAD_SUJETO_ASISTENCIA", "TERRITORIO", "URL_WEB", "DIREC_PROT_INTERNET"} <= labels
+            "EDAD_SUJETO_ASISTENCIA", "TERRITORIO", "URL_WEB", "DIREC_PROT_INTERNET", "INSTITUCION",
+            "CENTRO_SALUD", "PROFESION", "ID_EMPLEO_PERSONAL_SANITARIO"} <= labels
     validators = {r.validator for r in load_rules("es")}
     assert {"es.dni", "es.nie", "es.nss", "es.postal_code"} <= validators
 
