@@ -129,13 +129,24 @@ class Deidentifier:
         ``name`` is the note's public name (the output file name, folders included); when
         given, a name that spells a PHI string found in the note is a reason to hold it back.
         """
+        spans, timeouts = self.detect_note(document)
+        return self.pseudonymise_note(document.with_spans(spans), timeouts, name)
+
+    def detect_note(self, document: Document) -> tuple[list[Span], tuple[RuleTimeout, ...]]:
+        """The detector's spans of one note, and the rule timeouts met finding them."""
         run = getattr(self.detector, "run", None)
         if run is not None:
             detection = run(document)
-            spans, timeouts = list(detection.spans), tuple(detection.timeouts)
-        else:
-            spans, timeouts = self.detector.detect(document), ()
-        result = self.pseudonymiser.pseudonymise(document.with_spans(spans))
+            return list(detection.spans), tuple(detection.timeouts)
+        return self.detector.detect(document), ()
+
+    def pseudonymise_note(self, document: Document, timeouts: tuple[RuleTimeout, ...] = (),
+                          name: str | None = None, *, rerolls: dict[str, int] | None = None,
+                          date_rerolls: int = 0) -> NoteResult:
+        """Pseudonymise the spans ``document`` carries (detected, or decided by a reviewer: ``crfdeid
+        review``) and decide whether the note may be released, as ``deidentify_note`` does;
+        ``rerolls``/``date_rerolls`` draw some originals again (``Pseudonymiser.note_secret``)."""
+        result = self.pseudonymiser.pseudonymise(document, rerolls=rerolls, date_rerolls=date_rerolls)
         held: list[HoldReason] = []
         if timeouts:
             rules = sorted({t.rule_id for t in timeouts})

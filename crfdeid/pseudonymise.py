@@ -36,7 +36,7 @@ import hashlib
 import hmac
 import secrets
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -62,6 +62,7 @@ from .surrogates import (
     too_close,
 )
 from .surrogates.ages import AgeGenerator
+from .surrogates.base import RerolledSecret
 from .surrogates.people import PERSON_LABELS, PeopleGenerator
 from .textview import TextView, form_of, same_form
 from .types import Document, Span
@@ -365,17 +366,21 @@ class Pseudonymiser:
     def _is_stopword(self, word: str) -> bool:
         return self.data is not None and self.data.pack.is_stopword(word)
 
-    def note_secret(self, document_id: str) -> Secret:
+    def note_secret(self, document_id: str, rerolls: Mapping[str, int] | None = None,
+                    date_rerolls: int = 0) -> Secret:
         """The secret surrogates of one note are drawn from.
 
         With a key, the run's secret: one original gets one surrogate in every note, the
         consistency a linked research release needs. Without one, the seed mixed with the note
         id: surrogates are drawn per note, so a repeated original ("Martínez", "Madrid") gets
         independent surrogates in different notes and the release cannot be linked across notes
-        or attacked by counting surrogates. The same seed and note still give the same output."""
-        if self.keyed:
-            return self._secret
-        return Secret(self._secret.digest("crfdeid-note", document_id))
+        or attacked by counting surrogates. The same seed and note still give the same output.
+        ``rerolls`` (normalised original -> count) and ``date_rerolls`` draw those originals, and
+        the note's date shift, again (a reviewer's reroll: ``RerolledSecret``)."""
+        secret = self._secret if self.keyed else Secret(self._secret.digest("crfdeid-note", document_id))
+        if (rerolls and any(rerolls.values())) or date_rerolls:
+            return RerolledSecret(secret, dict(rerolls or {}), date_rerolls)
+        return secret
 
     def original_hash(self, text: str) -> str:
         """A keyed hash of the normalised original (salted from the seed without a key)."""
@@ -402,8 +407,10 @@ class Pseudonymiser:
                 else "HMAC-SHA256 with a salt derived from the seed"),
         }
 
-    def pseudonymise(self, document: Document) -> Pseudonymised:
+    def pseudonymise(self, document: Document, *, rerolls: Mapping[str, int] | None = None,
+                     date_rerolls: int = 0) -> Pseudonymised:
         """The new document, its audit and leftovers. Never raises for a valid ``Document``.
+        ``rerolls`` and ``date_rerolls``: originals to draw again (``note_secret``).
 
         Generators read and plan on the note's NFC view (a decomposed "Julián" is one word with
         an accented letter, as a reader sees it); the replacements are then written into the
@@ -427,7 +434,8 @@ class Pseudonymiser:
                 planning = planning.with_spans((*planning.spans, *extra))
             folded, scannable = scannable.fold(), None
         spans, dropped = resolve_overlaps(planning.spans)
-        state = DocumentState(document.id, planning.text, self.note_secret(document.id), self.data)
+        secret = self.note_secret(document.id, rerolls, date_rerolls)
+        state = DocumentState(document.id, planning.text, secret, self.data)
         state.folded = folded
         originals = [planning.span_text(span) for span in spans]
         keys = [normalise(original) for original in originals]  # once: folding is not free

@@ -376,3 +376,24 @@ def test_an_age_filed_under_another_label_is_treated_as_an_age(label):
     assert result.audit[0].note.startswith(f"an age filed as {label}: treated as an age")
     old = run("Edad: 93 años.", (label, "93 años"))
     assert old.text == "Edad: 90 o más años."
+
+
+def test_rerolls_change_one_person_everywhere_and_nothing_else():
+    """A reviewer's reroll (crfdeid review): the person gets another surrogate at every mention,
+    the rest of the note draws as before, and the same count gives the same text."""
+    text = "Nombre: Julián Pérez.\nCP: 50012.\nJulián Pérez ingresa. Su médico, el Dr. Ruiz.\n"
+    spans = [Span(8, 20, "NOMBRE_SUJETO_ASISTENCIA"), Span(26, 31, "TERRITORIO"),
+             Span(33, 45, "NOMBRE_SUJETO_ASISTENCIA"), Span(73, 77, "NOMBRE_PERSONAL_SANITARIO")]
+    doc = Document("n1", text, tuple(spans))
+    pseudo = Pseudonymiser(seed=4)
+    plain = pseudo.pseudonymise(doc)
+    rolled = pseudo.pseudonymise(doc, rerolls={"julian perez": 1})
+    assert pseudo.pseudonymise(doc, rerolls={"julian perez": 1}).text == rolled.text
+    old = {r.start: r.surrogate for r in plain.audit}
+    new = {r.start: r.surrogate for r in rolled.audit}
+    assert new[8] != old[8] and new[8] == new[33]  # one person, one (new) surrogate
+    assert new[26] == old[26] and new[73] == old[73]
+    dated = Document("n1", "Ingreso: 02/09/2024. Alta: 09/09/2024.\n",
+                     (Span(9, 19, "FECHAS"), Span(27, 37, "FECHAS")))
+    a, b = pseudo.pseudonymise(dated), pseudo.pseudonymise(dated, date_rerolls=1)
+    assert a.text != b.text and a.text[:9] == b.text[:9]

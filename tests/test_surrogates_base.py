@@ -148,3 +148,20 @@ def test_a_level_whose_few_options_are_all_unsafe_fails_at_once_with_the_chains_
     (fast, fast_level), fast_draws = chain(("Madrid", "Toledo"), ("Soria", "Teruel", "Madrid"))
     assert (fast, fast_level.fallback) == (plain, plain_level.fallback) and fast in ("Soria", "Teruel")
     assert plain_draws == 50 and fast_draws == 0
+
+
+def test_rerolled_secret_redraws_the_original_and_its_words_only():
+    from crfdeid.surrogates.base import RerolledSecret, Secret
+
+    base = Secret.from_seed(3)
+    rolled = RerolledSecret(base, {normalise("Juan Martínez"): 1}, dates=2)
+    for key in ("juan martinez", "martinez", "juan"):  # the original and runs of its words
+        assert rolled.digest("surname", key, "0") != base.digest("surname", key, "0")
+    for key in ("martin", "pedro", "juan garcia"):  # anything else draws as before
+        assert rolled.digest("surname", key, "0") == base.digest("surname", key, "0")
+    assert rolled.digest("date-shift", "nota-1") != base.digest("date-shift", "nota-1")
+    again = RerolledSecret(base, {normalise("Juan Martínez"): 1}, dates=2)
+    # reproducible
+    assert again.digest("surname", "martinez", "0") == rolled.digest("surname", "martinez", "0")
+    twice = RerolledSecret(base, {normalise("Juan Martínez"): 2})
+    assert twice.digest("surname", "martinez", "0") != rolled.digest("surname", "martinez", "0")

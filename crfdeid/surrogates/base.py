@@ -104,6 +104,49 @@ class Secret:
         return random.Random(int.from_bytes(self.digest(*parts)[:16], "big"))
 
 
+#: What a draw's key is split into to compare it with a rerolled original: runs of letters/digits.
+_KEY_WORDS = regex.compile(r"[\p{L}\p{M}\p{N}]+")
+
+
+class RerolledSecret(Secret):
+    """A note's secret with some originals drawn again: a reviewer's "reroll" (``crfdeid review``).
+
+    ``counts`` maps a normalised original (``normalise(text)``) to how many times it was rerolled.
+    Every draw is keyed by (category, key of the original, …); a draw whose key is the original
+    or a run of its words ("Martínez" of "Juan Martínez", the town of an address) mixes the count
+    in, so it lands elsewhere — deterministically, the same count always giving the same
+    surrogate — and every mention of the original follows, as consistency asks. ``dates``
+    redraws the note's one date shift (every date of a note moves together).
+    """
+
+    def __init__(self, base: Secret, counts: dict[str, int], dates: int = 0) -> None:
+        super().__init__(base._secret)
+        self._rerolled = [(_KEY_WORDS.findall(normalise(k)), n) for k, n in counts.items() if n]
+        self._dates = dates
+        self._seen: dict[str, int] = {}
+
+    def _count(self, key: str) -> int:
+        """The reroll count of a draw key: the sum over the rerolled originals holding its words."""
+        found = self._seen.get(key)
+        if found is None:
+            words = _KEY_WORDS.findall(normalise(key))
+            found = 0
+            if words:
+                size = len(words)
+                for original, n in self._rerolled:
+                    if any(original[i:i + size] == words for i in range(len(original) - size + 1)):
+                        found += n
+            self._seen[key] = found
+        return found
+
+    def digest(self, *parts: str) -> bytes:
+        if parts and parts[0] == "date-shift":
+            n = self._dates
+        else:
+            n = self._count(parts[1]) if len(parts) > 1 and self._rerolled else 0
+        return super().digest(*parts, f"reroll={n}") if n else super().digest(*parts)
+
+
 def ascii_fold(text: str) -> str:
     """Folded, ASCII letters and digits only: how a name is spelled in an e-mail address.
     Short strings are remembered, as by ``fold`` (every address rebuilds the note's names)."""
