@@ -29,21 +29,24 @@ import contextlib
 import hashlib
 import json
 import multiprocessing
+import re
 import signal
 import time
 import traceback
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from . import __version__
 from .errors import CrfdeidError, InputError, OutputError
 from .heap import freeze_loaded, note_scope
+from .io import table as tables
 from .io.brat import format_ann, parse_ann
-from .io.inputs import InputFile, Skipped, count_inputs, iter_inputs
+from .io.inputs import ALL_KINDS, InputFile, Skipped, count_inputs, iter_inputs, kind_of
 from .io.jsonl import document_to_json, parse_jsonl_line
+from .io.table import Table
 from .io.text import DEFAULT_ENCODING, DEFAULT_MAX_BYTES, decode_bytes
 from .release import FAILED, FAILURES, HELD, QUARANTINE, RELEASED, Release
 from .types import Document
@@ -103,9 +106,17 @@ class BatchOptions:
     mapping_out: Path | None = None
     jobs: int = 1
     debug: bool = False
+    #: tables (.csv, .tsv, .parquet): the column of the notes, and the one naming them
+    text_column: str | None = None
+    id_column: str | None = None
+    #: the per-run HTML report (crfdeid/report.py), and whether it shows the original notes
+    report: Path | None = None
+    report_originals: bool = True
 
     def __post_init__(self) -> None:
         self.out_dir = Path(self.out_dir)
+        if self.report is not None:
+            self.report = Path(self.report)
         if self.fmt not in FORMATS:
             raise CrfdeidError(f"unknown format {self.fmt!r}; expected one of {', '.join(FORMATS)}")
         if self.names not in NAMES:
@@ -177,11 +188,14 @@ class Note:
     note_id: str
     name: str
     path: Path
-    kind: str  # "text" or "jsonl"
-    line: int | None = None
+    kind: str  # "text", "jsonl", "docx", "pdf" or "table" (a row)
+    line: int | None = None  # the line of a .jsonl, the data row of a table
+    table: Table | None = None
 
     @property
     def where(self) -> str:
+        if self.table is not None:
+            return self.table.where(self.line or 0)
         return f"{self.path}:{self.line}" if self.line is not None else str(self.path)
 
 
@@ -201,6 +215,8 @@ class Processed:
 
     status: str
     texts: dict[str, str] = field(default_factory=dict)  # relative path -> content
+    files: dict[str, bytes] = field(default_factory=dict)  # relative path -> content (a .docx)
+    rows: dict[str, str] = field(default_factory=dict)  # a table's relative path -> its row, appended
     audit: list[str] = field(default_factory=list)
     jsonl: str | None = None
     mapping: list[str] = field(default_factory=list)
@@ -211,18 +227,31 @@ class Processed:
     strategies: Counter = field(default_factory=Counter)
     fallbacks: int = 0
     internal: bool = False
+    #: for the report only (``options.report``): the note's texts, before and after
+    view: dict[str, str | None] | None = None
 
 
-def enumerate_notes(files: Iterable[InputFile], names: str, spec: Any, max_bytes: int) -> Iterator[Note]:
-    """The notes of the inputs, in order: a text file is one note, a .jsonl line is one note
-    (streamed, so a large .jsonl is never held in memory)."""
+def enumerate_notes(files: Iterable[InputFile], names: str, spec: Any, max_bytes: int,
+                    tables_of: dict[Path, Table] | None = None) -> Iterator[Note]:
+    """The notes of the inputs, in order: a text, .docx or .pdf file is one note, a .jsonl line
+    or a table row is one note (streamed, so a large file is never held in memory). ``tables_of``
+    holds the tables ``open_tables`` checked."""
     index = 0
     width = 6
     for item in files:
-        if item.kind == "text":
+        if item.kind in ("text", "docx", "pdf"):
             yield Note(index, item.note_id, public_name(item.note_id, index, names, spec, width), item.path,
-                       "text")
+                       item.kind)
             index += 1
+            continue
+        if item.kind == "table":
+            table = (tables_of or {})[item.path]
+            prefix = f"{item.folder}/" if item.folder else ""
+            for row, cells in tables.iter_rows(table, max_bytes):
+                note_id = prefix + tables.row_id(table, cells, row)
+                yield Note(index, note_id, public_name(note_id, index, names, spec, width), item.path,
+                           "table", row, table)
+                index += 1
             continue
         for lineno, note_id in _jsonl_ids(item, max_bytes):
             yield Note(index, note_id, public_name(note_id, index, names, spec, width), item.path, "jsonl",
@@ -262,10 +291,20 @@ def public_name(note_id: str, index: int, names: str, spec: Any, width: int = 6)
     return spec.digest("name", note_id.encode("utf-8"))[:20]
 
 
+_ROWS = tables.RowReader()
+
+
 def load(note: Note, from_annotations: bool, max_bytes: int, spec: Any) -> Loaded:
     """Read a note's bytes (and its .ann) and compute the digest that ``resume`` compares."""
     try:
-        if note.kind == "jsonl":
+        if from_annotations and note.kind not in ("text", "jsonl"):
+            raise InputError("--from-annotations reads .txt notes with their .ann, and .jsonl files",
+                             hint="de-identify .docx, .pdf and tables with a model or --rules-only")
+        if note.kind == "table":
+            assert note.table is not None
+            data = tables.encode_row(_ROWS.row(note.table, note.line or 1, max_bytes))
+            annotations = None
+        elif note.kind == "jsonl":
             data = _jsonl_line(note.path, note.line or 1)
             if len(data) > max_bytes:
                 raise InputError(f"the line is {len(data):,} bytes, over the {max_bytes:,}-byte limit "
@@ -326,20 +365,33 @@ def process(deidentifier: Any, note: Note, loaded: Loaded, options: BatchOptions
         stage = "de-identify"
         with note_scope():
             outcome = deidentifier.deidentify_note(document, note.name if options.names == "kept" else None)
-        return _format(note, outcome, options)
+        stage = "write"
+        return _format(note, loaded, document, outcome, options)
     except KeyboardInterrupt:
         raise
     except CrfdeidError as exc:
         return _failed(note, stage, exc.message, exc.line, exc.hint, internal=False,
-                       message=_where(note, exc))
+                       message=_where(note, exc), loaded=loaded)
     except Exception as exc:  # a bug: this note fails, the batch goes on
         detail = "".join(traceback.format_exception(exc)) if options.debug else f"{type(exc).__name__}: {exc}"
         return _failed(note, stage, f"internal error ({type(exc).__name__}); rerun with --debug and "
                        "report it", None, None, internal=True,
-                       message=f"{note.where}: internal error: {detail}")
+                       message=f"{note.where}: internal error: {detail}", loaded=loaded)
 
 
 def _document(note: Note, loaded: Loaded, options: BatchOptions) -> Document:
+    if note.kind == "docx":
+        from .io.docx import docx_text
+
+        return Document(note.note_id, docx_text(loaded.data, note.path))
+    if note.kind == "pdf":
+        from .io.pdf import pdf_text
+
+        return Document(note.note_id, pdf_text(loaded.data, note.path))
+    if note.kind == "table":
+        assert note.table is not None
+        text = tables.decode_row(loaded.data)[note.table.text_index]
+        return Document(note.note_id, "" if text is None else str(text))
     if note.kind == "jsonl":
         text = decode_bytes(loaded.data, note.path, options.encoding)
         parsed = parse_jsonl_line(text, note.path, note.line or 1)
@@ -361,7 +413,7 @@ def _where(note: Note, exc: CrfdeidError) -> str:
 
 
 def _failed(note: Note, stage: str, error: str, line: int | None, hint: str | None, *, internal: bool,
-            message: str) -> Processed:
+            message: str, loaded: Loaded | None = None) -> Processed:
     record: dict[str, Any] = {"note": note.name, "stage": stage, "error": error}
     if line is not None:
         record["line"] = line
@@ -370,18 +422,47 @@ def _failed(note: Note, stage: str, error: str, line: int | None, hint: str | No
     if note.line is not None:
         record["input_line"] = note.line
     record["internal"] = internal
-    return Processed(FAILED, failure=record, message=message, internal=internal)
+    rows = {}
+    if note.table is not None:  # the table keeps the row, emptied: never the original text
+        cells = tables.decode_row(loaded.data) if loaded is not None and loaded.data else None
+        rows[_table_output(note)] = tables.format_row(note.table, tables.failed_row(note.table, cells), None,
+                                                      note.line == 1)
+    return Processed(FAILED, rows=rows, failure=record, message=message, internal=internal)
 
 
-def _format(note: Note, outcome: Any, options: BatchOptions) -> Processed:
+def _table_output(note: Note) -> str:
+    assert note.table is not None
+    return note.table.output
+
+
+def _format(note: Note, loaded: Loaded, original: Document, outcome: Any, options: BatchOptions) -> Processed:
     result = outcome.result
-    held = bool(outcome.held) and not options.release_incomplete
+    reasons = list(outcome.held)
+    files: dict[str, bytes] = {}
+    if note.kind == "docx":  # the .docx itself, replacements made in its runs
+        from .io.docx import rewrite_docx
+
+        docx = rewrite_docx(loaded.data, note.path, edits(original.text, result))
+        reason = _package_leftover(docx, result.mapping)
+        if reason is not None:
+            reasons.append(reason)
+    held = bool(reasons) and not options.release_incomplete
     status = HELD if held else RELEASED
     base = f"{QUARANTINE}/{note.name}" if held else note.name
     texts: dict[str, str] = {}
+    rows: dict[str, str] = {}
     jsonl = None
     document = Document(note.name, result.document.text, result.document.spans)
-    if options.fmt == "jsonl" and not held:
+    if note.kind == "docx":
+        files[f"{base}.docx"] = docx
+    elif note.table is not None:
+        cells = tables.decode_row(loaded.data)
+        null = cells[note.table.text_index] is None and not result.text  # a Parquet null stays null
+        rows[_table_output(note)] = tables.format_row(note.table, cells,
+                                                      None if held or null else result.text, note.line == 1)
+        if held:
+            texts[f"{base}.txt"] = result.text
+    elif options.fmt == "jsonl" and not held:
         jsonl = json.dumps(document_to_json(document), ensure_ascii=False) + "\n"
     else:
         texts[f"{base}.txt"] = result.text
@@ -389,7 +470,7 @@ def _format(note: Note, outcome: Any, options: BatchOptions) -> Processed:
             texts[f"{base}.ann"] = format_ann(result.document)
     if held:
         texts[f"{base}.reason.json"] = json.dumps(
-            {"note": note.name, "held": [r.to_json() for r in outcome.held]}, ensure_ascii=False, indent=1
+            {"note": note.name, "held": [r.to_json() for r in reasons]}, ensure_ascii=False, indent=1
         ) + "\n"
     audit = [json.dumps({"record": "span", **r.to_json(), "document": note.name}, ensure_ascii=False) + "\n"
              for r in result.audit]
@@ -400,16 +481,59 @@ def _format(note: Note, outcome: Any, options: BatchOptions) -> Processed:
         mapping = [json.dumps({"document": note.name, "label": label, "original": original,
                                "surrogate": surrogate}, ensure_ascii=False) + "\n"
                    for label, original, surrogate in result.mapping]
-    reasons = [r.to_json() for r in outcome.held]
     message = ""
-    if outcome.held:
+    if reasons:
         verb = "released anyway (--release-incomplete)" if not held else "held back"
-        message = f"{note.where}: {verb}: " + "; ".join(r.detail for r in outcome.held)
+        message = f"{note.where}: {verb}: " + "; ".join(r.detail for r in reasons)
+    view = None
+    if options.report is not None:  # what the report shows; never written into OUT_DIR
+        shown = options.report_originals or not held
+        view = {"original": original.text if options.report_originals else None,
+                "deidentified": result.text if shown else None}
     return Processed(
-        status, texts, audit, jsonl, mapping, reasons, None, message, len(result.audit),
-        Counter(r.strategy for r in result.audit),
-        sum(1 for r in result.audit if getattr(r, "fallback", None)),
+        status, texts, files, rows, audit, jsonl, mapping, [r.to_json() for r in reasons], None, message,
+        len(result.audit), Counter(r.strategy for r in result.audit),
+        sum(1 for r in result.audit if getattr(r, "fallback", None)), view=view,
     )
+
+
+def edits(original: str, result: Any) -> list[tuple[int, int, str]]:
+    """The replacements that turn ``original`` into ``result.text``, from the audit records:
+    ``[start, end)`` of the original -> its new text. Checked: the text between them is equal on
+    both sides, so a document rewritten with them (a .docx) says exactly what the text says."""
+    out: list[tuple[int, int, str]] = []
+    new = result.text
+    at = new_at = 0
+    for record in sorted((r for r in result.audit if r.new_start >= 0), key=lambda r: (r.start, r.end)):
+        if record.start < at:
+            raise ValueError(f"audit records overlap at {record.start}")
+        if original[at:record.start] != new[new_at:record.new_start]:
+            raise ValueError(f"the text before offset {record.start} changed outside any span")
+        out.append((record.start, record.end, new[record.new_start:record.new_end]))
+        at, new_at = record.end, record.new_end
+    if original[at:] != new[new_at:]:
+        raise ValueError("the text after the last span changed outside any span")
+    return out
+
+
+def _package_leftover(docx: bytes, mapping: tuple[tuple[str, str, str], ...]) -> Any:
+    """A hold reason when an original string of the note is still somewhere in the .docx outside
+    its text (a field code, a hyperlink, a property): the text scan cannot see those."""
+    from .deidentify import HoldReason
+    from .io.docx import package_strings
+    from .langpack import fold
+
+    originals = {(label, fold(original)) for label, original, _ in mapping
+                 if sum(c.isalnum() for c in original) >= 4}
+    if not originals:
+        return None
+    strings = fold(package_strings(docx))
+    labels = sorted({label for label, original in originals
+                     if re.search(rf"(?<![^\W_]){re.escape(original)}(?![^\W_])", strings)})
+    if not labels:
+        return None
+    return HoldReason("leftover", f"original string(s) still in the .docx outside its text: field codes, "
+                      f"hyperlinks or properties ({', '.join(labels)})", {"labels": labels, "where": "docx"})
 
 
 # --- worker processes ---------------------------------------------------------------------
@@ -517,24 +641,33 @@ def run_batch(
     resolved = options.out_dir.resolve()
     exclude = [options.out_dir, resolved.parent / f".{resolved.name}.crfdeid-work"]
     not_read: list[Skipped] = []
-    total, only_text = count_inputs(inputs, recursive=options.recursive, exclude=exclude,
-                                    skipped=not_read.append)
+    walk = {"recursive": options.recursive, "exclude": exclude, "kinds": ALL_KINDS,
+            "tables": options.text_column is not None}
+    total, only_text = count_inputs(inputs, skipped=not_read.append, **walk)
     if total == 0:
         for item in not_read:
             report(f"skipped {item.path}: {item.reason}")
-        raise InputError("no notes to de-identify (.txt, .text or .jsonl files)",
-                         inputs[0] if inputs else None)
+        raise InputError("no notes to de-identify (.txt, .text, .jsonl, .docx, .pdf, .csv, .tsv or "
+                         ".parquet files)", inputs[0] if inputs else None)
+    tables_of = open_tables(iter_inputs(inputs, **walk), options)
     if deidentifier is None and options.jobs == 1:
         deidentifier = spec.build()
         freeze_loaded()
     describe = deidentifier.describe() if deidentifier is not None else spec.describe()
     release = Release(options, settings_of(spec, options), describe)
+    reporter = None
+    if options.report is not None:
+        from .report import RunReport
+
+        reporter = RunReport(options.report, originals=options.report_originals)
     try:
         release.open()
         if release.resuming:
-            _check_same_secret(inputs, exclude, spec, options, release, deidentifier)
+            _check_same_secret(inputs, walk, spec, options, release, deidentifier, tables_of)
     except BaseException:
         release.close()
+        if reporter is not None:
+            reporter.discard()
         raise
     annotations = [0]
 
@@ -543,7 +676,7 @@ def run_batch(
         report(f"skipped {item.path}: {item.reason}")
 
     def files() -> Iterator[InputFile]:
-        yield from iter_inputs(inputs, recursive=options.recursive, exclude=exclude, skipped=skipped,
+        yield from iter_inputs(inputs, skipped=skipped, **walk,
                                annotations=lambda path: annotations.__setitem__(0, annotations[0] + 1))
         if annotations[0] and not options.from_annotations:
             report(f"{annotations[0]} .ann file(s) beside the notes were not read "
@@ -552,7 +685,7 @@ def run_batch(
     seen: set[str] = set()  # names only (about 100 bytes a note): two notes must not share one
 
     def loads() -> Iterator[tuple[Note, Loaded]]:
-        for note in enumerate_notes(files(), options.names, spec, options.max_bytes):
+        for note in enumerate_notes(files(), options.names, spec, options.max_bytes, tables_of):
             if note.name in seen:
                 yield note, Loaded(error=InputError(
                     f"another note of this batch has the same name ({note.name})",
@@ -574,7 +707,7 @@ def run_batch(
         if loaded.error is not None:
             exc = loaded.error
             return _failed(note, "read", exc.message, exc.line, exc.hint, internal=False,
-                           message=_where(note, exc))
+                           message=_where(note, exc), loaded=loaded)
         return process(deidentifier, note, loaded, options)
 
     raw = _ordered(loads(), run_one, options.jobs, spec, options)
@@ -593,36 +726,84 @@ def run_batch(
                            "with --resume")
                     break
                 _count(summary, processed)
+                if reporter is not None:
+                    reporter.add(note, processed)
                 if processed.message:
                     report(processed.message)
                 if processed.status == FAILED and options.fail_fast:
                     report("stopped at the first failure (--fail-fast); rerun with --resume to go on")
                     break
             else:
-                order = (n.name for n in enumerate_notes(
-                    iter_inputs(inputs, recursive=options.recursive, exclude=exclude),
-                    options.names, spec, options.max_bytes))
-                release.finish(order)
+                order = (n.name for n in enumerate_notes(iter_inputs(inputs, **walk), options.names, spec,
+                                                         options.max_bytes, tables_of))
+                release.finish(order, then=lambda: _finish_parquet(tables_of, options, release))
     except Interrupted as exc:
         summary.interrupted = exc
     except KeyboardInterrupt:
         summary.interrupted = Interrupted(signal.SIGINT)
+    except BaseException:
+        if reporter is not None:
+            reporter.discard()
+        raise
     finally:
         with contextlib.suppress(Exception):
             raw.close()  # stops worker processes
         release.close()
+        _ROWS.close()
     summary.seconds = time.perf_counter() - started
+    if reporter is not None:
+        reporter.finish(summary, describe)
     return summary
 
 
-def _check_same_secret(inputs: list[str | Path], exclude: list[Path], spec: Any, options: BatchOptions,
-                       release: Release, deidentifier: Any | None) -> None:
+def open_tables(files: Iterable[InputFile], options: BatchOptions) -> dict[Path, Table]:
+    """Before any work: every table's columns (a missing or misspelt --text-column is a usage
+    error listing the columns), and the libraries the inputs need."""
+    out: dict[Path, Table] = {}
+    for item in files:
+        if item.kind == "table":
+            table = tables.open_table(item.path, options.text_column, options.id_column, options.encoding)
+            folder = item.note_id.rpartition("/")[0]
+            out[item.path] = replace(table, output=tables.output_name(table, folder))
+        elif item.kind in ("docx", "pdf") and item.kind not in _checked_libraries:
+            _check_library(item.kind, item.path)
+    return out
+
+
+_checked_libraries: set[str] = set()
+
+
+def _check_library(kind: str, path: Path) -> None:
+    module, package = {"docx": ("docx", "python-docx"), "pdf": ("pypdf", "pypdf")}[kind]
+    try:
+        __import__(module)
+    except ImportError:
+        raise InputError(f"reading .{kind} needs {package}", path,
+                         hint="pip install 'crfdeid[formats]'") from None
+    _checked_libraries.add(kind)
+
+
+def _finish_parquet(tables_of: dict[Path, Table], options: BatchOptions, release: Release) -> None:
+    """Every row done: write each Parquet table from its rows file (see crfdeid/io/table.py)."""
+    for table in tables_of.values():
+        if table.fmt != "parquet":
+            continue
+        rows = options.out_dir / table.output
+        if not rows.is_file():
+            continue  # a table without rows
+        release.close_handles()
+        assert release.work is not None
+        tables.finish_parquet(table, rows, rows.with_name(table.path.name), release.work)
+
+
+def _check_same_secret(inputs: list[str | Path], walk: dict[str, Any], spec: Any, options: BatchOptions,
+                       release: Release, deidentifier: Any | None, tables_of: dict[Path, Table]) -> None:
     """--resume must continue with the same key or seed (and model, policy…): redo the first
     note already done and compare its output with what the manifest recorded. Nothing about the
     secret is stored in OUT_DIR, so this is the only way to tell."""
     looked = 0
-    files = iter_inputs(inputs, recursive=options.recursive, exclude=exclude)
-    for note in enumerate_notes(files, options.names, spec, options.max_bytes):
+    files = iter_inputs(inputs, **walk)
+    for note in enumerate_notes(files, options.names, spec, options.max_bytes, tables_of):
         entry = release.entries.get(note.name)
         if entry is None or entry.status not in (RELEASED, HELD):
             continue
@@ -634,7 +815,11 @@ def _check_same_secret(inputs: list[str | Path], exclude: list[Path], spec: Any,
             outputs = {rel: hashlib.sha256(text.encode(
                 options.encoding if rel.endswith((".txt", ".ann")) else "utf-8")).hexdigest()
                 for rel, text in processed.texts.items()}
-            if outputs != entry.outputs:
+            outputs.update((rel, hashlib.sha256(data).hexdigest())
+                           for rel, data in processed.files.items())
+            if outputs != entry.outputs or not all(
+                    _committed(options.out_dir / rel, entry.ranges.get(rel)) == row.encode("utf-8")
+                    for rel, row in processed.rows.items()):
                 raise OutputError(
                     f"--resume: note {note.name} comes out differently than in the interrupted run, so "
                     "the key, seed, model or policy is not the same", options.out_dir,
@@ -647,6 +832,18 @@ def _check_same_secret(inputs: list[str | Path], exclude: list[Path], spec: Any,
             f"--resume: none of the {looked} notes already done matches its input: the key or --seed "
             "differs from the interrupted run (or the inputs changed)", options.out_dir,
             hint="resume with the same key or --seed, or start again with --overwrite")
+
+
+def _committed(path: Path, where: list[int] | None) -> bytes | None:
+    """The bytes a committed note appended to ``path`` (a table's row)."""
+    if where is None:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(where[0])
+            return handle.read(where[1] - where[0])
+    except OSError:
+        return None
 
 
 def _count(summary: BatchSummary, processed: Processed) -> None:
@@ -674,6 +871,20 @@ def _check_paths(inputs: list[Path], options: BatchOptions) -> None:
         if out in resolved.parents:
             raise OutputError("an input lies inside the output folder", path,
                               hint="choose an output folder outside the inputs")
+    report = options.report
+    if report is not None:
+        resolved = report.resolve()
+        if resolved.is_dir():
+            raise OutputError("the report is a file, and this is a folder", report)
+        readable = kind_of(resolved) is not None
+        if any(resolved == p.resolve() or (readable and p.resolve() in resolved.parents) for p in inputs):
+            raise OutputError("refusing to write the report over an input", report,
+                              hint="name it .html, outside the input folders")
+        if options.report_originals and (out == resolved.parent or out in resolved.parents):
+            raise OutputError(
+                "refusing to put the report (it holds the original notes) inside the output folder, which "
+                "is meant to be released", report,
+                hint="write it somewhere only authorised people can read, or pass --report-no-originals")
     mapping = options.mapping_out
     if mapping is not None:
         resolved = mapping.resolve()

@@ -2,7 +2,9 @@
 
 ``OUT_DIR`` holds the de-identified notes (folders mirrored), ``audit.jsonl`` (a run record, then
 each note's span records), ``failures.jsonl``, ``deidentified.jsonl`` (``--format jsonl``),
-``quarantine/`` (held-back notes, 0700) and ``manifest.jsonl``: one line per note — its name, a
+``quarantine/`` (held-back notes, 0700), the tables whose rows are notes (``NAME.csv``, appended
+row by row like ``audit.jsonl``; a Parquet table from its hidden rows file, once every row is
+done) and ``manifest.jsonl``: one line per note — its name, a
 keyed digest of its input, its status, the SHA-256 of each output file and the byte range of its
 records in every appended file. Appending the manifest line is the commit: after ``kill -9`` at any
 moment, everything appended after the last complete line is cut away on ``--resume``. Temporary
@@ -20,13 +22,13 @@ import json
 import os
 import shutil
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import OutputError
-from .io.text import atomic_write_text
+from .io.text import atomic_write_bytes, atomic_write_text
 
 if TYPE_CHECKING:
     from .batch import BatchOptions, Loaded, Note, Processed
@@ -185,6 +187,13 @@ class Release:
                 with contextlib.suppress(ValueError, KeyError, TypeError):
                     for rel in json.loads(raw)["outputs"]:
                         self._remove(rel)
+                with contextlib.suppress(ValueError, KeyError, TypeError):
+                    for rel in json.loads(raw)["ranges"]:  # tables, appended row by row
+                        if rel not in APPENDED and rel != "mapping":
+                            self._remove(rel)
+                            if rel.endswith(".rows.jsonl"):  # and the Parquet file made from them
+                                name = Path(rel).name[1:-len(".rows.jsonl")]
+                                self._remove((Path(rel).parent / name).as_posix())
         for name in (*APPENDED, MANIFEST, MARKER):
             (self.out / name).unlink(missing_ok=True)
         shutil.rmtree(self.out / QUARANTINE, ignore_errors=True)
@@ -205,13 +214,13 @@ class Release:
                 if name == "mapping":
                     self.mapping_size = max(self.mapping_size, end)
                 else:
-                    self.sizes[name] = max(self.sizes[name], end)
+                    self.sizes[name] = max(self.sizes.get(name, 0), end)
         if not self.order:  # killed before any note: the run record may be missing too
             for name in APPENDED:
                 (self.out / name).unlink(missing_ok=True)
             self._start_files()
             return
-        for name in APPENDED:
+        for name in self.sizes:  # the run's files and its tables
             self._truncate(self.out / name, self.sizes[name])
         if self.options.mapping_out is not None:
             self._truncate(self.options.mapping_out, self.mapping_size)
@@ -260,6 +269,14 @@ class Release:
             outputs[rel] = hashlib.sha256(content.encode(
                 self.options.encoding if rel.endswith((".txt", ".ann")) else "utf-8")).hexdigest()
             folders.add(target.parent)
+        for rel, data in processed.files.items():  # a .docx
+            target = self.out / rel
+            mode = 0o600 if rel.startswith(QUARANTINE + "/") else None
+            if mode is not None:
+                (self.out / QUARANTINE).mkdir(mode=0o700, exist_ok=True)
+            atomic_write_bytes(target, data, mode=mode, tmp_dir=self.work)
+            outputs[rel] = hashlib.sha256(data).hexdigest()
+            folders.add(target.parent)
         for folder in folders:  # the renames themselves reach the disk before the commit
             _fsync_folder(folder)
         previous = self.entries.get(note.name)
@@ -274,6 +291,8 @@ class Release:
         if processed.failure is not None:
             record = json.dumps(processed.failure, ensure_ascii=False) + "\n"
             ranges[FAILURES] = self._append(FAILURES, record)
+        for rel, row in processed.rows.items():  # a table's row, appended to the table
+            ranges[rel] = self._append(rel, row)
         if self.options.mapping_out is not None and processed.mapping:
             ranges["mapping"] = self._append_mapping("".join(processed.mapping))
         self._sync()
@@ -299,12 +318,16 @@ class Release:
         handle = self._handles.get(name)
         if handle is None:
             # the mapping holds originals: created 0600, never widened
+            if path is None and "/" in name:  # a table in a mirrored folder
+                (self.out / name).parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(path or self.out / name, os.O_WRONLY | os.O_APPEND | os.O_CREAT,
                          0o600 if name == "mapping" else 0o666)
             handle = self._handles[name] = os.fdopen(fd, "ab")
         return handle
 
     def _append(self, name: str, text: str) -> list[int]:
+        if name not in self.sizes and name not in self._handles:  # a table's first row: a new file
+            (self.out / name).unlink(missing_ok=True)
         start = self.sizes.get(name, 0)
         data = text.encode("utf-8")
         if data:
@@ -339,8 +362,9 @@ class Release:
                           tmp_dir=self.work)
 
     # -- closing ----------------------------------------------------------------------------
-    def finish(self, names_in_order: Iterable[str]) -> None:
-        """A complete run: files in input order, one entry per note, then the marker says so."""
+    def finish(self, names_in_order: Iterable[str], then: Callable[[], None] | None = None) -> None:
+        """A complete run: files in input order, one entry per note, ``then`` (the files made from
+        the appended ones: Parquet tables), then the marker says so."""
         if self.resuming:
             final = [n for n in dict.fromkeys(names_in_order) if n in self.entries]
             placed = set(final)
@@ -350,6 +374,9 @@ class Release:
             counts = Counter(self.entries[n].status for n in final)
         else:
             counts = self.counts
+        if then is not None:
+            self._sync()
+            then()
         summary = {"notes": sum(counts.values()), RELEASED: counts[RELEASED], HELD: counts[HELD],
                    FAILED: counts[FAILED]}
         self._write_marker("complete", summary)
@@ -359,11 +386,11 @@ class Release:
         (needed only after a resume that redid earlier notes)."""
         self.close_handles()
         assert self.work is not None
-        for name in APPENDED:
+        for name in [*APPENDED, *(n for n in self.sizes if n not in APPENDED)]:  # and the tables
             source = self.out / name
             if not source.exists():
                 continue
-            tmp = self.work / name
+            tmp = self.work / name.replace("/", "%")
             with open(source, "rb") as src, open(tmp, "wb") as dst:
                 if name == AUDIT:  # the run record comes first
                     dst.write(src.readline())

@@ -255,7 +255,8 @@ def test_inputs_are_found_recursively_mirrored_and_skips_are_reported(tmp_path):
     (src / "top.TXT").write_text("Nota uno.\n")
     (src / "a" / "mid.text").write_text("Nota dos.\n")
     (src / "a" / "b" / "deep.txt").write_text("Nota tres.\n")
-    (src / "a" / "report.docx").write_bytes(b"PK")
+    (src / "a" / "report.doc").write_bytes(b"\xd0\xcf\x11\xe0")
+    (src / "a" / "scan.tiff").write_bytes(b"II*")
     (src / ".hidden.txt").write_text("x")
     (src / "README").write_text("x")
     out = tmp_path / "out"
@@ -265,7 +266,8 @@ def test_inputs_are_found_recursively_mirrored_and_skips_are_reported(tmp_path):
     assert {p.relative_to(out).as_posix() for p in out.rglob("*.txt")} == {
         "top.txt", "a/mid.txt", "a/b/deep.txt"}
     reported = "\n".join(summary.report)
-    for name, why in (("report.docx", "unsupported type .docx"), (".hidden.txt", "hidden"),
+    for name, why in (("report.doc", "old Word .doc: save it as .docx"),
+                      ("scan.tiff", "unsupported type .tiff"), (".hidden.txt", "hidden"),
                       ("README", "no file suffix")):
         assert name in reported and why in reported
     flat = run(src, tmp_path / "flat", spec=spec, recursive=False)

@@ -21,13 +21,18 @@ from .options import (
 
 _DEIDENTIFY_DESCRIPTION = """\
 De-identify clinical notes: find the PHI and replace it, per label, as the policy says.
-INPUT is .txt (or .text) files, .jsonl files (one note per line) or folders of them, walked
-recursively (the folder structure is mirrored in OUT_DIR); '-' reads one note from standard input
-and writes it to standard output. For every note, OUT_DIR/NAME.txt holds the de-identified text
-(--format brat adds NAME.ann with the spans at their new offsets; --format jsonl writes one
-OUT_DIR/deidentified.jsonl instead), and OUT_DIR/audit.jsonl one record per span: offsets before
+INPUT is .txt (or .text) files, .jsonl files (one note per line), Word .docx and text-layer .pdf
+files, tables (.csv, .tsv, .parquet: one note per row, in --text-column) or folders of them,
+walked recursively (the folder structure is mirrored in OUT_DIR); '-' reads one note from
+standard input and writes it to standard output. For every note, OUT_DIR/NAME.txt holds the
+de-identified text (--format brat adds NAME.ann with the spans at their new offsets; --format
+jsonl writes one OUT_DIR/deidentified.jsonl instead); a NAME.docx comes out as OUT_DIR/NAME.docx
+with the replacements made inside its runs, a PDF as NAME.txt, a table as the same table with
+its text column de-identified. OUT_DIR/audit.jsonl holds one record per span: offsets before
 and after, label, source (crf, rule:<id>, annotation), score, strategy, surrogate, and the
-original only as a keyed hash.
+original only as a keyed hash. --report FILE writes one self-contained HTML page of the run
+(totals, lowest-confidence spans, problems, every note highlighted); it holds the original
+notes unless --report-no-originals.
 
 Strategies (per label, from the policy; --strategy sets one for every label not kept):
   pseudonymise  realistic, consistent surrogates (the default): names of the same sex and kind,
@@ -88,6 +93,13 @@ examples:
                                                               also the original -> surrogate map (0600)
   crfdeid deidentify notes/ -o out/ --policy my_policy.yaml   your own policy (start from
                                                               policies/deidentify.yaml)
+  crfdeid deidentify notes/ -o out/ --key-file K --report ~/private/run.html
+                                                              the run as one HTML page (holds PHI)
+  crfdeid deidentify notes/ -o out/ --key-file K --report run.html --report-no-originals
+                                                              a report that can circulate
+  crfdeid deidentify letters/ -o out/ --key-file K             .docx letters -> out/NAME.docx
+  crfdeid deidentify export.csv -o out/ --key-file K --text-column nota --id-column episodio
+                                                              out/export.csv, column nota de-identified
 """
 
 
@@ -96,7 +108,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         "deidentify", help="replace the PHI of notes with realistic surrogates (or masks, tags)",
         description=_DEIDENTIFY_DESCRIPTION, epilog=_DEIDENTIFY_EPILOG, formatter_class=RAW)
     de.add_argument("inputs", nargs="+", metavar="INPUT",
-                    help=".txt/.text/.jsonl files or folders of them; '-' for standard input")
+                    help=".txt/.text/.jsonl/.docx/.pdf/.csv/.tsv/.parquet files or folders of them; '-' for "
+                         "standard input")
     de.add_argument("-o", "--output", metavar="OUT_DIR",
                     help="folder for the de-identified notes (with INPUT '-': omit it, or '-')")
     detection = de.add_argument_group("detection")
@@ -143,6 +156,21 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                           "name) — loudly; the manifest still records why")
     out.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                      help="worker processes, one model each (default: 1); the output is the same")
+    out.add_argument("--report", metavar="FILE",
+                     help="also write the run as one self-contained HTML page: totals per label and "
+                          "strategy, the lowest-confidence spans, rule timeouts, leftovers, failures and "
+                          "every note highlighted. It holds the original notes (PHI): written 0600, "
+                          "never inside OUT_DIR")
+    out.add_argument("--report-no-originals", action="store_true",
+                     help="the report shows only the de-identified text and labels (not even the text "
+                          "of held-back notes), so it can circulate like the released notes")
+    tables = de.add_argument_group("tables (.csv, .tsv, .parquet)")
+    tables.add_argument("--text-column", metavar="NAME",
+                        help="the column holding the notes (required for a table; without it, tables in "
+                             "folders are skipped); the output is the same table with that column "
+                             "de-identified, the other columns copied")
+    tables.add_argument("--id-column", metavar="NAME",
+                        help="the column naming each row's note (default: STEM-ROW, the data row number)")
     add_input_options(de)
     de.set_defaults(handler=cmd_deidentify)
 
@@ -223,7 +251,13 @@ def cmd_deidentify(args: argparse.Namespace) -> int:
         release_incomplete=args.release_incomplete, from_annotations=args.from_annotations,
         encoding=args.encoding, max_bytes=args.max_bytes,
         mapping_out=Path(args.mapping_out) if args.mapping_out else None, jobs=args.jobs, debug=args.debug,
+        text_column=args.text_column, id_column=args.id_column,
+        report=Path(args.report) if args.report else None, report_originals=not args.report_no_originals,
     )
+    if args.report_no_originals and not args.report:
+        raise CrfdeidError("--report-no-originals says what the report holds: pass --report FILE too")
+    if args.id_column and not args.text_column:
+        raise CrfdeidError("--id-column names the rows of a table: pass --text-column too")
     spec = _spec(args)
     bar = partial(progress, enabled=None if not args.quiet else False, desc="de-identifying", unit="note")
 
@@ -251,8 +285,9 @@ def _stdin(args: argparse.Namespace) -> int:
         raise CrfdeidError("with INPUT '-' the note goes to standard output: omit -o (or use -o -)")
     if args.format == "brat":
         raise CrfdeidError("--format brat writes two files; with standard input use text or jsonl")
-    if args.from_annotations or args.resume or args.mapping_out:
-        raise CrfdeidError("--from-annotations, --resume and --mapping-out need files, not standard input")
+    if args.from_annotations or args.resume or args.mapping_out or args.report or args.text_column:
+        raise CrfdeidError("--from-annotations, --resume, --mapping-out, --report and --text-column need "
+                           "files, not standard input")
     spec = _spec(args)
     data = sys.stdin.buffer.read()
     if len(data) > args.max_bytes:

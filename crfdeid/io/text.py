@@ -90,6 +90,19 @@ def atomic_write_text(path: str | Path, content: str, encoding: str = DEFAULT_EN
     ``tmp_dir`` holds the temporary file (default: beside ``path``); it must be on the same
     file system — a batch keeps its temporary files out of the folder it releases.
     """
+    try:
+        data = content.encode(encoding)
+    except UnicodeEncodeError as exc:
+        raise OutputError(f"the text cannot be encoded as {encoding} ({exc.reason} at "
+                          f"character {exc.start})", path) from None
+    except LookupError:
+        raise OutputError(f"unknown encoding {encoding!r}", path) from None
+    atomic_write_bytes(path, data, mode, tmp_dir)
+
+
+def atomic_write_bytes(path: str | Path, data: bytes, mode: int | None = None,
+                       tmp_dir: str | Path | None = None) -> None:
+    """``atomic_write_text`` for bytes (a .docx, a report)."""
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -98,11 +111,11 @@ def atomic_write_text(path: str | Path, content: str, encoding: str = DEFAULT_EN
     except OSError as exc:
         raise OutputError(f"cannot create output: {exc.strerror or exc}", path) from None
     try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as handle:
+        with os.fdopen(fd, "wb") as handle:
             # mkstemp creates the file 0600; widen it to the usual umask-based mode unless the
             # caller asked for a mode (e.g. 0600 for files holding originals) — before writing.
             os.chmod(tmp, mode if mode is not None else 0o666 & ~_umask())
-            handle.write(content)
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
@@ -111,9 +124,6 @@ def atomic_write_text(path: str | Path, content: str, encoding: str = DEFAULT_EN
             os.unlink(tmp)
         if isinstance(exc, OSError):
             raise OutputError(f"cannot write: {exc.strerror or exc}", path) from None
-        if isinstance(exc, UnicodeEncodeError):
-            raise OutputError(f"the text cannot be encoded as {encoding} ({exc.reason} at "
-                              f"character {exc.start})", path) from None
         raise
 
 
