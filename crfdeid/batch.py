@@ -229,6 +229,7 @@ class Processed:
     internal: bool = False
     #: for the report only (``options.report``): the note's texts, before and after
     view: dict[str, str | None] | None = None
+    new_spans: tuple = ()  # the spans at their offsets in the new text (a DataFrame's spans column)
 
 
 def enumerate_notes(files: Iterable[InputFile], names: str, spec: Any, max_bytes: int,
@@ -294,6 +295,13 @@ def public_name(note_id: str, index: int, names: str, spec: Any, width: int = 6)
 _ROWS = tables.RowReader()
 
 
+def duplicate_name(name: str) -> InputError:
+    """Why the second note of a batch with a name already used fails (its output would overwrite
+    the first's)."""
+    return InputError(f"another note of this batch has the same name ({name})",
+                      hint="rename one of them; names are compared without their suffix")
+
+
 def load(note: Note, from_annotations: bool, max_bytes: int, spec: Any) -> Loaded:
     """Read a note's bytes (and its .ann) and compute the digest that ``resume`` compares."""
     try:
@@ -356,12 +364,15 @@ def _jsonl_line(path: Path, lineno: int) -> bytes:
 # --- processing one note (in this process or a worker) ------------------------------------
 
 
-def process(deidentifier: Any, note: Note, loaded: Loaded, options: BatchOptions) -> Processed:
+def process(deidentifier: Any, note: Note, loaded: Loaded, options: BatchOptions,
+            read: Callable[[], Document] | None = None) -> Processed:
     """Decode, de-identify and format one note. Never raises (but on interruption): every
-    problem becomes a failed note, an internal error is marked as such."""
+    problem becomes a failed note, an internal error is marked as such. ``read`` gives the note
+    already decoded (a DataFrame row, ``crfdeid.spark``) instead of ``loaded``'s bytes; its
+    ``CrfdeidError`` fails the note at the read stage, as a file that cannot be read does."""
     stage = "read"
     try:
-        document = _document(note, loaded, options)
+        document = read() if read is not None else _document(note, loaded, options)
         stage = "de-identify"
         with note_scope():
             outcome = deidentifier.deidentify_note(document, note.name if options.names == "kept" else None)
@@ -380,6 +391,8 @@ def process(deidentifier: Any, note: Note, loaded: Loaded, options: BatchOptions
 
 
 def _document(note: Note, loaded: Loaded, options: BatchOptions) -> Document:
+    if loaded.error is not None:  # could not be read (or a duplicate name): fails at "read"
+        raise loaded.error
     if note.kind == "docx":
         from .io.docx import docx_text
 
@@ -494,6 +507,7 @@ def _format(note: Note, loaded: Loaded, original: Document, outcome: Any, option
         status, texts, files, rows, audit, jsonl, mapping, [r.to_json() for r in reasons], None, message,
         len(result.audit), Counter(r.strategy for r in result.audit),
         sum(1 for r in result.audit if getattr(r, "fallback", None)), view=view,
+        new_spans=document.spans,
     )
 
 
@@ -637,7 +651,7 @@ def run_batch(
     options.out_dir = Path(options.out_dir)
     started = time.perf_counter()
     summary = BatchSummary(options.out_dir)
-    _check_paths([Path(p) for p in inputs], options)
+    check_paths([Path(p) for p in inputs], options)
     resolved = options.out_dir.resolve()
     exclude = [options.out_dir, resolved.parent / f".{resolved.name}.crfdeid-work"]
     not_read: list[Skipped] = []
@@ -687,9 +701,7 @@ def run_batch(
     def loads() -> Iterator[tuple[Note, Loaded]]:
         for note in enumerate_notes(files(), options.names, spec, options.max_bytes, tables_of):
             if note.name in seen:
-                yield note, Loaded(error=InputError(
-                    f"another note of this batch has the same name ({note.name})",
-                    hint="rename one of them; names are compared without their suffix"))
+                yield note, Loaded(error=duplicate_name(note.name))
                 continue
             seen.add(note.name)
             loaded = load(note, options.from_annotations, options.max_bytes, spec)
@@ -704,11 +716,7 @@ def run_batch(
                 yield note, loaded
 
     def run_one(note: Note, loaded: Loaded) -> Processed:
-        if loaded.error is not None:
-            exc = loaded.error
-            return _failed(note, "read", exc.message, exc.line, exc.hint, internal=False,
-                           message=_where(note, exc), loaded=loaded)
-        return process(deidentifier, note, loaded, options)
+        return process(deidentifier, note, loaded, options)  # a read error fails before any model
 
     raw = _ordered(loads(), run_one, options.jobs, spec, options)
     stream = iter(progress(raw, total=total if only_text else None)) if progress is not None else raw
@@ -859,7 +867,7 @@ def _count(summary: BatchSummary, processed: Processed) -> None:
     summary.fallbacks += processed.fallbacks
 
 
-def _check_paths(inputs: list[Path], options: BatchOptions) -> None:
+def check_paths(inputs: list[Path], options: BatchOptions) -> None:
     """Refuse outputs that could destroy inputs or leak the mapping."""
     out = options.out_dir.resolve()
     for path in inputs:

@@ -257,28 +257,8 @@ class Release:
 
     def commit(self, note: Note, loaded: Loaded, processed: Processed) -> None:
         """Write the note's files, append its records, then its manifest line (the commit)."""
-        outputs: dict[str, str] = {}
-        folders: set[Path] = set()
-        for rel, content in processed.texts.items():
-            target = self.out / rel
-            mode = 0o600 if rel.startswith(QUARANTINE + "/") else None
-            if mode is not None:
-                (self.out / QUARANTINE).mkdir(mode=0o700, exist_ok=True)
-            atomic_write_text(target, content, self.options.encoding if rel.endswith((".txt", ".ann"))
-                              else "utf-8", mode=mode, tmp_dir=self.work)
-            outputs[rel] = hashlib.sha256(content.encode(
-                self.options.encoding if rel.endswith((".txt", ".ann")) else "utf-8")).hexdigest()
-            folders.add(target.parent)
-        for rel, data in processed.files.items():  # a .docx
-            target = self.out / rel
-            mode = 0o600 if rel.startswith(QUARANTINE + "/") else None
-            if mode is not None:
-                (self.out / QUARANTINE).mkdir(mode=0o700, exist_ok=True)
-            atomic_write_bytes(target, data, mode=mode, tmp_dir=self.work)
-            outputs[rel] = hashlib.sha256(data).hexdigest()
-            folders.add(target.parent)
-        for folder in folders:  # the renames themselves reach the disk before the commit
-            _fsync_folder(folder)
+        outputs = write_outputs(self.out, processed.texts, self.options.encoding, self.work,
+                                processed.files)
         previous = self.entries.get(note.name)
         if previous is not None:  # a note done again (its input changed, or it had failed)
             for rel in previous.outputs:
@@ -422,6 +402,32 @@ class Release:
         if self._lock is not None:
             os.close(self._lock)
             self._lock = None
+
+
+def write_outputs(out: Path, texts: dict[str, str], encoding: str, work: Path | None,
+                  files: dict[str, bytes] | None = None) -> dict[str, str]:
+    """Write a note's files into ``out``, each atomically (temporary files in ``work``), the
+    held-back ones 0600 in a 0700 ``quarantine/``; returns their SHA-256 by relative path. The
+    local batch and ``crfdeid spark --format text`` both write a note's files with this.
+    ``files`` are binary outputs (a .docx), written as they are."""
+    outputs: dict[str, str] = {}
+    folders: set[Path] = set()
+    for rel, content in [*texts.items(), *(files or {}).items()]:
+        target = out / rel
+        mode = 0o600 if rel.startswith(QUARANTINE + "/") else None
+        if mode is not None:
+            (out / QUARANTINE).mkdir(mode=0o700, exist_ok=True)
+        if isinstance(content, bytes):
+            atomic_write_bytes(target, content, mode=mode, tmp_dir=work)
+            outputs[rel] = hashlib.sha256(content).hexdigest()
+        else:
+            chosen = encoding if rel.endswith((".txt", ".ann")) else "utf-8"
+            atomic_write_text(target, content, chosen, mode=mode, tmp_dir=work)
+            outputs[rel] = hashlib.sha256(content.encode(chosen)).hexdigest()
+        folders.add(target.parent)
+    for folder in folders:  # the renames themselves reach the disk before the commit
+        _fsync_folder(folder)
+    return outputs
 
 
 def _fsync_folder(folder: Path) -> None:

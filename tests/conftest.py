@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -115,3 +116,49 @@ def pointed_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     fit(docs, TrainConfig(FeatureSet.load("default"), c1=0.0, c2=0.01, iterations=40), out,
         extra_metadata={"operating_points": {"deidentify": RECORDED_POINT}})
     return out
+
+
+#: The key the Spark tests' executors hold in $CRFDEID_KEY (see the ``spark`` fixture).
+EXECUTOR_KEY = "0123456789abcdef-crfdeid-spark-executor-key"
+
+
+@pytest.fixture(scope="session")
+def executor_key() -> str:
+    return EXECUTOR_KEY
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One real Spark session for every Spark test: local[2] with one retry per task (``local[2,2]``,
+    so a test can fail a task and watch Spark retry it), no UI, small shuffles. Skips, saying why,
+    without pyspark or a Java runtime. Spark's Python workers inherit the environment the JVM
+    started with, as executors of a cluster keep theirs: PYTHONPATH gets this checkout first (they
+    import the crfdeid under test) and $CRFDEID_KEY is ``EXECUTOR_KEY`` there only — this process
+    gets its own environment back once the JVM is up."""
+    pytest.importorskip("pyspark", reason="pyspark is not installed (pip install '.[spark]')")
+    pytest.importorskip("pyarrow", reason="pyarrow is not installed (pip install '.[spark]')")
+    java_home = os.environ.get("JAVA_HOME")
+    if shutil.which("java") is None and not (java_home and Path(java_home, "bin", "java").exists()):
+        pytest.skip("no Java runtime (java on PATH or JAVA_HOME) for Spark; .ci/run installs "
+                    "default-jre-headless")
+    from pyspark.sql import SparkSession
+
+    from crfdeid.spark import BATCH_ROWS, REDACTION_REGEX
+
+    root = str(Path(__file__).resolve().parent.parent)
+    saved = dict(os.environ)
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
+    os.environ["CRFDEID_KEY"] = EXECUTOR_KEY
+    os.environ["PYSPARK_PYTHON"] = sys.executable  # workers run this Python, not python3 on PATH
+    try:
+        session = (SparkSession.builder.master("local[2,2]").appName("crfdeid tests")
+                   .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+                   .config("spark.sql.shuffle.partitions", "2").config("spark.default.parallelism", "2")
+                   .config("spark.sql.execution.arrow.maxRecordsPerBatch", str(BATCH_ROWS))
+                   .config("spark.redaction.regex", REDACTION_REGEX).getOrCreate())
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()

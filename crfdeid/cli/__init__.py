@@ -1,7 +1,8 @@
 """The ``crfdeid`` command. A thin layer: parse arguments, call the library, print, exit.
 
 One module per command (``evaluate``, ``rules``, ``annotate``, ``training``, ``deidentify``,
-``language``, ``review``), each with an ``add_parsers(commands)``; ``options`` holds what they share.
+``spark``, ``language``, ``review``), each with an ``add_parsers(commands)``; ``options`` holds
+what they share.
 
 Exit status: 0 success, 2 a problem with the input or the command line (the message names the
 file and line), 1 an internal error (a bug: rerun with ``--debug`` for the traceback).
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import CrfdeidError
-from . import annotate, deidentify, evaluate, language, review, rules, training
+from . import annotate, deidentify, evaluate, language, review, rules, spark, training
 from .options import PROG, RAW, Parser, secret_values
 
 _MAIN_DESCRIPTION = """\
@@ -35,6 +36,7 @@ examples:
   crfdeid train corpus/ -o m/ --lang none        your labels (schemes/), any language
   crfdeid explain-model                          what the embedded model learned
   crfdeid deidentify notes/ -o released/         de-identified notes with realistic surrogates
+  crfdeid spark notes.parquet released/          the same, on Apache Spark (local[N] or a cluster)
   crfdeid review notes/ --state review.json      check, correct and export them in a local web app
   crfdeid rules explain "NHC: 2347865"           which rule finds what, and why
   crfdeid rules test                             run every example of the Spanish rule pack
@@ -55,7 +57,7 @@ def build_parser() -> Parser:
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="no progress bars or warnings, only results and errors")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in (evaluate, language, rules, annotate, training, deidentify, review):
+    for command in (evaluate, language, rules, annotate, training, deidentify, spark, review):
         command.add_parsers(commands)
     return parser
 

@@ -112,31 +112,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                          "standard input")
     de.add_argument("-o", "--output", metavar="OUT_DIR",
                     help="folder for the de-identified notes (with INPUT '-': omit it, or '-')")
-    detection = de.add_argument_group("detection")
-    detection.add_argument("--rules-only", action="store_true",
-                           help="detect with the YAML rules alone (no CRF)")
-    detection.add_argument("--from-annotations", action="store_true",
-                           help="skip detection: pseudonymise the spans of the .ann beside each note "
-                                "(or in the .jsonl)")
-    add_model_options(detection, default_point="deidentify")
-    add_pack_options(detection, model=True,
-                     scheme="labels of the spans with --from-annotations or --rules-only: a shipped "
-                            "scheme (meddocan, generic) or a scheme .yaml (default: each label's shipped "
-                            "scheme, the rule pack's); with a model, always the model's")
-    detection.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                           help="CPU seconds a rule may spend on each chunk (~8 KB of lines) of a note "
-                                "(default: 0.5); a note where a rule gives up is held back")
-    repl = de.add_argument_group("replacement")
-    repl.add_argument("--policy", metavar="FILE",
-                      help="policy YAML (default: the shipped policies/deidentify.yaml)")
-    repl.add_argument("--strategy", choices=("pseudonymise", "mask", "tag", "redact"),
-                      help="use this strategy for every label the policy does not keep")
-    repl.add_argument("--seed", type=int, metavar="N",
-                      help="reproducible surrogates; another N, other surrogates")
-    repl.add_argument("--key-file", metavar="F",
-                      help="file holding the secret key (else $CRFDEID_KEY); at least 16 bytes")
-    repl.add_argument("--mapping-out", metavar="FILE",
-                      help="write original -> surrogate pairs here (mode 0600; never inside OUT_DIR)")
+    add_note_options(de)
     out = de.add_argument_group("the batch")
     out.add_argument("--format", choices=("text", "brat", "jsonl"), default="text",
                      help="text: NAME.txt; brat: also NAME.ann at new offsets; jsonl: deidentified.jsonl "
@@ -175,7 +151,41 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     de.set_defaults(handler=cmd_deidentify)
 
 
-def _spec(args: argparse.Namespace):  # -> DeidentifierSpec, imported lazily
+def add_note_options(parser: argparse.ArgumentParser, local: bool = True) -> None:
+    """How one note is de-identified: detection and replacement (``deidentify``; ``spark`` has no
+    ``--from-annotations`` or ``--mapping-out``, which read and write files beside the notes)."""
+    detection = parser.add_argument_group("detection")
+    detection.add_argument("--rules-only", action="store_true",
+                           help="detect with the YAML rules alone (no CRF)")
+    if local:
+        detection.add_argument("--from-annotations", action="store_true",
+                               help="skip detection: pseudonymise the spans of the .ann beside each note "
+                                    "(or in the .jsonl)")
+    else:
+        parser.set_defaults(from_annotations=False)
+    add_model_options(detection, default_point="deidentify")
+    add_pack_options(detection, model=True,
+                     scheme="labels of the spans with --from-annotations or --rules-only: a shipped "
+                            "scheme (meddocan, generic) or a scheme .yaml (default: each label's shipped "
+                            "scheme, the rule pack's); with a model, always the model's")
+    detection.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                           help="CPU seconds a rule may spend on each chunk (~8 KB of lines) of a note "
+                                "(default: 0.5); a note where a rule gives up is held back")
+    repl = parser.add_argument_group("replacement")
+    repl.add_argument("--policy", metavar="FILE",
+                      help="policy YAML (default: the shipped policies/deidentify.yaml)")
+    repl.add_argument("--strategy", choices=("pseudonymise", "mask", "tag", "redact"),
+                      help="use this strategy for every label the policy does not keep")
+    repl.add_argument("--seed", type=int, metavar="N",
+                      help="reproducible surrogates; another N, other surrogates")
+    repl.add_argument("--key-file", metavar="F",
+                      help="file holding the secret key (else $CRFDEID_KEY); at least 16 bytes")
+    if local:
+        repl.add_argument("--mapping-out", metavar="FILE",
+                          help="write original -> surrogate pairs here (mode 0600; never inside OUT_DIR)")
+
+
+def spec_from_args(args: argparse.Namespace):  # -> DeidentifierSpec, imported lazily
     from ..deidentify import DeidentifierSpec, read_key
 
     if args.timeout is not None and not args.timeout > 0:
@@ -258,7 +268,7 @@ def cmd_deidentify(args: argparse.Namespace) -> int:
         raise CrfdeidError("--report-no-originals says what the report holds: pass --report FILE too")
     if args.id_column and not args.text_column:
         raise CrfdeidError("--id-column names the rows of a table: pass --text-column too")
-    spec = _spec(args)
+    spec = spec_from_args(args)
     bar = partial(progress, enabled=None if not args.quiet else False, desc="de-identifying", unit="note")
 
     def report(line: str) -> None:
@@ -288,7 +298,7 @@ def _stdin(args: argparse.Namespace) -> int:
     if args.from_annotations or args.resume or args.mapping_out or args.report or args.text_column:
         raise CrfdeidError("--from-annotations, --resume, --mapping-out, --report and --text-column need "
                            "files, not standard input")
-    spec = _spec(args)
+    spec = spec_from_args(args)
     data = sys.stdin.buffer.read()
     if len(data) > args.max_bytes:
         raise CrfdeidError(f"standard input is {len(data):,} bytes, over the {args.max_bytes:,}-byte limit",
