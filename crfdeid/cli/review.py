@@ -146,7 +146,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     from ..review.notes import NoteSource
     from ..review.session import Review
     from ..review.state import ReviewState
-    from .deidentify import _spec
+    from .deidentify import spec_from_args
 
     if not 0.0 < args.low_confidence <= 1.0:
         raise CrfdeidError(f"--low-confidence must be a probability in (0, 1], got {args.low_confidence}")
@@ -167,7 +167,7 @@ def cmd_review(args: argparse.Namespace) -> int:
             (state_path.stem if state_path.suffix == ".json" else state_path.name) + "-export"
         )
     )
-    spec = _spec(args)
+    spec = spec_from_args(args)
     state = ReviewState.open(state_path, key=spec.key, seed=args.seed)
     if state.secret == "random seed":
         spec = replace(spec, seed=state.seed, seed_is_random=True)
