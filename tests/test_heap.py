@@ -15,7 +15,9 @@ def test_objects_alive_at_load_are_frozen_and_new_ones_are_not() -> None:
         frozen = gc.get_freeze_count()
         assert frozen >= len(loaded)
         later = [[k] for k in range(1000)]
-        assert gc.get_freeze_count() == frozen  # what comes after is collected as usual
+        # what comes after is collected as usual: nothing is added to the frozen generation (it may
+        # lose objects that another thread of the test process frees meanwhile: CI saw 2 go)
+        assert gc.get_freeze_count() <= frozen
         assert later and gc.is_tracked(later[0])
     finally:
         gc.unfreeze()
