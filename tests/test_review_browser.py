@@ -22,7 +22,7 @@ expect = sync_api.expect
 
 from crfdeid.io.corpus import load_corpus  # noqa: E402
 from crfdeid.review.app import create_app  # noqa: E402
-from crfdeid.review.export import export_review  # noqa: E402
+from crfdeid.review.export import export_summary  # noqa: E402
 from crfdeid.review.server import ReviewServer  # noqa: E402
 
 from .review_kit import make_review, rules_deidentifier  # noqa: E402
@@ -68,14 +68,7 @@ def served(tmp_path):
     out = tmp_path / "export"
 
     def export():
-        manifest = export_review(review, out)
-        return {
-            "folder": str(out),
-            "reviewed": manifest["notes_reviewed"],
-            "released": manifest["released"],
-            "held": manifest["held"],
-            "failed": manifest["failed"],
-        }
+        return export_summary(review, out)
 
     server = ReviewServer(
         lambda token, hosts: create_app(

@@ -201,18 +201,11 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace, review, export_dir: Path) -> int:  # review: Review
     from ..review.app import create_app
-    from ..review.export import export_review
+    from ..review.export import export_summary
     from ..review.server import ReviewServer
 
     def export() -> dict:
-        manifest = export_review(review, export_dir)
-        return {
-            "folder": str(export_dir),
-            "reviewed": manifest["notes_reviewed"],
-            "released": manifest["released"],
-            "held": manifest["held"],
-            "failed": manifest["failed"],
-        }
+        return export_summary(review, export_dir)
 
     info = {
         "reviewer": review.log.reviewer,

@@ -41,6 +41,13 @@ def file_name(note_id: str) -> str:
     return note_id.replace("/", "__")
 
 
+def export_summary(review: Review, out_dir: str | Path) -> dict[str, Any]:
+    """Export (``export_review``) and say what the page shows of it: the folder and the counts."""
+    manifest = export_review(review, out_dir)
+    return {"folder": str(out_dir), "reviewed": manifest["notes_reviewed"], "released": manifest["released"],
+            "held": manifest["held"], "failed": manifest["failed"]}
+
+
 def export_review(review: Review, out_dir: str | Path) -> dict[str, Any]:
     """Write the export of every note marked reviewed; return the manifest."""
     out_dir = Path(out_dir)

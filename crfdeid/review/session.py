@@ -490,31 +490,20 @@ class Review:
         if row is None:
             raise ReviewError(f"no second mention {span_id!r} in note {note_id!r}")
         at = (row["start"], row["end"])
+
+        def logged(what: str) -> None:
+            self.log.write(what, note_id, start=at[0], end=at[1], label=row["label"],
+                           original=view["text"][at[0] : at[1]], kind="second-mention")
+
         if action in ("reject", REJECTED):
             if at not in saved.suppressed:
                 saved.suppressed.append(at)
-            self.log.write(
-                "reject",
-                note_id,
-                start=at[0],
-                end=at[1],
-                label=row["label"],
-                original=view["text"][at[0] : at[1]],
-                kind="second-mention",
-            )
+            logged("reject")
             return self._changed(note_id)
         if action == PENDING:
             if at in saved.suppressed:
                 saved.suppressed.remove(at)
-            self.log.write(
-                "pending",
-                note_id,
-                start=at[0],
-                end=at[1],
-                label=row["label"],
-                original=view["text"][at[0] : at[1]],
-                kind="second-mention",
-            )
+            logged("pending")
             return self._changed(note_id)
         if at in saved.suppressed:
             saved.suppressed.remove(at)
@@ -523,15 +512,7 @@ class Review:
         )
         saved.spans.append(span)
         saved.spans.sort(key=lambda s: (s.start, s.end))
-        self.log.write(
-            "accept",
-            note_id,
-            start=at[0],
-            end=at[1],
-            label=row["label"],
-            original=view["text"][at[0] : at[1]],
-            kind="second-mention",
-        )
+        logged("accept")
         if action in ("accept", ACCEPTED):
             return self._changed(note_id)
         self._views.pop(note_id, None)
