@@ -26,9 +26,11 @@ import dataclasses
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from .acronyms import with_acronyms
 from .errors import CrfdeidError
 from .rules import DEFAULT_TIMEOUT, RuleEngine, RuleTimeout
 from .schemes import DEFAULT_SCHEME, LabelMap, Scheme, dropped_rules_message, load_scheme
@@ -62,6 +64,8 @@ class NoteCandidates:
     rule_spans: tuple[Span, ...]  # on the view, relabelled, as merged
     policy: MergePolicy
     view: TextView | None  # None: the note is its own view
+    text: str = ""  # the text detection saw (the view's): where acronyms are looked for
+    acronyms: Callable[[str, list[Span]], list[Span]] | None = None
 
     def promotable(self) -> list[tuple[str, float]]:
         return self.decoded.promotable()
@@ -69,6 +73,8 @@ class NoteCandidates:
     def spans(self, point: OperatingPoint | None) -> list[Span]:
         """The spans ``Pipeline.run`` finds in the note when the tagger runs at ``point``."""
         spans = merge_detected(self.policy, self.decoded.spans(point), self.rule_spans)
+        if self.acronyms is not None:
+            spans = self.acronyms(self.text, spans)
         return spans if self.view is None else self.view.spans_to_original(spans)
 
     def crf_spans(self, point: OperatingPoint | None) -> list[Span]:
@@ -175,7 +181,18 @@ class Pipeline:
             # beside a model, hint rules (emit: false) were features only
             emitted = self.rules.emitted(rule_spans) if self.rules else []
             spans = merge_detected(self.policy, crf_spans, emitted)  # type: ignore[arg-type]
-        return Detection(document.id, tuple(spans), timeouts)
+        return Detection(document.id, tuple(self.with_acronyms(document.text, spans)), timeouts)
+
+    def with_acronyms(self, text: str, spans: list[Span]) -> list[Span]:
+        """``spans`` and the acronyms of organisations they define (``crfdeid.acronyms``)."""
+        return with_acronyms(text, spans, self.scheme.category, self._clinical_acronyms)
+
+    @cached_property
+    def _clinical_acronyms(self) -> Callable[[str], bool]:
+        """The pack's clinical acronyms ("UCI", "HTA"): never an organisation's."""
+        pack = getattr(getattr(self.tagger, "extractor", None), "pack", None)
+        words = frozenset((pack.surrogate.get("medical_acronyms") or ()) if pack is not None else ())
+        return words.__contains__
 
     def candidates(self, document: Document, cap: float | None = None) -> NoteCandidates:
         """The note tagged once, for its spans at any operating point whose thresholds stay at
@@ -187,7 +204,7 @@ class Pipeline:
         rule_result, rule_spans = self._rules(seen)
         emitted = self.rules.emitted(rule_spans) if self.rules else []
         return NoteCandidates(document.id, self.tagger.decode(seen, rule_result, cap), tuple(emitted),
-                              self.policy, None if view.exact else view)
+                              self.policy, None if view.exact else view, seen.text, self.with_acronyms)
 
     def detect(self, document: Document) -> list[Span]:
         return list(self.run(document).spans)

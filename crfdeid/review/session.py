@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ..acronyms import SOURCE as ACRONYM
 from ..batch import Note
 from ..deidentify import Deidentifier, NoteResult
 from ..errors import CrfdeidError
@@ -732,6 +733,8 @@ def _why_short(span: SpanState) -> str:
         short = "added by the reviewer"
     elif source == PROPAGATED:
         short = "second mention"
+    elif source == ACRONYM:
+        short = "acronym of an organisation named before it"
     else:
         short = source
     if span.detected_label and span.detected_label != span.label:

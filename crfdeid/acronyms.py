@@ -1,0 +1,79 @@
+"""An organisation's acronym, defined in parentheses after its name, is the organisation too.
+
+Clinical notes name a hospital once in full and then by its acronym: "Complejo Hospitalario
+Universitario de Vigo (CHUVI)", "Instituto Colombiano del Dolor (INCODOL)", and later "ingresó
+en el CHUVI". The tagger finds the full name (lists, "Hospital"/"Instituto" words) but an
+acronym it has never seen is a string of capitals like "HTA": on MEDDOCAN dev it missed CHUVI
+and INCODOL. The definition itself is the evidence: capitals in parentheses right after a
+detected hospital, health centre or organisation take its label, and so does every other
+whole-word occurrence of the same capitals in the note.
+
+Guards: the parenthesis must follow the name directly (spaces only) and hold one token of
+2–12 capitals and digits, at least two capitals (hyphen, dot, slash or ampersand allowed
+inside: "CBMF-HGO"); capitals the pack lists as clinical acronyms ("UCI", "HTA") are not
+taken; a later occurrence counts only written in the same capitals as a whole word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+import regex
+
+from .types import Span
+
+#: The PHI categories whose names are defined with an acronym (``crfdeid.schemes``).
+CATEGORIES = frozenset({"hospital", "health_centre", "organisation"})
+#: Where a detected span carries it (``Span.source``).
+SOURCE = "acronym"
+_DEFINED = regex.compile(
+    r"[ \t]{0,2}\((?P<acronym>(?=(?:[^\p{Lu}]*\p{Lu}){2})\p{Lu}[\p{Lu}\p{N}]*(?:[-./&][\p{Lu}\p{N}]+)*)\)"
+)
+_MAX_LENGTH = 12
+
+
+def acronym_spans(
+    text: str,
+    spans: Sequence[Span],
+    category: Callable[[str], str | None],
+    clinical: Callable[[str], bool] = lambda acronym: False,
+) -> list[Span]:
+    """The spans ``spans`` lacks: acronyms defined right after an organisation's span and
+    their other whole-word occurrences in ``text``, each with the organisation's label.
+    ``category`` maps a label to its PHI category; ``clinical`` says an acronym is an ordinary
+    clinical one (the pack's list), never taken."""
+    defined: dict[str, str] = {}
+    for span in spans:
+        if span.fragments is not None or category(span.label) not in CATEGORIES:
+            continue
+        m = _DEFINED.match(text, span.end)
+        if m is None or len(m["acronym"]) > _MAX_LENGTH or clinical(m["acronym"]):
+            continue
+        defined.setdefault(m["acronym"], span.label)
+    if not defined:
+        return []
+    taken = sorted((s.start, s.end) for s in spans)
+    found: list[Span] = []
+    for acronym, label in defined.items():
+        pattern = regex.compile(r"(?<![\p{L}\p{N}])" + regex.escape(acronym) + r"(?![\p{L}\p{N}])")
+        for m in pattern.finditer(text):
+            start, end = m.span()
+            if not _overlaps(taken, start, end):
+                found.append(Span(start, end, label, source=SOURCE))
+    return found
+
+
+def with_acronyms(
+    text: str,
+    spans: Iterable[Span],
+    category: Callable[[str], str | None],
+    clinical: Callable[[str], bool] = lambda acronym: False,
+) -> list[Span]:
+    """``spans`` and the acronym spans they imply, sorted by offset."""
+    spans = list(spans)
+    return sorted([*spans, *acronym_spans(text, spans, category, clinical)],
+                  key=lambda s: (s.start, s.end, s.label))
+
+
+def _overlaps(taken: list[tuple[int, int]], start: int, end: int) -> bool:
+    return any(s < end and start < e for s, e in taken)
