@@ -221,17 +221,48 @@ def whole_words(text: str, spans: Iterable[Span]) -> list[Span]:
 
 
 def resolve_overlaps(spans: Iterable[Span]) -> tuple[list[Span], list[Span]]:
-    """Keep the earliest, then longest, of overlapping spans; return (kept, dropped)."""
+    """One span per group of overlapping spans; return (kept, dropped).
+
+    The earliest, then longest, span of a group leads it and keeps its label; when another
+    span of the group reaches past it ("Juan Garc|ía López" over "Juan García"), the leader is
+    widened to cover every character of the group, so the part that stuck out is replaced
+    too, never left in clear. The others are dropped (audited as ``overlap``): replaced with
+    the leader, as their note says. Discontinuous spans join by their parts."""
     kept: list[Span] = []
     dropped: list[Span] = []
-    last_end = -1
+    group: list[Span] = []
+    group_end = -1
+
+    def close() -> None:
+        if group:
+            kept.append(_covering(group))
+            dropped.extend(group[1:])
+
     for span in sorted(spans, key=lambda s: (s.start, -s.end, s.label)):
-        if span.start < last_end:
-            dropped.append(span)
+        if span.start < group_end:
+            group.append(span)
+            group_end = max(group_end, span.end)
             continue
-        kept.append(span)
-        last_end = span.end
+        close()
+        group, group_end = [span], span.end
+    close()
     return kept, dropped
+
+
+def _covering(group: list[Span]) -> Span:
+    """The group's leader, widened to every part of its members (merged where they meet)."""
+    leader = group[0]
+    merged: list[list[int]] = []
+    for start, end in sorted(part for span in group for part in span.parts):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    parts = tuple((start, end) for start, end in merged)
+    if parts == leader.parts:
+        return leader
+    return replace(leader, start=parts[0][0], end=parts[-1][1],
+                   fragments=parts if len(parts) > 1 else None)
 
 
 def _to_original(view: TextView, document: Document, spans: list[Span], dropped: list[Span],

@@ -168,6 +168,30 @@ def test_overlapping_spans_are_replaced_once_and_audited():
     assert len(result.spans) == 1 and [r.strategy for r in result.audit] == ["pseudonymise", "overlap"]
 
 
+def test_a_span_reaching_past_another_is_replaced_whole_not_cut():
+    # overlapping annotations (a user's BRAT file): "Juan Garc" and "García López" widen to
+    # "Juan García" and "García López"; keeping the first alone left "López" in clear, and the
+    # audit said the second was "inside another span, replaced with it"
+    text = "Paciente: Juan García López, 45 años."
+    doc = Document("d", text, (Span(10, 19, "NOMBRE_SUJETO_ASISTENCIA"),
+                               Span(15, 27, "NOMBRE_SUJETO_ASISTENCIA")))
+    result = Pseudonymiser(seed=1).pseudonymise(doc)
+    assert "López" not in result.text and "García" not in result.text and "Juan" not in result.text
+    assert result.text.startswith("Paciente: ") and result.text.endswith(", 45 años.")
+    first, dropped = result.audit
+    assert (first.start, first.end, first.strategy) == (10, 27, "pseudonymise")
+    assert (dropped.start, dropped.end, dropped.strategy) == (15, 27, "overlap")
+
+
+def test_a_span_in_the_gap_of_a_discontinuous_one_is_replaced_too():
+    text = "Tel 612 345 678 fijo"
+    doc = Document("d", text, (Span(4, 15, "NUMERO_TELEFONO", fragments=((4, 7), (12, 15))),
+                               Span(8, 11, "NUMERO_TELEFONO")))
+    result = Pseudonymiser(seed=1).pseudonymise(doc)
+    assert "345" not in result.text and result.text.endswith(" fijo")
+    assert result.audit[0].strategy == "pseudonymise" and result.audit[1].strategy == "overlap"
+
+
 def test_discontinuous_spans_keep_the_gap():
     doc = Document(
         "d", "Ana (sic) López", (Span(0, 15, "NOMBRE_SUJETO_ASISTENCIA", fragments=((0, 3), (10, 15))),)

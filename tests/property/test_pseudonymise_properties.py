@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from itertools import pairwise
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,6 +16,7 @@ from crfdeid.pseudonymise import (
     Pseudonymiser,
     _Entities,
     apply_replacements,
+    resolve_overlaps,
     whole_words,
 )
 from crfdeid.surrogates import SurrogateFailure, build_registry, fold, normalise, surrogate_data
@@ -49,6 +51,35 @@ def test_replacement_keeps_the_text_outside_spans_and_points_at_the_surrogates(c
         assert new_text[previous_new:new_start] == text[previous_old:start]
         previous_old, previous_new = end, new_end
     assert new_text[previous_new:] == text[previous_old:]
+
+
+@st.composite
+def overlapping_spans(draw):
+    spans = []
+    for _ in range(draw(st.integers(0, 7))):
+        cuts = sorted(set(draw(st.lists(st.integers(0, 40), min_size=2, max_size=6))))
+        parts = tuple(zip(cuts[::2], cuts[1::2], strict=False))
+        if not parts:
+            continue
+        label = draw(st.sampled_from(["A", "B"]))
+        fragments = parts if len(parts) > 1 else None
+        spans.append(Span(parts[0][0], parts[-1][1], label, fragments=fragments))
+    return spans
+
+
+def _covered(spans):
+    return {i for span in spans for start, end in span.parts for i in range(start, end)}
+
+
+@given(overlapping_spans())
+def test_resolving_overlaps_loses_no_character_of_any_span(spans):
+    kept, dropped = resolve_overlaps(spans)
+    assert _covered(kept) == _covered(spans)  # nothing an input span covered is left out
+    assert len(kept) + len(dropped) == len(spans)
+    extents = sorted((s.start, s.end) for s in kept)
+    assert all(a[1] <= b[0] for a, b in pairwise(extents))
+    for span in dropped:
+        assert any(k.start <= span.start and span.end <= k.end for k in kept)
 
 
 LABELS = sorted(set(REGISTRY) | {"SEXO_SUJETO_ASISTENCIA", "OTROS_SUJETO_ASISTENCIA", "UNKNOWN"})
