@@ -176,6 +176,9 @@ class LanguagePack:
     #: Data for the pseudonymiser (closed list ``surrogate``, optional): e-mail providers,
     #: institution templates, capitals…; validated on load, interpreted by crfdeid.surrogates.
     surrogate: Mapping[str, Any] = field(default_factory=dict)
+    #: ``lone_names`` of the manifest (optional): when a given name standing alone in the
+    #: narrative counts as a person (``crfdeid.lone_names``); empty: never.
+    lone_names: Mapping[str, float] = field(default_factory=dict)
 
     def table(self, name: str) -> Table:
         try:
@@ -521,7 +524,9 @@ _SURROGATE_OPTIONAL_MAPS = ("home_country", "country_aliases", "country_display"
                             "street_type_endings", "patient_sex_phrases")
 _SURROGATE_OPTIONAL_LISTS = ("name_acronyms", "medical_acronyms", "facility_qualifiers", "national_roads",
                              "streets_not_drawn", "po_boxes", "towns_not_drawn", "feminine_endings")
-_MANIFEST_KEYS = ("language", "name", "version", "rules", "gazetteers", "closed_lists")
+_MANIFEST_KEYS = ("language", "name", "version", "rules", "gazetteers", "closed_lists", "lone_names")
+#: ``lone_names``: how many people must bear a given name (the table's male + female counts).
+_LONE_NAME_KEYS = ("min_bearers",)
 
 
 def pack_dir(language_or_path: str | Path) -> Path:
@@ -575,4 +580,21 @@ def _load_pack_cached(root_str: str) -> LanguagePack:
         stopwords=_load_wordlists(root / closed["stop"], "words"),
         word_classes=_load_wordlists(root / closed["word_class"], "classes"),
         surrogate=_load_surrogate(root / closed["surrogate"]) if "surrogate" in closed else {},
+        lone_names=_load_lone_names(data.get("lone_names"), manifest, tables),
     )
+
+
+def _load_lone_names(spec: Any, manifest: Path, tables: Mapping[str, Table]) -> dict[str, float]:
+    if spec is None:
+        return {}
+    if not isinstance(spec, dict):
+        raise PackError("lone_names: expected a mapping {min_bearers: N}", manifest)
+    _check_keys(spec, _LONE_NAME_KEYS, manifest, "lone_names", required=_LONE_NAME_KEYS)
+    for key in _LONE_NAME_KEYS:
+        if isinstance(spec[key], bool) or not isinstance(spec[key], int | float) or spec[key] < 0:
+            raise PackError(f"lone_names: {key} must be a non-negative number, got {spec[key]!r}", manifest)
+    given = tables.get("given_name")
+    if given is None or not {"male", "female"} <= set(given.columns):
+        raise PackError("lone_names needs a gazetteer 'given_name' with columns male and female "
+                        "(how many people bear each name)", manifest)
+    return {key: float(spec[key]) for key in _LONE_NAME_KEYS}

@@ -32,12 +32,14 @@ from typing import TYPE_CHECKING, TypeVar
 
 from .acronyms import with_acronyms
 from .errors import CrfdeidError
+from .lone_names import LoneNames, with_lone_names
 from .rules import DEFAULT_TIMEOUT, RuleEngine, RuleTimeout
 from .schemes import DEFAULT_SCHEME, LabelMap, Scheme, dropped_rules_message, load_scheme
 from .textview import TextView
 from .types import Document, Span
 
 if TYPE_CHECKING:
+    from .langpack import LanguagePack
     from .merge import MergePolicy
     from .operating import Chosen, OperatingPoint
     from .packs import PackChoice
@@ -65,7 +67,8 @@ class NoteCandidates:
     policy: MergePolicy
     view: TextView | None  # None: the note is its own view
     text: str = ""  # the text detection saw (the view's): where acronyms are looked for
-    acronyms: Callable[[str, list[Span]], list[Span]] | None = None
+    #: ``Pipeline.completed``: the acronyms and lone names the merged spans imply
+    completed: Callable[[str, list[Span]], list[Span]] | None = None
 
     def promotable(self) -> list[tuple[str, float]]:
         return self.decoded.promotable()
@@ -73,8 +76,8 @@ class NoteCandidates:
     def spans(self, point: OperatingPoint | None) -> list[Span]:
         """The spans ``Pipeline.run`` finds in the note when the tagger runs at ``point``."""
         spans = merge_detected(self.policy, self.decoded.spans(point), self.rule_spans)
-        if self.acronyms is not None:
-            spans = self.acronyms(self.text, spans)
+        if self.completed is not None:
+            spans = self.completed(self.text, spans)
         return spans if self.view is None else self.view.spans_to_original(spans)
 
     def crf_spans(self, point: OperatingPoint | None) -> list[Span]:
@@ -181,11 +184,32 @@ class Pipeline:
             # beside a model, hint rules (emit: false) were features only
             emitted = self.rules.emitted(rule_spans) if self.rules else []
             spans = merge_detected(self.policy, crf_spans, emitted)  # type: ignore[arg-type]
-        return Detection(document.id, tuple(self.with_acronyms(document.text, spans)), timeouts)
+        return Detection(document.id, tuple(self.completed(document.text, spans)), timeouts)
 
-    def with_acronyms(self, text: str, spans: list[Span]) -> list[Span]:
-        """``spans`` and the acronyms of organisations they define (``crfdeid.acronyms``)."""
-        return with_acronyms(text, spans, self.scheme.category, self._clinical_acronyms)
+    def completed(self, text: str, spans: list[Span]) -> list[Span]:
+        """``spans`` and what they imply in the note: the acronyms of organisations they define
+        (``crfdeid.acronyms``), then the given names standing alone (``crfdeid.lone_names``)."""
+        spans = with_acronyms(text, spans, self.scheme.category, self._clinical_acronyms)
+        return with_lone_names(text, spans, self._lone_names)
+
+    @cached_property
+    def _lone_names(self) -> LoneNames | None:
+        """The pack's lone-name step (None when the pack does not ask for it)."""
+        return LoneNames.for_pack(self._pack, self.scheme.label_for("person_patient"),
+                                  self.scheme.label_for("person_relative"))
+
+    @cached_property
+    def _pack(self) -> LanguagePack | None:
+        """The language pack detection runs with: the model's, else the rules' language's."""
+        pack = getattr(getattr(self.tagger, "extractor", None), "pack", None)
+        if pack is not None or self.tagger is not None:
+            return pack
+        from .langpack import load_pack
+
+        try:
+            return load_pack(self.language) if self.language != "none" else None
+        except CrfdeidError:
+            return None
 
     @cached_property
     def _clinical_acronyms(self) -> Callable[[str], bool]:
@@ -204,7 +228,7 @@ class Pipeline:
         rule_result, rule_spans = self._rules(seen)
         emitted = self.rules.emitted(rule_spans) if self.rules else []
         return NoteCandidates(document.id, self.tagger.decode(seen, rule_result, cap), tuple(emitted),
-                              self.policy, None if view.exact else view, seen.text, self.with_acronyms)
+                              self.policy, None if view.exact else view, seen.text, self.completed)
 
     def detect(self, document: Document) -> list[Span]:
         return list(self.run(document).spans)

@@ -27,6 +27,7 @@ from ..acronyms import SOURCE as ACRONYM
 from ..batch import Note
 from ..deidentify import Deidentifier, NoteResult
 from ..errors import CrfdeidError
+from ..lone_names import SOURCE as LONE_NAME
 from ..pseudonymise import AuditRecord, apply_replacements
 from ..surrogates import normalise, too_close
 from ..surrogates.base import LETTERS
@@ -735,6 +736,8 @@ def _why_short(span: SpanState) -> str:
         short = "second mention"
     elif source == ACRONYM:
         short = "acronym of an organisation named before it"
+    elif source == LONE_NAME:
+        short = "a given name standing alone in the text"
     else:
         short = source
     if span.detected_label and span.detected_label != span.label:

@@ -1,0 +1,122 @@
+"""A given name standing alone in the narrative is a person (invented notes)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crfdeid.langpack import PackError, load_pack, pack_dir
+from crfdeid.lone_names import SOURCE, LoneNames, with_lone_names
+from crfdeid.pipeline import load_pipeline
+from crfdeid.types import Document, Span
+
+PATIENT, RELATIVE = "NOMBRE_SUJETO_ASISTENCIA", "FAMILIARES_SUJETO_ASISTENCIA"
+STEP = LoneNames.for_pack(load_pack("es"), PATIENT, RELATIVE)
+
+
+def _found(text: str, spans: list[Span] | None = None) -> list[tuple[str, str]]:
+    assert STEP is not None
+    return [(text[s.start:s.end], s.label) for s in STEP.spans(text, spans or [])]
+
+
+@pytest.mark.parametrize("text, name", [
+    ("En la exploración física Guillermo estaba consciente y orientado.", "Guillermo"),
+    ("Tras el tratamiento con dasatinib, Remedios desarrolló una pancitopenia.", "Remedios"),
+    ("Ingresa por fiebre de cuatro días de evolución.\nMarisol vive sola y es autónoma.", "Marisol"),
+    ("Acude por pérdida de peso. Iria viene acompañada por su madre.", "Iria"),
+    ("En la exploración oftalmológica inicial Maialen mostró una agudeza visual de 0,5.", "Maialen"),
+])
+def test_a_lone_given_name_in_the_narrative_is_the_patient(text: str, name: str) -> None:
+    assert _found(text) == [(name, PATIENT)]
+
+
+def test_after_a_kinship_word_it_is_a_relative() -> None:
+    text = "Antecedentes familiares: su hermano mayor, Ovidio, padece un retraso madurativo."
+    assert _found(text) == [("Ovidio", RELATIVE)]
+
+
+@pytest.mark.parametrize("text", [
+    "Segundo tiempo de reconstrucción a los seis meses.",         # an ordinal opening a sentence
+    "Motivo de ingreso: Dolores óseos generalizados.",            # a plural noun after a header
+    "Serología: VHC negativo, Rosa de Bengala negativa.",         # a test named after a word
+    "Según la descripción hecha por Wei et al. se localiza.",     # a citation
+    "Se sospecha enfermedad de Wilson y se envía la muestra.",    # an eponym after 'de'
+    "Remitido por el Dr. Guillermo, que explica el caso.",        # after an honorific: the tagger's
+    "Presenta un síndrome Guillermo-Barré atípico.",              # glued to a hyphen
+    "Vive en la Avenida Menéndez Pelayo desde hace años.",        # part of a longer name
+    "Consulta en Santiago de Compostela por el mismo cuadro.",    # a town of several words
+    "La paciente marisol refiere dolor.",                         # no capital
+])
+def test_ordinary_words_and_longer_names_are_left_to_the_tagger(text: str) -> None:
+    assert _found(text) == []
+
+
+def test_a_name_next_to_a_detected_span_is_not_added_twice() -> None:
+    text = "En la exploración física Guillermo Pérez estaba consciente."
+    surname = text.index("Pérez")
+    assert _found(text, [Span(surname, surname + 5, PATIENT, "crf")]) == []
+    inside = text.index("Guillermo")
+    assert _found(text, [Span(inside, surname + 5, PATIENT, "crf")]) == []
+
+
+def test_with_lone_names_keeps_the_spans_and_sorts() -> None:
+    text = "NHC: 1234567.\nEn la exploración física Guillermo estaba consciente."
+    nhc = Span(5, 12, "ID_SUJETO_ASISTENCIA", "rule:nhc")
+    spans = with_lone_names(text, [nhc], STEP)
+    assert spans[0] == nhc and (spans[1].label, spans[1].source) == (PATIENT, SOURCE)
+    assert with_lone_names(text, [nhc], None) == [nhc]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(["la", "exploración", "Guillermo", "estaba", ",", ".", "\n", "Marisol",
+                                 "vive", "de", "Rosa", "Dr.", "su", "hermano", "Segundo", "tiempo"]),
+                max_size=30),
+       st.data())
+def test_added_spans_never_touch_a_detected_one(words: list[str], data: st.DataObject) -> None:
+    text = " ".join(words)
+    spans = []
+    if text:
+        start = data.draw(st.integers(0, len(text) - 1))
+        end = data.draw(st.integers(start + 1, len(text)))
+        spans = [Span(start, end, "TERRITORIO", "crf")]
+    for added in STEP.spans(text, spans):  # type: ignore[union-attr]
+        assert all(added.end < s.start or s.end < added.start for s in spans)
+        assert text[added.start:added.end][0].isupper()
+
+
+def test_the_step_is_the_packs_to_switch_on(tmp_path: Path) -> None:
+    assert LoneNames.for_pack(load_pack("de"), "NAME_PATIENT", "NAME_RELATIVE") is None
+    assert LoneNames.for_pack(load_pack("es"), None, RELATIVE) is None  # no patient label
+    pack = tmp_path / "es"
+    shutil.copytree(pack_dir("es"), pack)
+    manifest = pack / "pack.yaml"
+    original = manifest.read_text(encoding="utf-8")
+    for bad, message in [("lone_names: {min_bearers: -1}", "non-negative"),
+                         ("lone_names: {min_bearers: 200, max: 3}", "unknown key"),
+                         ("lone_names: 200", "expected a mapping")]:
+        manifest.write_text(original.replace("lone_names: {min_bearers: 200}", bad), encoding="utf-8")
+        with pytest.raises(PackError, match=message):
+            _fresh(pack)
+
+
+def _fresh(folder: Path):
+    from crfdeid.langpack import _load_pack_cached
+
+    _load_pack_cached.cache_clear()
+    try:
+        return load_pack(folder)
+    finally:
+        _load_pack_cached.cache_clear()
+
+
+def test_the_pipeline_adds_them_after_the_merge() -> None:
+    pipeline = load_pipeline(rules_only=True)
+    text = "Nombre: Maialen.\nEn la exploración oftalmológica inicial Maialen mostró buena agudeza visual."
+    spans = pipeline.detect(Document("n", text))
+    lone = [s for s in spans if s.source == SOURCE]
+    assert [(text[s.start:s.end], s.label) for s in lone] == [("Maialen", PATIENT)]
+    assert lone[0].start == text.rindex("Maialen")
