@@ -12,6 +12,7 @@ knows about.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError
+from .heap import collector_paused
 from .langpack import fold
 from .operating import DEIDENTIFY, Chosen, choose_point
 from .packs import PackChoice, choose_pack
@@ -87,6 +89,7 @@ class Deidentifier:
     own), or use ``Deidentifier.from_annotations()`` to pseudonymise spans you already have.
     """
 
+    @collector_paused(gc.collect)  # loading the model and surrogate data: see ``load_pipeline``
     def __init__(
         self,
         detector: Detector | None = None,

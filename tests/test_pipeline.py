@@ -310,3 +310,28 @@ def test_the_pipeline_says_which_point_it_runs_at(tiny_model: Path, pointed_mode
     assert overridden.point.name == "threshold 0.8" and overridden.tagger.threshold == 0.8
     with pytest.raises(CrfdeidError, match="no operating point"):
         load_pipeline(rules_only=True, threshold=0.8)
+
+
+def test_a_load_runs_with_the_collector_paused_and_leaves_it_as_it_was(monkeypatch) -> None:
+    """A load builds ~200,000 objects in no cycle: no collection walks them while it runs."""
+    import gc
+
+    import crfdeid.pipeline as pipeline_module
+
+    seen: list[bool] = []
+    real = pipeline_module.RuleEngine.from_pack
+
+    def from_pack(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline_module.RuleEngine, "from_pack", from_pack)
+    assert gc.isenabled()
+    load_pipeline(rules_only=True)
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        load_pipeline(rules_only=True)
+        assert not gc.isenabled()  # a caller's own pause is left alone
+    finally:
+        gc.enable()
