@@ -101,18 +101,35 @@ def fetch(
 
     ``unstored``: what to build instead where the folder cannot be written, when a form that
     only this process will use is cheaper to build than the stored one."""
+    found = lookup(name, key, load)
+    if found is not None:
+        return found
     path = cache_dir() / f"{name}-{key}.bin"
-    payload = _read(path)
-    if payload is not None:
-        try:
-            return load(payload)
-        except Exception as exc:  # a loader raises its own types on bytes it cannot read
-            log.debug("cache entry %s unreadable (%s: %s): rebuilt", path, type(exc).__name__, exc)
     if unstored is not None and not _storable(path.parent):
         return unstored()
     value = build()
     _write(path, dump(value))
     return value
+
+
+def lookup(name: str, key: str, load: Callable[[bytes], T]) -> T | None:
+    """The entry ``name`` for ``key``, ``load``-ed, or None when it is missing, damaged or its
+    loader refuses it: for data whose building ``fetch`` cannot wrap (computed as a side effect
+    of other work, then ``store``-d)."""
+    path = cache_dir() / f"{name}-{key}.bin"
+    payload = _read(path)
+    if payload is None:
+        return None
+    try:
+        return load(payload)
+    except Exception as exc:  # a loader raises its own types on bytes it cannot read
+        log.debug("cache entry %s unreadable (%s: %s): rebuilt", path, type(exc).__name__, exc)
+        return None
+
+
+def store(name: str, key: str, payload: bytes) -> None:
+    """Write the entry ``name`` for ``key`` (atomically; skipped where the folder cannot be written)."""
+    _write(cache_dir() / f"{name}-{key}.bin", payload)
 
 
 def _read(path: Path) -> bytes | None:

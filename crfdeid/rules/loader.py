@@ -34,7 +34,8 @@ import yaml
 from ..io.text import read_text
 from ..resources import data_dir
 from ..schemes import DEFAULT_SCHEME, Scheme, SchemeError, load_scheme
-from .model import Context, Example, InvalidRule, Rule, RuleError
+from . import shapes
+from .model import Context, Example, InvalidRule, Rule, RuleError, flag_value
 
 MANIFEST = "pack.yaml"
 RULE_KEYS = {"id", "label", "description", "pattern", "context", "validator", "priority", "flags",
@@ -297,11 +298,16 @@ def rule_files(pack: str | Path) -> list[Path]:
 
 
 def load_rules(pack: str | Path) -> list[Rule]:
-    """Every rule of a pack, in file then file order (duplicate ids are not checked here)."""
+    """Every rule of a pack, in file then file order (duplicate ids are not checked here). A
+    shipped pack's prefilter shapes come from the load-time cache (``shapes.py``)."""
     rules: list[Rule] = []
     scheme = pack_scheme(pack)
-    for path in rule_files(pack):
+    paths = rule_files(pack)
+    unstored = shapes.preload(paths)
+    for path in paths:
         rules.extend(load_rule_file(path, scheme))
+    if unstored is not None:
+        shapes.store(unstored, ((r.pattern, flag_value(r.flags), r.shape) for r in rules))
     return rules
 
 

@@ -289,7 +289,7 @@ class Rule:
                               f"{', '.join(sorted(VALIDATORS))}")
         object.__setattr__(self, "compiled", _compile(self.pattern, self.flags))
         object.__setattr__(self, "_check", VALIDATORS[self.validator] if self.validator else None)
-        flags = _flags(self.flags)
+        flags = flag_value(self.flags)
         found = shape(self.pattern, flags)
         object.__setattr__(self, "shape", found)
         scanner = self.compiled
@@ -468,7 +468,8 @@ class RuleTimedOut(TimeoutError):
         self.found = found
 
 
-def _flags(names: tuple[str, ...]) -> int:
+def flag_value(names: tuple[str, ...]) -> int:
+    """The ``regex`` flags a rule names, as the number its pattern is compiled and read with."""
     value = 0
     for name in names:
         value |= FLAGS[name]
@@ -479,7 +480,7 @@ def _compile(pattern: str, flags: tuple[str, ...]) -> regex.Pattern:
     if not isinstance(pattern, str) or not pattern:
         raise InvalidRule("pattern", "pattern must be a non-empty string")
     try:
-        compiled = regex.compile(pattern, _flags(flags))
+        compiled = regex.compile(pattern, flag_value(flags))
     except regex.error as exc:
         raise InvalidRule("pattern", f"pattern does not compile: {exc}") from None
     if compiled.fullmatch("") is not None:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import regex
 
+from ..memo import Memo
 from .reader import Unsupported, read
 from .regexinfo import MAX_REACH, Trigger
 
@@ -59,7 +60,26 @@ def _rare(trigger: Trigger) -> bool:
                    for s in trigger.strings)
 
 
+#: ``read_shape`` of the (pattern, flags) read so far in this process, and of those a shipped
+#: pack's cache entry holds (``remember``; ``crfdeid.rules.shapes``): a pure function's results.
+_KNOWN: Memo[tuple[str, int], Shape] = Memo(4096)
+
+
+def remember(shapes: dict[tuple[str, int], Shape]) -> None:
+    """Take ``read_shape``'s results for these patterns as known (read from the load-time cache)."""
+    for key, found in shapes.items():
+        _KNOWN.remember(key, found)
+
+
 def shape(pattern: str, flags: int) -> Shape:
+    """``read_shape``, once per pattern and flags in a process."""
+    found = _KNOWN.get((pattern, flags))
+    if found is None:
+        found = _KNOWN.remember((pattern, flags), read_shape(pattern, flags))
+    return found
+
+
+def read_shape(pattern: str, flags: int) -> Shape:
     """The prefilters of a pattern compiled with ``flags``; none where the reader gives up.
 
     Both need a match to consume at least one character (an empty match can sit anywhere) and
