@@ -18,7 +18,10 @@ every dev note). ``numba`` is optional at import: without it (or with ``CRFDEID_
 
 from __future__ import annotations
 
+import logging
 import os
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -30,6 +33,7 @@ except ImportError:  # numba missing or switched off: the numpy decoder runs
     njit = None
 
 AVAILABLE = njit is not None
+log = logging.getLogger(__name__)
 
 
 def _viterbi(
@@ -227,10 +231,23 @@ def _emissions(
             row += 1
 
 
+def _jit(function: Callable[..., None]) -> Any:
+    """``function`` compiled by numba, its machine code kept in numba's on-disk cache (the
+    ``__pycache__`` beside this file, else ``$NUMBA_CACHE_DIR`` or the user cache folder), so
+    a process loads it instead of compiling it (~1 s). Where no such folder can be written (a
+    read-only install and home), numba refuses ``cache=True`` when the function is decorated:
+    then it is compiled in memory in every process — the same machine code, only slower to load."""
+    try:
+        return njit(cache=True, nogil=True)(function)
+    except RuntimeError as exc:  # "cannot cache function ...: no locator available for file ..."
+        log.debug("numba cannot cache %s (%s): compiled in every process", function.__name__, exc)
+        return njit(nogil=True)(function)
+
+
 if AVAILABLE:
-    viterbi = njit(cache=True, nogil=True)(_viterbi)
-    marginals = njit(cache=True, nogil=True)(_marginals)
-    emissions = njit(cache=True, nogil=True)(_emissions)
+    viterbi = _jit(_viterbi)
+    marginals = _jit(_marginals)
+    emissions = _jit(_emissions)
 else:
     viterbi = marginals = emissions = None
 

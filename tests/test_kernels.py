@@ -91,3 +91,22 @@ def test_without_numba_the_numpy_decoder_runs() -> None:
     env = {**os.environ, "CRFDEID_NO_NUMBA": "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[1, 1, 1]"
+
+
+@needs_numba
+def test_where_numba_cannot_cache_the_kernels_compile_in_memory() -> None:
+    """A read-only install and home: numba refuses ``cache=True``; the kernels still load."""
+    code = (
+        "import numba.core.caching as caching\n"
+        "def refuse(self):\n"
+        "    raise PermissionError('read-only')\n"
+        "caching._CacheLocator.ensure_cache_path = refuse\n"
+        "import numpy as np\n"
+        "from crfdeid import kernels\n"
+        "assert kernels.AVAILABLE and type(kernels.viterbi._cache).__name__ == 'NullCache'\n"
+        "tags, _ = kernels.decode(np.array([[0.0, 1.0], [2.0, 0.0], [0.0, 3.0]]), np.array([3]),\n"
+        "    np.array([[1.0, -1.0], [0.0, 2.0]]), np.ones((2, 2)), np.ones((2, 2)))\n"
+        "print(tags.tolist())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[1, 1, 1]"
