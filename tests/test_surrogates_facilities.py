@@ -126,3 +126,34 @@ def test_every_facility_of_meddocan_gets_a_clean_surrogate(meddocan_dir):
             if head and new.startswith(head + " ") and re.match(r" (a|o|la|el|los|las) ", new[len(head) :]):
                 problems.append((original, new))
     assert not problems, problems[:10]
+
+
+def _pseudonymised(text: str, phrases: list[str], seed: int):
+    from crfdeid.pseudonymise import Pseudonymiser
+    from crfdeid.types import Document, Span
+
+    spans, at = [], 0
+    for phrase in phrases:
+        at = text.index(phrase, at)
+        spans.append(Span(at, at + len(phrase), "HOSPITAL"))
+        at += len(phrase)
+    return Pseudonymiser(seed=seed).pseudonymise(Document("n", text, tuple(spans)))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 7])
+def test_an_acronym_of_the_notes_hospital_is_spelt_from_its_surrogate(seed: int) -> None:
+    # "ADWYH" for CHUVI told a reader what was replaced; the note's own facility spells it
+    text = ("Complejo Hospitalario Universitario de Vigo (CHUVI). Ingresó en el CHUVI. "
+            "Hospital Universitario La Paz (HULP). Control en el HUMS.")
+    result = _pseudonymised(text, ["Complejo Hospitalario Universitario de Vigo", "CHUVI", "CHUVI",
+                                   "Hospital Universitario La Paz", "HULP", "HUMS"], seed)
+    new = [r.surrogate for r in result.audit]
+    first, second = new[0], new[3]
+    for name, acronym, extra in ((first, new[1], 1), (second, new[4], 0)):
+        words = [w for w in re.findall(r"[^\W\d_]+", name) if w[:1].isupper()]
+        initials = "".join(fold(w)[0] for w in words).upper()
+        assert acronym == initials + fold(words[-1])[1 : 1 + extra].upper(), (name, acronym)
+    assert new[2] == new[1]  # the same acronym at every mention
+    assert [r.note for r in result.audit][1] == "acronym of the note's facility"
+    # an acronym no facility of the note spells: scrambled, as before
+    assert result.audit[5].note == "abbreviation scrambled" and new[5] != "HUMS"

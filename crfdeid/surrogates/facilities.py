@@ -13,6 +13,9 @@ from .base import DocumentState, Level, Surrogate, chosen, fold, scramble
 from .data import SurrogateData, words_of
 from .places import FACILITY_WINDOW, cased
 
+#: Words of letters, as written (their capitals say which words an acronym spells).
+_LETTER_WORDS = re.compile(r"[^\W\d_]+")
+
 #: A word of this many catalogue names or more ("Virgen", "San", "Norte") tells no facility apart.
 COMMON_WORD = 30
 #: Articles that may start a facility's proper part ("La Paz", "A Coruña", "El Bierzo").
@@ -107,6 +110,42 @@ class FacilityGenerator:
             self._words[name] = frozenset(words_of(name))
         return not places.isdisjoint(self._words[name])
 
+    def tied_acronym(self, acronym: str, state: DocumentState) -> str | None:
+        """The acronym of the note's own facility, spelt from its surrogate: "Complejo
+        Hospitalario Universitario de Vigo (CHUVI)" replaced by "… de Pontevedra" makes the
+        CHUVI of the note "CHUPO" — the initials of the new name's capitalised words, and as
+        many letters of its last word as the original took of its own — not random capitals
+        ("ADWYH") that a reader takes for a redaction. None: no facility of the note spells it
+        (the acronym is then scrambled)."""
+        key = fold(acronym).upper()
+        for space, used in state.used.items():
+            if not space.startswith("facility:"):
+                continue
+            for original, surrogate in used.items():
+                extra = self._spelt_by(key, words_of(original))
+                if extra is None:
+                    continue
+                words = [w for w in _LETTER_WORDS.findall(surrogate) if w[:1].isupper()]
+                tail = fold(words[-1])[1 : 1 + extra].upper() if words else ""
+                if words and len(tail) == extra:
+                    return "".join(fold(w)[0] for w in words).upper() + tail
+        return None
+
+    def _spelt_by(self, key: str, words: tuple[str, ...]) -> int | None:
+        """How many more letters of its last word ``key`` takes after the initials of
+        ``words`` (all of them, "HULP", or all but the particles, "CHUV|I"); None: it is not
+        their acronym. Names are keyed in lower case, so which words were capitalised is lost."""
+        plain = [w for w in words if w not in self.data.name_particles]
+        for chosen_words in (words, plain):
+            if not chosen_words:
+                continue
+            initials = "".join(w[0] for w in chosen_words).upper()
+            extra = key[len(initials):]
+            if key.startswith(initials) and len(extra) <= 3 and (
+                    chosen_words[-1][1 : 1 + len(extra)].upper() == extra):
+                return len(extra)
+        return None
+
     def proper(self, name: str) -> str:
         """A catalogue name without its type and qualifiers, however many it stacks ("Fundación
         Hospital de Calahorra" -> "de Calahorra"; "" for a type alone): what a surrogate puts
@@ -194,9 +233,13 @@ class FacilityGenerator:
             local = self._local(centre, "*" if centre else "", province)
         letters = [c for c in text if c.isalpha()]
         if not type_text and letters and all(c.isupper() for c in letters) and len(text.split()) == 1:
-            abbreviation = [Level(lambda rng: scramble(text, rng), "facility")]
+            tied = self.tied_acronym(text, state)
+            abbreviation = [Level(lambda rng: tied, "facility:tied", check_close=False)] if tied else []
+            abbreviation.append(Level(lambda rng: scramble(text, rng), "facility"))
             new, level = state.draw_chain(text, abbreviation, "facility")
-            return chosen(new, level, "abbreviation scrambled")
+            tied_level = level.category == "facility:tied"
+            return chosen(new, level,
+                          "acronym of the note's facility" if tied_level else "abbreviation scrambled")
 
         # the original's type and qualifiers as written, then the proper part of a catalogue
         # name with its own connector: "Hospital de Manises" + "Hospital General Universitario
