@@ -421,6 +421,19 @@ def country_of_place(name: str) -> set[str]:
     return {code for code, _ in DATA.foreign_lookup.get(fold(name), [])}
 
 
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize(("place", "country"), [("San Martín", "Venezuela"), ("Georgia", "Estados Unidos")])
+def test_a_place_named_like_a_country_with_its_country_after_it_is_a_place_of_that_country(
+        seed, place, country):
+    # dev: "Avda. José Angel Lamas, San Martín. Caracas. Venezuela" became "…, Cuba. Tucumán.
+    # Argentina": San Martín, a parish of Caracas, was read as the island of Saint Martin
+    text = f"Dr. Ana Ruiz. Avda. Lamas, {place}. {country}. e-mail: ana@x.com"
+    result = run(text, (T, place), ("PAIS", country), seed=seed)
+    new_place, new_country = new_texts(result)
+    code = DATA.country_code[country_key(new_country)]
+    assert code in country_of_place(new_place), (new_place, new_country)
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_a_foreign_city_beside_its_country_becomes_a_city_of_the_countrys_surrogate(seed):
     # issue 12: "nacido en Casablanca (Marruecos)" became a Spanish town

@@ -157,6 +157,25 @@ class TerritoryGenerator:
                     return code
         return None
 
+    def _country_after(self, text: str, ordered: list[tuple[int, int]], codes: list[str | None],
+                       i: int) -> str | None:
+        """The country written after place ``i`` on its line, maybe past other places ("Heredia,
+        Costa Rica", "San Martín. Caracas. Venezuela"); the home country for a Spanish province
+        there ("San Juan (Alicante)"); None for neither."""
+        data, end = self.data, ordered[i][1]
+        reach = end
+        for j in range(i + 1, len(ordered)):
+            gap = text[reach : ordered[j][0]]
+            if ordered[j][0] - end > COUNTRY_WINDOW or not _TO_COUNTRY.fullmatch(gap):
+                return None
+            if codes[j]:
+                return codes[j]
+            after = fold(text[ordered[j][0] : ordered[j][1]].strip())
+            if after in data.province_lookup or after in data.community_lookup:
+                return data.home_code  # "San Juan (Alicante)": a Spanish province after it
+            reach = ordered[j][1]
+        return None
+
     def foreign_kind(self, text: str, country: str) -> str:
         """"region" for a region of the country in the pack's table ("Antioquia", "California"),
         else "city"."""
@@ -176,28 +195,30 @@ class TerritoryGenerator:
         ordered = sorted((s, e) for s, e, label in spans if label in ("TERRITORIO", "PAIS"))
         places = {(s, e) for s, e, label in spans if label == "TERRITORIO"}
         codes = [self.country_code(text[s:e]) for s, e in ordered]
-        mentioned = {c for c in codes if c}
         home = data.home_code
         undecided = []
+        named_like_country = {}
+        for i, (start, end) in enumerate(ordered):
+            # a place named like a country, with another country written after it on its line,
+            # is a place of that country: "San Martín. Caracas. Venezuela" (a parish, not the
+            # island of Saint Martin), "Georgia, Estados Unidos"
+            if codes[i] and (start, end) in places:
+                beside = self._country_after(text, ordered, codes, i)
+                if beside is not None and beside not in (codes[i], home):
+                    named_like_country[i] = beside
+                    codes[i] = None
+        mentioned = {c for c in codes if c}
         for i, (start, end) in enumerate(ordered):
             stripped = text[start:end].strip()
+            if i in named_like_country:
+                code = named_like_country[i]
+                state.foreign_places[start] = ForeignPlace(code, self.foreign_kind(stripped, code), True)
+                continue
             if codes[i] or not stripped or (start, end) not in places:
                 continue  # a country, or a PAIS span that is not a country name
             if _POSTAL.fullmatch(stripped) or _FOREIGN_POSTAL.fullmatch(stripped):
                 continue
-            beside, reach = None, end
-            for j in range(i + 1, len(ordered)):
-                gap = text[reach : ordered[j][0]]
-                if ordered[j][0] - end > COUNTRY_WINDOW or not _TO_COUNTRY.fullmatch(gap):
-                    break
-                if codes[j]:
-                    beside = codes[j]
-                    break
-                after = fold(text[ordered[j][0] : ordered[j][1]].strip())
-                if after in data.province_lookup or after in data.community_lookup:
-                    beside = home  # "San Juan (Alicante)": a Spanish province after it
-                    break
-                reach = ordered[j][1]
+            beside = self._country_after(text, ordered, codes, i)
             spanish = not self.unknown(stripped)
             code = beside or (None if spanish else self.country_inside(stripped))
             if code is None and not spanish:
