@@ -20,6 +20,7 @@ import bisect
 import datetime as dt
 import hashlib
 import hmac
+import itertools
 import random
 import re
 import string
@@ -527,9 +528,6 @@ def weighted_choice(rng: random.Random, items: list[str], cum_weights: list[floa
 
 
 def cumulative(weights: Iterable[float]) -> list[float]:
-    total = 0.0
-    out = []
-    for w in weights:
-        total += max(float(w), 0.0)
-        out.append(total)
-    return out
+    """Running totals of the weights, negatives as 0: ``accumulate`` adds in C, in the order and
+    from the 0.0 of the loop it replaced, so the floats are the same bit for bit."""
+    return list(itertools.accumulate((max(float(w), 0.0) for w in weights), initial=0.0))[1:]
