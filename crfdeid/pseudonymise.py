@@ -34,6 +34,7 @@ import bisect
 import contextlib
 import hashlib
 import hmac
+import re
 import secrets
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -443,18 +444,20 @@ class Pseudonymiser:
         state.forbidden.update(keys)
         particles = self.data.name_particles if self.data is not None else frozenset()
         for span, original in zip(spans, originals, strict=True):
-            if self.generator_label(span.label) in PERSON_LABELS:
+            if self._kind(span.label)[1] in PERSON_LABELS:
                 words = (fold(w) for w in name_words(original))
                 state.forbidden_words.update(w for w in words if w not in particles)
+        kinds = {label: self._kind(label) for label in {s.label for s in spans}}  # asked once per label
         triples = [
-            (s.start, s.end, self.generator_label(s.label)) for s in spans
-            if self.strategy(s.label) == "pseudonymise" and self.generator_label(s.label) is not None
+            (s.start, s.end, kind[1]) for s in spans
+            if (kind := kinds[s.label])[2] == "pseudonymise" and kind[1] is not None
         ]
         broken = self._prepare(state, triples)
         state.folded = folded = None  # read by prepare alone: a long note's copy is let go
         tags: dict[str, _Entities] = {}
         planned: dict[int, Plan] = {}
-        order = sorted(range(len(spans)), key=lambda i: (self._phase(spans[i]), spans[i].start))
+        phases = {label: self._phase(label) for label in kinds}
+        order = sorted(range(len(spans)), key=lambda i: (phases[spans[i].label], spans[i].start))
         for i in order:
             planned[i] = self._plan(spans[i], planning, state, tags, broken)
         if not view.exact:
@@ -546,8 +549,8 @@ class Pseudonymiser:
                 broken[generator.name] = type(exc).__name__
         return broken
 
-    def _phase(self, span: Span) -> int:
-        generator = self.registry.get(self.generator_label(span.label) or "")
+    def _phase(self, label: str) -> int:
+        generator = self.registry.get(self.generator_label(label) or "")
         return generator.phase if generator is not None else 9
 
     def _plan(
@@ -578,7 +581,7 @@ class Pseudonymiser:
             generator, misfiled = ages, f"an age filed as {span.label}: treated as an age"
         if generator is None:
             return self._without_generator(span, document, state, tags, texts)
-        if not any(c.isalnum() for t in texts for c in t):
+        if not any(_ALNUM.search(t) for t in texts):
             return Plan(texts, strategy, "no letters or digits: nothing to replace", kept=True)
         if generator.name in broken:
             error = f"{GENERATOR_ERROR} ({broken[generator.name]} in {generator.name}.prepare)"
@@ -638,7 +641,11 @@ class Pseudonymiser:
 
     def _is_age(self, text: str) -> bool:
         """A number of at most three digits and one of the pack's age units, nothing else."""
-        match = _AGE.fullmatch(text.strip())
+        stripped = text.strip()
+        first = stripped[:1]
+        if not first or (first.isascii() and not first.isdigit()):  # ``_AGE`` starts with \d
+            return False  # (ASCII only: ``regex``'s Unicode is newer than ``str``'s)
+        match = _AGE.fullmatch(stripped)
         return match is not None and self.data is not None and fold(match.group(2)) in self.data.age_units
 
     def _neutral(
@@ -745,6 +752,8 @@ class Pseudonymiser:
         return found
 
 
+#: A letter or digit (``str.isalnum``: ``re``'s \w is the same test, with "_" added).
+_ALNUM = re.compile(r"[^\W_]")
 #: An age as a header writes it: "32 años", "7 meses", "3 días".
 _AGE = regex.compile(r"(\d{1,3})[ \t]*([^\W\d_]+)\.?")
 #: What follows the first word of a header field's name: "País:", "País de nacimiento:".
