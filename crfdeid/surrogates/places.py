@@ -16,6 +16,7 @@ import re
 import string
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from functools import cache
 from itertools import repeat
 
 from rapidfuzz.distance import Levenshtein
@@ -248,7 +249,8 @@ class TerritoryGenerator:
         region = data.region_of.get(country)
         others = sorted({c for c, _ in data.foreign_places if c not in (country, original)})
         near = [c for c in others if region is not None and data.region_of.get(c) == region]
-        continent = [c for c in others if region is not None and c not in near
+        in_near = set(near)  # a set: ``others`` holds some two hundred countries
+        continent = [c for c in others if region is not None and c not in in_near
                      and continent_of(data.region_of.get(c, "")) == continent_of(region)]
 
         def draw(codes: list[str], major: bool) -> Callable[[random.Random], str] | None:
@@ -677,6 +679,7 @@ _CONTINENTS = {
 }
 
 
+@cache  # a few dozen regions, asked for every country of a chain
 def continent_of(region: str) -> str:
     return next((c for c, keys in _CONTINENTS.items() if any(k in region for k in keys)), region)
 
