@@ -37,7 +37,7 @@ import hmac
 import re
 import secrets
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -268,6 +268,19 @@ def in_form_of(new: str, original: str) -> str:
     return new
 
 
+class _PerLabel(dict):
+    """A function of a label, asked once per label of a note and then read as a dict (in C):
+    propagation and the leftover scan ask it for every span."""
+
+    def __init__(self, function: Callable[[str], Any]) -> None:
+        super().__init__()
+        self.function = function
+
+    def __missing__(self, label: str) -> Any:
+        value = self[label] = self.function(label)
+        return value
+
+
 class _Entities:
     """The entities of one tag name (``PERSONA``): sets of name groups, numbered in order of
     appearance. A span joins the first entity whose set contains or is contained in its own,
@@ -426,11 +439,13 @@ class Pseudonymiser:
             document = document.with_spans(view.snap_span(s) for s in document.spans)
         planning = document if view.exact else view.document(document)
         folded = None  # the note folded once: propagation scans it, the people generator reads it
+        generator_of = _PerLabel(self.generator_label)  # asked per span, many times over
         if self.propagate_mentions and self.data is not None:
             scannable = Scannable(planning.text)
-            extra = propagate(planning, lambda label: self.strategy(label) != "keep",
+            replaced = _PerLabel(lambda label: self.strategy(label) != "keep")
+            extra = propagate(planning, replaced.__getitem__,
                               self.data.pack, self.data.name_particles, self.data.name_acronyms,
-                              self.generator_label, self.data.is_known_acronym, scannable)
+                              generator_of.__getitem__, self.data.is_known_acronym, scannable)
             if extra:
                 planning = planning.with_spans((*planning.spans, *extra))
             folded, scannable = scannable.fold(), None
@@ -530,7 +545,8 @@ class Pseudonymiser:
                 )
             )
         result = Document(document.id, new_text, tuple(new_spans), dict(document.metadata))
-        leftovers = self._leftovers(document.id, spans, originals, keys, hashes, planned, new_text, new_spans)
+        leftovers = self._leftovers(document.id, spans, originals, keys, hashes, planned, new_text, new_spans,
+                                    generator_of)
         return Pseudonymised(result, tuple(audit), tuple(leftovers), tuple(mapping))
 
     def _prepare(self, state: DocumentState, triples: list[tuple[int, int, str]]) -> dict[str, str]:
@@ -703,6 +719,7 @@ class Pseudonymiser:
         planned: dict[int, Plan],
         new_text: str,
         new_spans: list[Span],
+        generator_of: Mapping[str, str | None],
     ) -> list[Leftover]:
         """Every original (and every name token of a replaced name) still present in the output.
 
@@ -724,7 +741,7 @@ class Pseudonymiser:
                 wanted.setdefault(key, (span.label, hashes[i], False))
                 if original.isupper():
                     written_upper.add(key)
-            if self.generator_label(span.label) in PERSON_LABELS:
+            if generator_of[span.label] in PERSON_LABELS:
                 for word in name_words(original):
                     if fold(word) not in particles and word[0].isupper():
                         wanted.setdefault(fold(word), (span.label, self.original_hash(word), True))
@@ -733,7 +750,7 @@ class Pseudonymiser:
         if not wanted:
             return []
         longest = find_whole_words(new_text, wanted)
-        dates = sorted((s.start, s.end) for s in new_spans if self.generator_label(s.label) == "FECHAS")
+        dates = sorted((s.start, s.end) for s in new_spans if generator_of[s.label] == "FECHAS")
         date_starts = [d[0] for d in dates]
         found = []
         for start, end, key in longest:

@@ -261,8 +261,9 @@ class TerritoryGenerator:
                      if table.get((code, kind))]
             if not lists:
                 return None
-            weights = [weight for _, weight in lists]
-            return lambda rng: rng.choice(rng.choices(lists, weights=weights, k=1)[0][0])
+            # added up once, as ``choices`` would add up ``weights`` on every draw
+            cum = list(itertools.accumulate(weight for _, weight in lists))
+            return lambda rng: rng.choice(rng.choices(lists, cum_weights=cum, k=1)[0][0])
 
         def level(codes: list[str], major: bool, category: str, fallback: str | None = None,
                   reason: str = "") -> Level:
@@ -739,8 +740,9 @@ class CountryGenerator:
             codes = [c for c in codes if c in self.data.nationality]
         if not codes:
             return None
-        weights = [self.data.country_weight[c] for c in codes]
-        return lambda rng: rng.choices(codes, weights=weights, k=1)[0]
+        # added up once, as ``choices`` would add up ``weights`` on every draw
+        cum = list(itertools.accumulate(self.data.country_weight[c] for c in codes))
+        return lambda rng: rng.choices(codes, cum_weights=cum, k=1)[0]
 
     def levels(
         self, code: str | None, adjective: bool, among: tuple[frozenset[str], ...] = ()
