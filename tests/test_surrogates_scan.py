@@ -64,3 +64,14 @@ def test_the_kept_lower_case_and_plain_answer_follow_the_text_read() -> None:
         assert lower(text) == text.lower()
         same(_SEX_FIELD, text)
         same(_PATIENT_SEX, text)
+
+
+def test_a_long_text_is_not_kept() -> None:
+    """A long note's copies are let go after its reading (the long-note benchmark's peak)."""
+    from crfdeid.surrogates import scan
+
+    long_text = "Sexo: M. " * (scan.LOWER_KEPT // 9 + 1)
+    assert lower(long_text) == long_text.lower()
+    same(_SEX_FIELD, long_text)
+    assert all(known is not long_text for known, _ in scan._LOWERED)
+    assert _SEX_FIELD._last[0] is not long_text

@@ -29,17 +29,21 @@ _KNOWN_SIZE = 1 << 12
 def lower(text: str) -> str:
     """``text.lower()``, kept for the last two texts: a note's patterns read it in turn (its
     "Sexo:", "varón de", "la paciente" scans, one of them on the folded note), each lowering
-    all of it."""
+    all of it. Not for a text over ``LOWER_KEPT`` characters: a copy of a long note would
+    outlive its reading (one lowering more is little beside the rest of its work)."""
     global _LOWERED
     kept = _LOWERED  # one tuple, read and replaced whole (threads may share the module)
     for known, lowered in kept:
         if known is text:
             return lowered
     lowered = text.lower()
-    _LOWERED = ((text, lowered), kept[0])
+    if len(text) <= LOWER_KEPT:
+        _LOWERED = ((text, lowered), kept[0])
     return lowered
 
 
+#: The longest text whose lower case is kept (a clinical note is a few thousand characters).
+LOWER_KEPT = 1 << 16
 _LOWERED: tuple[tuple[str | None, str], tuple[str | None, str]] = ((None, ""), (None, ""))
 
 
@@ -98,11 +102,15 @@ class WordLed:
     def _plain(self, text: str) -> bool:
         """No character of the text matches a letter of the words unless it lowers to it (and
         no capital sigma, lowered by its context). The last text's answer is kept (a note is
-        read by each pattern once, and again by ``search`` after ``finditer``)."""
+        read by each pattern once, and again by ``search`` after ``finditer``), not for a long
+        text: the pseudonymiser lets a long note's folded copy go after reading it."""
         last = self._last  # one tuple, read and replaced whole (threads may share a pattern)
-        if last[0] is not text:
-            last = self._last = (text, self._read_plain(text))
-        return last[1]
+        if last[0] is text:
+            return last[1]
+        plain = self._read_plain(text)
+        if len(text) <= LOWER_KEPT:
+            self._last = (text, plain)
+        return plain
 
     def _read_plain(self, text: str) -> bool:
         if self._risky_ascii and any(c in text for c in self._risky_ascii):
