@@ -34,9 +34,10 @@ import bisect
 import contextlib
 import hashlib
 import hmac
+import re
 import secrets
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -298,6 +299,19 @@ def in_form_of(new: str, original: str) -> str:
     return new
 
 
+class _PerLabel(dict):
+    """A function of a label, asked once per label of a note and then read as a dict (in C):
+    propagation and the leftover scan ask it for every span."""
+
+    def __init__(self, function: Callable[[str], Any]) -> None:
+        super().__init__()
+        self.function = function
+
+    def __missing__(self, label: str) -> Any:
+        value = self[label] = self.function(label)
+        return value
+
+
 class _Entities:
     """The entities of one tag name (``PERSONA``): sets of name groups, numbered in order of
     appearance. A span joins the first entity whose set contains or is contained in its own,
@@ -456,11 +470,13 @@ class Pseudonymiser:
             document = document.with_spans(view.snap_span(s) for s in document.spans)
         planning = document if view.exact else view.document(document)
         folded = None  # the note folded once: propagation scans it, the people generator reads it
+        generator_of = _PerLabel(self.generator_label)  # asked per span, many times over
         if self.propagate_mentions and self.data is not None:
             scannable = Scannable(planning.text)
-            extra = propagate(planning, lambda label: self.strategy(label) != "keep",
+            replaced = _PerLabel(lambda label: self.strategy(label) != "keep")
+            extra = propagate(planning, replaced.__getitem__,
                               self.data.pack, self.data.name_particles, self.data.name_acronyms,
-                              self.generator_label, self.data.is_known_acronym, scannable)
+                              generator_of.__getitem__, self.data.is_known_acronym, scannable)
             if extra:
                 planning = planning.with_spans((*planning.spans, *extra))
             folded, scannable = scannable.fold(), None
@@ -474,18 +490,20 @@ class Pseudonymiser:
         state.forbidden.update(keys)
         particles = self.data.name_particles if self.data is not None else frozenset()
         for span, original in zip(spans, originals, strict=True):
-            if self.generator_label(span.label) in PERSON_LABELS:
+            if self._kind(span.label)[1] in PERSON_LABELS:
                 words = (fold(w) for w in name_words(original))
                 state.forbidden_words.update(w for w in words if w not in particles)
+        kinds = {label: self._kind(label) for label in {s.label for s in spans}}  # asked once per label
         triples = [
-            (s.start, s.end, self.generator_label(s.label)) for s in spans
-            if self.strategy(s.label) == "pseudonymise" and self.generator_label(s.label) is not None
+            (s.start, s.end, kind[1]) for s in spans
+            if (kind := kinds[s.label])[2] == "pseudonymise" and kind[1] is not None
         ]
         broken = self._prepare(state, triples)
         state.folded = folded = None  # read by prepare alone: a long note's copy is let go
         tags: dict[str, _Entities] = {}
         planned: dict[int, Plan] = {}
-        order = sorted(range(len(spans)), key=lambda i: (self._phase(spans[i]), spans[i].start))
+        phases = {label: self._phase(label) for label in kinds}
+        order = sorted(range(len(spans)), key=lambda i: (phases[spans[i].label], spans[i].start))
         for i in order:
             planned[i] = self._plan(spans[i], planning, state, tags, broken)
         if not view.exact:
@@ -558,7 +576,8 @@ class Pseudonymiser:
                 )
             )
         result = Document(document.id, new_text, tuple(new_spans), dict(document.metadata))
-        leftovers = self._leftovers(document.id, spans, originals, keys, hashes, planned, new_text, new_spans)
+        leftovers = self._leftovers(document.id, spans, originals, keys, hashes, planned, new_text, new_spans,
+                                    generator_of)
         return Pseudonymised(result, tuple(audit), tuple(leftovers), tuple(mapping))
 
     def _prepare(self, state: DocumentState, triples: list[tuple[int, int, str]]) -> dict[str, str]:
@@ -577,8 +596,8 @@ class Pseudonymiser:
                 broken[generator.name] = type(exc).__name__
         return broken
 
-    def _phase(self, span: Span) -> int:
-        generator = self.registry.get(self.generator_label(span.label) or "")
+    def _phase(self, label: str) -> int:
+        generator = self.registry.get(self.generator_label(label) or "")
         return generator.phase if generator is not None else 9
 
     def _plan(
@@ -609,7 +628,7 @@ class Pseudonymiser:
             generator, misfiled = ages, f"an age filed as {span.label}: treated as an age"
         if generator is None:
             return self._without_generator(span, document, state, tags, texts)
-        if not any(c.isalnum() for t in texts for c in t):
+        if not any(_ALNUM.search(t) for t in texts):
             return Plan(texts, strategy, "no letters or digits: nothing to replace", kept=True)
         if generator.name in broken:
             error = f"{GENERATOR_ERROR} ({broken[generator.name]} in {generator.name}.prepare)"
@@ -669,7 +688,11 @@ class Pseudonymiser:
 
     def _is_age(self, text: str) -> bool:
         """A number of at most three digits and one of the pack's age units, nothing else."""
-        match = _AGE.fullmatch(text.strip())
+        stripped = text.strip()
+        first = stripped[:1]
+        if not first or (first.isascii() and not first.isdigit()):  # ``_AGE`` starts with \d
+            return False  # (ASCII only: ``regex``'s Unicode is newer than ``str``'s)
+        match = _AGE.fullmatch(stripped)
         return match is not None and self.data is not None and fold(match.group(2)) in self.data.age_units
 
     def _neutral(
@@ -727,6 +750,7 @@ class Pseudonymiser:
         planned: dict[int, Plan],
         new_text: str,
         new_spans: list[Span],
+        generator_of: Mapping[str, str | None],
     ) -> list[Leftover]:
         """Every original (and every name token of a replaced name) still present in the output.
 
@@ -748,7 +772,7 @@ class Pseudonymiser:
                 wanted.setdefault(key, (span.label, hashes[i], False))
                 if original.isupper():
                     written_upper.add(key)
-            if self.generator_label(span.label) in PERSON_LABELS:
+            if generator_of[span.label] in PERSON_LABELS:
                 for word in name_words(original):
                     if fold(word) not in particles and word[0].isupper():
                         wanted.setdefault(fold(word), (span.label, self.original_hash(word), True))
@@ -757,7 +781,7 @@ class Pseudonymiser:
         if not wanted:
             return []
         longest = find_whole_words(new_text, wanted)
-        dates = sorted((s.start, s.end) for s in new_spans if self.generator_label(s.label) == "FECHAS")
+        dates = sorted((s.start, s.end) for s in new_spans if generator_of[s.label] == "FECHAS")
         date_starts = [d[0] for d in dates]
         found = []
         for start, end, key in longest:
@@ -776,6 +800,8 @@ class Pseudonymiser:
         return found
 
 
+#: A letter or digit (``str.isalnum``: ``re``'s \w is the same test, with "_" added).
+_ALNUM = re.compile(r"[^\W_]")
 #: An age as a header writes it: "32 años", "7 meses", "3 días".
 _AGE = regex.compile(r"(\d{1,3})[ \t]*([^\W\d_]+)\.?")
 #: What follows the first word of a header field's name: "País:", "País de nacimiento:".

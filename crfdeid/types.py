@@ -52,7 +52,8 @@ class Span:
             raise TypeError("span offsets must be int, not bool")
         if self.start < 0 or self.end <= self.start:
             raise ValueError(f"span [{self.start}, {self.end}) is empty or negative")
-        if not isinstance(self.label, str) or not self.label or any(c.isspace() for c in self.label):
+        # label.split() is [label] exactly when no character of it is whitespace (isspace)
+        if not isinstance(self.label, str) or not self.label or self.label.split() != [self.label]:
             raise ValueError(f"span label must be a non-empty word, got {self.label!r}")
         if self.score is not None and not 0.0 <= self.score <= 1.0:
             raise ValueError(f"span score must be in [0, 1], got {self.score!r}")

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from crfdeid.surrogates import surrogate_data
 from crfdeid.surrogates.people import _PATIENT_SEX, _SEX_FIELD, PeopleGenerator
-from crfdeid.surrogates.scan import WordLed
+from crfdeid.surrogates.scan import WordLed, lower
 
 #: Words and the characters that trouble a lower-case search: the dotless ı and long ſ match "i"
 #: and "s" without lowering to them, "İ" lowers to two characters, "Σ" by its context.
@@ -53,3 +53,25 @@ def test_every_match_starts_at_a_word_of_the_lower_case():
     text = "LA PACIENTE y la paciente, Bella paciente; el pacientes"
     assert [m.span() for m in led.finditer(text)] == [m.span() for m in led.pattern.finditer(text)]
     assert [m.span() for m in led.finditer(text)] == [(0, 11), (14, 25)]
+
+
+def test_the_kept_lower_case_and_plain_answer_follow_the_text_read() -> None:
+    """The last texts' lower case and a pattern's last answer are kept by identity: texts read
+    in turn, equal or not, get their own (issue 14: a note's patterns share its lower case)."""
+    texts = ["Sexo: M. La paciente", "ſexo: v", "SEXO: H",
+             "".join(["Sexo: M.", " La paciente"]), "pacıente", "İ"]  # an equal text, another object
+    for text in texts * 3:
+        assert lower(text) == text.lower()
+        same(_SEX_FIELD, text)
+        same(_PATIENT_SEX, text)
+
+
+def test_a_long_text_is_not_kept() -> None:
+    """A long note's copies are let go after its reading (the long-note benchmark's peak)."""
+    from crfdeid.surrogates import scan
+
+    long_text = "Sexo: M. " * (scan.LOWER_KEPT // 9 + 1)
+    assert lower(long_text) == long_text.lower()
+    same(_SEX_FIELD, long_text)
+    assert all(known is not long_text for known, _ in scan._LOWERED)
+    assert _SEX_FIELD._last[0] is not long_text

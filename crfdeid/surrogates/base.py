@@ -20,6 +20,7 @@ import bisect
 import datetime as dt
 import hashlib
 import hmac
+import itertools
 import random
 import re
 import string
@@ -270,9 +271,13 @@ class PhraseIndex:
             words = tuple(phrase.split())
             if len(" ".join(words)) > 2:
                 self._phrases.add(words)
-        self._lengths = sorted({len(p) for p in self._phrases})
+        #: the one-word phrases as words: a set intersection in C rather than a tuple per word
+        self._words = {p[0] for p in self._phrases if len(p) == 1}
+        self._lengths = sorted({len(p) for p in self._phrases if len(p) > 1})
 
     def found_in(self, words: Sequence[str]) -> bool:
+        if self._words and not self._words.isdisjoint(words):
+            return True
         for length in self._lengths:
             if length > len(words):
                 break
@@ -411,10 +416,14 @@ class DocumentState:
         at once when ``options`` (everything ``make`` can return) holds no safe surrogate."""
         space = namespace or category
         key = normalise(original)  # once: a long original is costly to fold
-        taken = self.used.setdefault(space, {})
-        if key in taken:
+        taken = self.used.get(space)
+        if taken is None:
+            taken = self.used[space] = {}
+        elif key in taken:
             return taken[key]
-        values = self._values.setdefault(space, set())
+        values = self._values.get(space)
+        if values is None:
+            values = self._values[space] = set()
         attempts = MAX_ATTEMPTS if len(original) <= LONG_ORIGINAL else LONG_ATTEMPTS
         if options is not None and not any(self._safe(o, key, check_close, values) for o in options):
             raise SurrogateFailure(f"no safe {space} surrogate among the level's {len(options)}")
@@ -527,9 +536,6 @@ def weighted_choice(rng: random.Random, items: list[str], cum_weights: list[floa
 
 
 def cumulative(weights: Iterable[float]) -> list[float]:
-    total = 0.0
-    out = []
-    for w in weights:
-        total += max(float(w), 0.0)
-        out.append(total)
-    return out
+    """Running totals of the weights, negatives as 0: ``accumulate`` adds in C, in the order and
+    from the 0.0 of the loop it replaced, so the floats are the same bit for bit."""
+    return list(itertools.accumulate((max(float(w), 0.0) for w in weights), initial=0.0))[1:]

@@ -6,12 +6,14 @@ the ``surrogate`` closed list (``gazetteers/<lang>/surrogates.yaml``). This modu
 
 from __future__ import annotations
 
+import itertools
+import operator
 import random
 import re
 import threading
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +51,21 @@ class Pool:
     @classmethod
     def of(cls, pairs: list[tuple[str, float]]) -> Pool:
         return cls([p[0] for p in pairs], cumulative(p[1] for p in pairs))
+
+    @cached_property
+    def weights(self) -> list[float]:
+        """The weights behind the cumulative weights (their differences), worked out once: a
+        pool is filtered many ways (``where``)."""
+        return list(map(operator.sub, self.cum, [0.0, *self.cum[:-1]]))
+
+    def where(self, keep: list[bool]) -> Pool | None:
+        """The items whose ``keep`` is true, with their weights (None if none is left): the
+        cumulative weights are added up again, in order, as ``Pool.of`` would."""
+        items = list(itertools.compress(self.items, keep))
+        if not items:
+            return None
+        weights = itertools.compress(self.weights, keep)
+        return Pool(items, list(itertools.accumulate(weights, initial=0.0))[1:])
 
     def __bool__(self) -> bool:
         return bool(self.items)

@@ -10,11 +10,14 @@ province capital have 0 as third digit, other towns do not.
 from __future__ import annotations
 
 import itertools
+import operator
 import random
 import re
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
+from functools import cache
+from itertools import repeat
 
 from rapidfuzz.distance import Levenshtein
 
@@ -57,9 +60,15 @@ _ChainKey = tuple[str | None, bool, tuple[frozenset[str], ...]]
 #: What separates a town from its province written after it: "Alcorcón (Madrid)", "Getafe,
 #: Madrid", "Aranda de Duero / Burgos", "Utrera - Sevilla", "Aranjuez. Madrid".
 _PAIR_GAP = re.compile(r"\s*[(,/.-]\s*|\s+")
-def _weights(cum: list[float]) -> list[float]:
-    """The weights behind cumulative weights."""
-    return [b - a for a, b in zip([0.0, *cum[:-1]], cum, strict=True)]
+
+def _distinct(items: Iterable[str], limit: int) -> tuple[str, ...]:
+    """The first ``limit`` distinct items, in order, reading no further than needed."""
+    seen: dict[str, None] = {}
+    for item in items:
+        seen[item] = None
+        if len(seen) >= limit:
+            break
+    return tuple(seen)
 
 
 def cased(model: str, word: str) -> str:
@@ -101,6 +110,8 @@ class TerritoryGenerator:
         self.countries = countries  # a country written as a place ("01009 Vitoria, España")
         self.postal = PostalCodes(data)
         self._filtered: dict[tuple[int, bool, str], Pool | None] = {}
+        self._masks: dict[tuple[int, bool], list[bool]] = {}
+        self._pool_provinces: dict[int, list[str | None]] = {}
         self._foreign_levels: dict[tuple[str, str, str], list[Level]] = {}
         self._town_levels_cache: Memo[tuple[str, str | None, bool], list[Level]] = Memo(LEVELS_CACHE_SIZE)
 
@@ -259,7 +270,8 @@ class TerritoryGenerator:
         region = data.region_of.get(country)
         others = sorted({c for c, _ in data.foreign_places if c not in (country, original)})
         near = [c for c in others if region is not None and data.region_of.get(c) == region]
-        continent = [c for c in others if region is not None and c not in near
+        in_near = set(near)  # a set: ``others`` holds some two hundred countries
+        continent = [c for c in others if region is not None and c not in in_near
                      and continent_of(data.region_of.get(c, "")) == continent_of(region)]
 
         def draw(codes: list[str], major: bool) -> Callable[[random.Random], str] | None:
@@ -270,13 +282,16 @@ class TerritoryGenerator:
                      if table.get((code, kind))]
             if not lists:
                 return None
-            weights = [weight for _, weight in lists]
-            return lambda rng: rng.choice(rng.choices(lists, weights=weights, k=1)[0][0])
+            # added up once, as ``choices`` would add up ``weights`` on every draw
+            cum = list(itertools.accumulate(weight for _, weight in lists))
+            return lambda rng: rng.choice(rng.choices(lists, cum_weights=cum, k=1)[0][0])
 
         def level(codes: list[str], major: bool, category: str, fallback: str | None = None,
                   reason: str = "") -> Level:
             table = data.foreign_major if major else data.foreign_places
-            names = tuple(dict.fromkeys(n for code in codes for n in table.get((code, kind), ())))
+            # the options are wanted only when few: the distinct names are counted no further
+            # than one past the limit (the "anywhere" rung holds thousands)
+            names = _distinct((n for code in codes for n in table.get((code, kind), ())), MAX_ATTEMPTS + 1)
             return Level(draw(codes, major), category, fallback, reason,
                          options=names if len(names) <= MAX_ATTEMPTS else None)
 
@@ -440,13 +455,31 @@ class TerritoryGenerator:
             return pool.choose if pool.items else None
         key = (id(pool), capitals, away)
         if key not in self._filtered:
-            capital_of, town_province = self.data.capital_of, self.data.town_province
-            pairs = [(item, weight) for item, weight in zip(pool.items, _weights(pool.cum), strict=True)
-                     if (capitals or item not in capital_of) and weight > 0
-                     and not (away and town_province.get(item) == away)]
-            self._filtered[key] = Pool.of(pairs) if pairs else None
+            keep = self._drawable(pool, capitals)
+            if away:  # and not in province ``away``: compared in C, the pool is 8,000 towns long
+                keep = list(map(operator.and_, keep, map(operator.ne, self._provinces(pool), repeat(away))))
+            self._filtered[key] = pool.where(keep)
         filtered = self._filtered[key]
         return filtered.choose if filtered is not None else None
+
+    def _drawable(self, pool: Pool, capitals: bool) -> list[bool]:
+        """Which items of ``pool`` may be drawn at all: a weight above 0, and no province capital
+        unless ``capitals`` (worked out once per pool and flag, for every province kept away)."""
+        key = (id(pool), capitals)
+        keep = self._masks.get(key)
+        if keep is None:
+            capital_of = self.data.capital_of
+            keep = [weight > 0 and (capitals or item not in capital_of)
+                    for item, weight in zip(pool.items, pool.weights, strict=True)]
+            self._masks[key] = keep
+        return keep
+
+    def _provinces(self, pool: Pool) -> list[str | None]:
+        """The province of each item of ``pool`` (as ``town_province`` has it), once per pool."""
+        found = self._pool_provinces.get(id(pool))
+        if found is None:
+            found = self._pool_provinces[id(pool)] = list(map(self.data.town_province.get, pool.items))
+        return found
 
     def surrogate_province(self, new: str, level: Level, province: str) -> str:
         """The province a surrogate town is in: the original's where the rung drew from it,
@@ -668,6 +701,7 @@ _CONTINENTS = {
 }
 
 
+@cache  # a few dozen regions, asked for every country of a chain
 def continent_of(region: str) -> str:
     return next((c for c, keys in _CONTINENTS.items() if any(k in region for k in keys)), region)
 
@@ -727,8 +761,9 @@ class CountryGenerator:
             codes = [c for c in codes if c in self.data.nationality]
         if not codes:
             return None
-        weights = [self.data.country_weight[c] for c in codes]
-        return lambda rng: rng.choices(codes, weights=weights, k=1)[0]
+        # added up once, as ``choices`` would add up ``weights`` on every draw
+        cum = list(itertools.accumulate(self.data.country_weight[c] for c in codes))
+        return lambda rng: rng.choices(codes, cum_weights=cum, k=1)[0]
 
     def levels(
         self, code: str | None, adjective: bool, among: tuple[frozenset[str], ...] = ()

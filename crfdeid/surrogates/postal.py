@@ -15,6 +15,7 @@ separator kept.
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections.abc import Callable
@@ -92,10 +93,11 @@ class PostalCodes:
         def ranges(rows: list[tuple[int, int, int]]) -> Callable[[random.Random], str] | None:
             if not rows:
                 return None
-            weights = [last - first + 1 for first, last, _ in rows]
+            # added up once, as ``choices`` would add up ``weights`` on every draw
+            cum = list(itertools.accumulate(last - first + 1 for first, last, _ in rows))
 
             def make(rng: random.Random) -> str:
-                first, last, _ = rng.choices(rows, weights=weights, k=1)[0]
+                first, last, _ = rng.choices(rows, cum_weights=cum, k=1)[0]
                 return written(f"{rng.randint(first, last):0{width}d}")
 
             return make

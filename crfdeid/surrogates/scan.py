@@ -26,6 +26,27 @@ _ASCII_RUNS = re.compile(r"[\x00-\x7f]+")
 _KNOWN_SIZE = 1 << 12
 
 
+def lower(text: str) -> str:
+    """``text.lower()``, kept for the last two texts: a note's patterns read it in turn (its
+    "Sexo:", "varón de", "la paciente" scans, one of them on the folded note), each lowering
+    all of it. Not for a text over ``LOWER_KEPT`` characters: a copy of a long note would
+    outlive its reading (one lowering more is little beside the rest of its work)."""
+    global _LOWERED
+    kept = _LOWERED  # one tuple, read and replaced whole (threads may share the module)
+    for known, lowered in kept:
+        if known is text:
+            return lowered
+    lowered = text.lower()
+    if len(text) <= LOWER_KEPT:
+        _LOWERED = ((text, lowered), kept[0])
+    return lowered
+
+
+#: The longest text whose lower case is kept (a clinical note is a few thousand characters).
+LOWER_KEPT = 1 << 16
+_LOWERED: tuple[tuple[str | None, str], tuple[str | None, str]] = ((None, ""), (None, ""))
+
+
 class WordLed:
     """``pattern`` (compiled with ``re.IGNORECASE``), every match of which starts with one of
     ``words`` as written in lower case: ``finditer`` and ``search`` give what the pattern's own
@@ -39,6 +60,7 @@ class WordLed:
         self._safe: Memo[str, bool] = Memo(_KNOWN_SIZE)
         #: ASCII characters that match a letter they do not lower to (an "i" for a dotless "ı")
         self._risky_ascii = [c for c in map(chr, range(128)) if not self._is_safe(c)]
+        self._last: tuple[str | None, bool] = (None, False)
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         """``pattern.finditer(text)``."""
@@ -66,7 +88,7 @@ class WordLed:
     def _starts(self, text: str) -> list[int] | None:
         """Every position where a word is written (sorted), or None where the lower case does
         not tell: the pattern then reads the text itself."""
-        lowered = text.lower()
+        lowered = lower(text)
         if len(lowered) != len(text) or not self._plain(text):
             return None
         starts = set()
@@ -79,7 +101,18 @@ class WordLed:
 
     def _plain(self, text: str) -> bool:
         """No character of the text matches a letter of the words unless it lowers to it (and
-        no capital sigma, lowered by its context)."""
+        no capital sigma, lowered by its context). The last text's answer is kept (a note is
+        read by each pattern once, and again by ``search`` after ``finditer``), not for a long
+        text: the pseudonymiser lets a long note's folded copy go after reading it."""
+        last = self._last  # one tuple, read and replaced whole (threads may share a pattern)
+        if last[0] is text:
+            return last[1]
+        plain = self._read_plain(text)
+        if len(text) <= LOWER_KEPT:
+            self._last = (text, plain)
+        return plain
+
+    def _read_plain(self, text: str) -> bool:
         if self._risky_ascii and any(c in text for c in self._risky_ascii):
             return False
         if text.isascii():
