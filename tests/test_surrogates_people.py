@@ -252,6 +252,17 @@ def test_initials_are_the_surrogate_s_initials():
         assert surname == first
 
 
+def test_initials_written_apart_are_the_surrogate_s_initials():
+    # "L.B.S." read as three lone initials became "A.I.T." beside "Alba Cruz Escobar"
+    text = ("Control por la Dra. Basterrechea (L.B.S.) en el centro de salud.\n"
+            "Remitido por: Dra. Leonor Basterrechea Sanz. Servicio de Cardiología.")
+    for seed in SEEDS:
+        surname, initials, full = new_texts(
+            run(text, (S, "Basterrechea"), (S, "L.B.S."), (S, "Leonor Basterrechea Sanz"), seed=seed))
+        assert initials == "".join(f"{fold(w)[0].upper()}." for w in full.split()), (full, initials)
+        assert surname == full.split()[1]
+
+
 def test_an_acronym_of_the_first_given_name_and_surnames():
     text = "Firma: Dra. María Jesús Ortega Blanco.\nRevisado: MOB."
     for seed in SEEDS:

@@ -491,6 +491,12 @@ class PeopleGenerator:
                 if kind == "given":
                     givens.setdefault(token[:1], set()).add(group.get(token, token))
         for person in people:
+            letters = "".join(t for _, t, k in person.tokens if k == "initial")
+            if 2 <= len(letters) == len(person.tokens) and letters in signed:
+                # initials written apart ("L.B.S.", "L. B. S."): one person's, letter by letter
+                for (offset, _, _), name in zip(person.tokens, signed[letters], strict=True):
+                    state.person_initials[offset] = (name,)
+                continue
             surnames = {group.get(t, t) for _, t, k in person.tokens if k == "surname"}
             for index, (offset, token, kind) in enumerate(person.tokens):
                 if kind == "initial":
