@@ -263,6 +263,15 @@ def test_initials_written_apart_are_the_surrogate_s_initials():
         assert surname == full.split()[1]
 
 
+def test_an_acronym_of_the_header_s_given_name_and_surnames():
+    # "Nombre:" and "Apellidos:" are two spans of one person: "IGL" became "SED"
+    text = "Nombre: Irune.\nApellidos: Goikoetxea Larrañaga.\nLa paciente (IGL) acude con su tía."
+    for seed in SEEDS:
+        given, surnames, acronym = new_texts(
+            run(text, (P, "Irune"), (P, "Goikoetxea Larrañaga"), (P, "IGL"), seed=seed))
+        assert acronym == "".join(fold(w)[0] for w in (given, *surnames.split())).upper()
+
+
 def test_an_acronym_of_the_first_given_name_and_surnames():
     text = "Firma: Dra. María Jesús Ortega Blanco.\nRevisado: MOB."
     for seed in SEEDS:

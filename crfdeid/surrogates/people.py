@@ -478,8 +478,13 @@ class PeopleGenerator:
         # name written with initials ("F. A. Ferrer" signing "FAF"), whose initials are the
         # surrogate's initials there too. Built once: a long note has thousands of each.
         partial = [p for p in people if p.tokens and id(p) not in full_ids]
+        # a header's "Nombre: Irune." then "Apellidos: Goikoetxea Larrañaga.": one person, two
+        # spans, whose initials "IGL" sign the note as a full name's would
+        fielded = [Person(a.tokens + b.tokens, a.sex) for a, b in itertools.pairwise(people)
+                   if a.tokens and b.tokens and {k for _, _, k in a.tokens} == {"given"}
+                   and {k for _, _, k in b.tokens} == {"surname"}]
         signed: dict[str, tuple[tuple[str, str, str | None], ...]] = {}
-        for other in (*full, *partial):
+        for other in (*full, *fielded, *partial):
             for names in self.abbreviable(other):
                 if 2 <= len(names) <= 4:
                     acronym = "".join(t[:1] for t, _ in names)
