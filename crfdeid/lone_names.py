@@ -54,11 +54,15 @@ _KIN_WINDOW = 3
 
 @dataclass(frozen=True)
 class LoneNames:
-    """The lone-name step of one pack: its given names borne by at least ``min_bearers`` people,
-    minus those common as ordinary words (``common``), labelled ``patient`` or ``relative``."""
+    """The lone-name step of one pack, as plain data (a fold's candidates carry it from a
+    worker process back to the point search): the pack's given names borne by at least
+    ``min_bearers`` people and not ordinary words of its closed lists, its honorifics and
+    kinship words (folded), its language, and the labels a lone name takes."""
 
     names: frozenset[str]  # folded
-    pack: LanguagePack
+    honorifics: frozenset[str]
+    kinship: frozenset[str]
+    language: str
     patient: str
     relative: str | None
 
@@ -73,8 +77,9 @@ class LoneNames:
         # the counts first: a tenth of the 54,000 Spanish names pass, and only they are folded
         borne = [row["name"] for row in pack.table("given_name").rows
                  if _count(row.get("male")) + _count(row.get("female")) >= least]
-        names = frozenset(fold(name) for name in borne if " " not in name)
-        return cls(names, pack, patient, relative)
+        names = frozenset(fold(name) for name in borne if " " not in name and not _ordinary(pack, name))
+        return cls(names, frozenset(pack.honorifics), frozenset(pack.kinship), pack.language, patient,
+                   relative)
 
     def spans(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """The lone given names of ``text`` that no span of ``spans`` touches."""
@@ -82,7 +87,7 @@ class LoneNames:
         found: list[Span] = []
         for m in _WORD.finditer(text):
             word = m.group()
-            if fold(word) not in self.names or self._ordinary(word):
+            if fold(word) not in self.names:
                 continue
             after = _AFTER.match(text, m.end())
             if after is None or after["word"] in _CONTINUING:
@@ -102,27 +107,22 @@ class LoneNames:
             found.append(Span(m.start(), m.end(), label, source=SOURCE))
         return found
 
-    def _ordinary(self, word: str) -> bool:
-        pack = self.pack
-        return (pack.is_stopword(word) or pack.honorific(word) is not None or pack.month(word) is not None
-                or pack.kinship_term(word) is not None)
-
     def _known(self, word: str) -> bool:
         """An ordinary word of the language, as far as its lexicon tells (a language simplemma
         lacks: every word counts as known, so no sentence-opening word is taken)."""
         from .lexicon import lexicon
 
         try:
-            return lexicon().is_known(word.lower(), self.pack.language)
+            return lexicon().is_known(word.lower(), self.language)
         except ValueError:
             return True
 
     def _honorific(self, word: str) -> bool:
-        return self.pack.honorific(word) is not None or self.pack.honorific(word.rstrip(".")) is not None
+        return fold(word) in self.honorifics or fold(word.rstrip(".")) in self.honorifics
 
     def _after_kin(self, line: str) -> bool:
         words = regex.findall(r"\p{L}+", line)[-_KIN_WINDOW:]
-        return any(self.pack.kinship_term(w) is not None for w in words)
+        return any(fold(w) in self.kinship for w in words)
 
 
 def with_lone_names(text: str, spans: Iterable[Span], step: LoneNames | None) -> list[Span]:
@@ -131,6 +131,12 @@ def with_lone_names(text: str, spans: Iterable[Span], step: LoneNames | None) ->
     if step is None:
         return spans
     return sorted([*spans, *step.spans(text, spans)], key=lambda s: (s.start, s.end, s.label))
+
+
+def _ordinary(pack: LanguagePack, word: str) -> bool:
+    """A word of the pack's closed lists: a stop-listed name, a title, a month, a kinship word."""
+    return (pack.is_stopword(word) or pack.honorific(word) is not None or pack.month(word) is not None
+            or pack.kinship_term(word) is not None)
 
 
 def _count(value: str | None) -> int:

@@ -88,6 +88,21 @@ class NoteCandidates:
         return spans if self.view is None else self.view.spans_to_original(spans)
 
 
+@dataclass(frozen=True)
+class Completion:
+    """What the merged spans imply in a note: the acronyms of organisations they define
+    (``crfdeid.acronyms``; never the pack's ``clinical`` ones, "UCI"), then the given names
+    standing alone (``crfdeid.lone_names``)."""
+
+    scheme: Scheme
+    clinical: frozenset[str]
+    lone_names: LoneNames | None
+
+    def __call__(self, text: str, spans: list[Span]) -> list[Span]:
+        spans = with_acronyms(text, spans, self.scheme.category, self.clinical.__contains__)
+        return with_lone_names(text, spans, self.lone_names)
+
+
 def merge_detected(policy: MergePolicy, crf_spans: list[Span], rule_spans: Iterable[Span]) -> list[Span]:
     """CRF and rule spans merged by the policy, sorted by offset."""
     return sorted(policy.merge(crf_spans, rule_spans), key=lambda s: (s.start, s.end, s.label))
@@ -189,16 +204,18 @@ class Pipeline:
         return Detection(document.id, tuple(self.completed(document.text, spans)), timeouts)
 
     def completed(self, text: str, spans: list[Span]) -> list[Span]:
-        """``spans`` and what they imply in the note: the acronyms of organisations they define
-        (``crfdeid.acronyms``), then the given names standing alone (``crfdeid.lone_names``)."""
-        spans = with_acronyms(text, spans, self.scheme.category, self._clinical_acronyms)
-        return with_lone_names(text, spans, self._lone_names)
+        """``spans`` and what they imply in the note (``Completion``)."""
+        return self.completion(text, spans)
 
     @cached_property
-    def _lone_names(self) -> LoneNames | None:
-        """The pack's lone-name step (None when the pack does not ask for it)."""
-        return LoneNames.for_pack(self._pack, self.scheme.label_for("person_patient"),
+    def completion(self) -> Completion:
+        """The steps after the merge, as plain data: a fold's candidates carry it between
+        processes (a bound method would carry the whole pipeline, which does not pickle)."""
+        pack = getattr(getattr(self.tagger, "extractor", None), "pack", None)
+        clinical = frozenset((pack.surrogate.get("medical_acronyms") or ()) if pack is not None else ())
+        lone = LoneNames.for_pack(self._pack, self.scheme.label_for("person_patient"),
                                   self.scheme.label_for("person_relative"))
+        return Completion(self.scheme, clinical, lone)
 
     @cached_property
     def _pack(self) -> LanguagePack | None:
@@ -213,13 +230,6 @@ class Pipeline:
         except CrfdeidError:
             return None
 
-    @cached_property
-    def _clinical_acronyms(self) -> Callable[[str], bool]:
-        """The pack's clinical acronyms ("UCI", "HTA"): never an organisation's."""
-        pack = getattr(getattr(self.tagger, "extractor", None), "pack", None)
-        words = frozenset((pack.surrogate.get("medical_acronyms") or ()) if pack is not None else ())
-        return words.__contains__
-
     def candidates(self, document: Document, cap: float | None = None) -> NoteCandidates:
         """The note tagged once, for its spans at any operating point whose thresholds stay at
         or below ``cap`` (default: those a search tries; ``NoteCandidates.spans``)."""
@@ -230,7 +240,7 @@ class Pipeline:
         rule_result, rule_spans = self._rules(seen)
         emitted = self.rules.emitted(rule_spans) if self.rules else []
         return NoteCandidates(document.id, self.tagger.decode(seen, rule_result, cap), tuple(emitted),
-                              self.policy, None if view.exact else view, seen.text, self.completed)
+                              self.policy, None if view.exact else view, seen.text, self.completion)
 
     def detect(self, document: Document) -> list[Span]:
         return list(self.run(document).spans)

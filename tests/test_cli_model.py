@@ -296,8 +296,9 @@ def test_train_records_the_point_cv_chose_or_searches_it_itself(capsys, tmp_path
 
     common = ["--iterations", "10", "--c1", "0", "--folds", "3"]
     report = tmp_path / "cv.json"
-    code, out, err = run(capsys, "-q", "cv", str(EXAMPLES), *common, "--search-point", "--min-precision",
-                         "0.5", "-o", str(report))
+    # -j 2: each fold's candidates come back from a worker process (the point search's input)
+    code, out, err = run(capsys, "-q", "cv", str(EXAMPLES), *common, "-j", "2", "--search-point",
+                         "--min-precision", "0.5", "-o", str(report))
     assert code == 0, err
     assert "operating point search (spans_merged precision >= 0.5)" in out and "<- chosen" in out
     chosen = json.loads(report.read_text(encoding="utf-8"))["point_search"]["chosen"]
