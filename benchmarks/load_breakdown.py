@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from timing import commit  # benchmarks/ on sys.path
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTE = "Paciente: Ana López, 45 años."
 
@@ -157,14 +159,6 @@ def run_child() -> tuple[dict[str, Any], float]:
 
 def _list(values: Iterable[float]) -> str:
     return ", ".join(f"{v:.2f}" for v in values)
-
-
-def commit() -> str:
-    try:
-        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def main() -> int:

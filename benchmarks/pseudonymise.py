@@ -134,18 +134,6 @@ def quality(gold, policy: Policy, seed: int) -> dict:
     }
 
 
-def cpu_seconds(fn, items: list, passes: int) -> float:
-    """The fastest of ``passes`` passes of ``fn`` over ``items`` in CPU time of this process:
-    on a shared machine, time spent waiting for a core is not counted."""
-    best = float("inf")
-    for _ in range(passes):
-        started = time.process_time()
-        for item in items:
-            fn(item)
-        best = min(best, time.process_time() - started)
-    return best
-
-
 def speed(docs: list[Document], seed: int, repeat: int, passes: int = 1) -> dict:
     """Notes/s of ``Pseudonymiser.pseudonymise`` on the gold spans and of the tokenizer over the
     same texts, interleaved round by round (a burst of load slows both), best of ``repeat``
@@ -161,7 +149,7 @@ def speed(docs: list[Document], seed: int, repeat: int, passes: int = 1) -> dict
     for _ in range(repeat):
         best = min(best, best_seconds(pseudonymiser.pseudonymise, docs, passes))
         best_tokenizer = min(best_tokenizer, best_seconds(lambda d: tokenize(d.text), docs, passes))
-        best_cpu = min(best_cpu, cpu_seconds(pseudonymiser.pseudonymise, docs, passes))
+        best_cpu = min(best_cpu, best_seconds(pseudonymiser.pseudonymise, docs, passes, time.process_time))
     gc.unfreeze()
     spans = sum(len(d.spans) for d in docs)
     return {

@@ -42,6 +42,7 @@ import time
 from pathlib import Path
 
 from plain_crf import PlainTagger  # benchmarks/ on sys.path
+from timing import commit
 
 from crfdeid import kernels
 from crfdeid.deidentify import Deidentifier
@@ -55,14 +56,6 @@ from crfdeid.types import Document
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-m", "crfdeid"]
-
-
-def commit() -> str:
-    try:
-        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def plain_tagger(corpus: Path, path: Path) -> PlainTagger:

@@ -69,7 +69,7 @@ class NoteCandidates:
     policy: MergePolicy
     view: TextView | None  # None: the note is its own view
     text: str = ""  # the text detection saw (the view's): where acronyms are looked for
-    #: ``Pipeline.completed``: the acronyms and lone names the merged spans imply
+    #: ``Pipeline.completion``: the acronyms and lone names the merged spans imply
     completed: Callable[[str, list[Span]], list[Span]] | None = None
 
     def promotable(self) -> list[tuple[str, float]]:
@@ -201,17 +201,13 @@ class Pipeline:
             # beside a model, hint rules (emit: false) were features only
             emitted = self.rules.emitted(rule_spans) if self.rules else []
             spans = merge_detected(self.policy, crf_spans, emitted)  # type: ignore[arg-type]
-        return Detection(document.id, tuple(self.completed(document.text, spans)), timeouts)
-
-    def completed(self, text: str, spans: list[Span]) -> list[Span]:
-        """``spans`` and what they imply in the note (``Completion``)."""
-        return self.completion(text, spans)
+        return Detection(document.id, tuple(self.completion(document.text, spans)), timeouts)
 
     @cached_property
     def completion(self) -> Completion:
         """The steps after the merge, as plain data: a fold's candidates carry it between
         processes (a bound method would carry the whole pipeline, which does not pickle)."""
-        pack = getattr(getattr(self.tagger, "extractor", None), "pack", None)
+        pack = self._pack if self.tagger is not None else None  # the rules alone: no clinical list
         clinical = frozenset((pack.surrogate.get("medical_acronyms") or ()) if pack is not None else ())
         lone = LoneNames.for_pack(self._pack, self.scheme.label_for("person_patient"),
                                   self.scheme.label_for("person_relative"))
