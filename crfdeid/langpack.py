@@ -179,6 +179,9 @@ class LanguagePack:
     #: ``lone_names`` of the manifest (optional): when a given name standing alone in the
     #: narrative counts as a person (``crfdeid.lone_names``); empty: never.
     lone_names: Mapping[str, float] = field(default_factory=dict)
+    #: ``lone_places`` of the manifest (optional): when a place named after a preposition in
+    #: the narrative counts as one (``crfdeid.lone_places``); empty: never.
+    lone_places: Mapping[str, float] = field(default_factory=dict)
 
     def table(self, name: str) -> Table:
         try:
@@ -521,10 +524,11 @@ _SURROGATE_OPTIONAL_MAPS = ("home_country", "country_aliases", "country_display"
                             "nationalities", "descriptions_kept", "area_codes", "community_adjectives",
                             "community_after_de", "date_readings",
                             "postal_prefixes", "phone_plans",
-                            "street_type_endings", "patient_sex_phrases")
+                            "street_type_endings", "patient_sex_phrases", "devotional_names")
 _SURROGATE_OPTIONAL_LISTS = ("name_acronyms", "medical_acronyms", "facility_qualifiers", "national_roads",
                              "streets_not_drawn", "po_boxes", "towns_not_drawn", "feminine_endings")
-_MANIFEST_KEYS = ("language", "name", "version", "rules", "gazetteers", "closed_lists", "lone_names")
+_MANIFEST_KEYS = ("language", "name", "version", "rules", "gazetteers", "closed_lists", "lone_names",
+                  "lone_places")
 #: ``lone_names``: how many people must bear a given name (the table's male + female counts).
 _LONE_NAME_KEYS = ("min_bearers",)
 
@@ -581,7 +585,23 @@ def _load_pack_cached(root_str: str) -> LanguagePack:
         word_classes=_load_wordlists(root / closed["word_class"], "classes"),
         surrogate=_load_surrogate(root / closed["surrogate"]) if "surrogate" in closed else {},
         lone_names=_load_lone_names(data.get("lone_names"), manifest, tables),
+        lone_places=_load_lone_places(data.get("lone_places"), manifest, tables),
     )
+
+
+def _load_lone_places(spec: Any, manifest: Path, tables: Mapping[str, Table]) -> dict[str, float]:
+    if spec is None:
+        return {}
+    if not isinstance(spec, dict):
+        raise PackError("lone_places: expected a mapping {min_population: N}", manifest)
+    _check_keys(spec, ("min_population",), manifest, "lone_places", required=("min_population",))
+    value = spec["min_population"]
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise PackError(f"lone_places: min_population must be a non-negative number, got {value!r}", manifest)
+    municipality = tables.get("municipality")
+    if municipality is None or "population" not in municipality.columns:
+        raise PackError("lone_places needs a gazetteer 'municipality' with a column population", manifest)
+    return {"min_population": float(value)}
 
 
 def _load_lone_names(spec: Any, manifest: Path, tables: Mapping[str, Table]) -> dict[str, float]:

@@ -7,9 +7,10 @@ it mostly leaves out (MEDDOCAN dev: Guillermo, Marisol and Maialen were missed, 
 The shape is telling: a word the given-name list holds, borne by many people, inside a
 sentence (after a lower-case word or a comma) or opening one, and followed by a lower-case word
 — a verb, not the rest of a street, hospital or disease name ("Rosa de Bengala", "Santiago de
-Compostela", "Wei et al." stop there). Opening a sentence, a capital says nothing, so there the
-word must also be unknown to the language's lexicon ("Segundo tiempo", "Dolores óseos" are
-words; "Marisol vive" is not).
+Compostela", "Wei et al." stop there); an article counts as that verb's pronoun when a
+lower-case word follows it or a comma precedes it ("Beatriz la acompaña", "Raúl, la amenazó").
+Opening a sentence, a capital says nothing, so there the word must also be unknown to the
+language's lexicon ("Segundo tiempo", "Dolores óseos" are words; "Marisol vive" is not).
 
 Over MEDDOCAN train+dev (750 notes, gold spans ignored) this finds 15 words, all PHI: 10 gold
 names, 3 countries ("volvió a Argentina donde…") and 2 patients the annotators missed ("Iria
@@ -48,6 +49,9 @@ _JOINING = frozenset({"de", "del", "la", "las", "el", "los", "y", "e", "i", "san
 #: Words after which a capitalised word is the first of a longer name or a citation ("Rosa de
 #: Bengala", "Wei et al.").
 _CONTINUING = _JOINING | {"et"}
+#: Articles that are also object pronouns: after a name, before a lower-case verb.
+_PRONOUNS = frozenset({"la", "las", "el", "los"})
+_LOWER_NEXT = regex.compile(r"[ \t]+\p{Ll}")
 #: How far back a kinship word makes the name a relative's ("su hermano mayor, Ovidio").
 _KIN_WINDOW = 3
 
@@ -73,11 +77,7 @@ class LoneNames:
         manifest) or the scheme has no patient label."""
         if pack is None or not pack.lone_names or patient is None:
             return None
-        least = pack.lone_names["min_bearers"]
-        # the counts first: a tenth of the 54,000 Spanish names pass, and only they are folded
-        borne = [row["name"] for row in pack.table("given_name").rows
-                 if _count(row.get("male")) + _count(row.get("female")) >= least]
-        names = frozenset(fold(name) for name in borne if " " not in name and not _ordinary(pack, name))
+        names = common_given_names(pack, pack.lone_names["min_bearers"])
         return cls(names, frozenset(pack.honorifics), frozenset(pack.kinship), pack.language, patient,
                    relative)
 
@@ -90,7 +90,7 @@ class LoneNames:
             if fold(word) not in self.names:
                 continue
             after = _AFTER.match(text, m.end())
-            if after is None or after["word"] in _CONTINUING:
+            if after is None or (after["word"] in _CONTINUING and not _clitic(text, after)):
                 continue
             line = text[text.rfind("\n", 0, m.start()) + 1 : m.start()][-80:]
             before = _BEFORE.search(line)
@@ -125,12 +125,29 @@ class LoneNames:
         return any(fold(w) in self.kinship for w in words)
 
 
+def _clitic(text: str, after: regex.Match[str]) -> bool:
+    """Is the article after the name a pronoun before a verb ("Beatriz la acompaña"), or past
+    a comma ("Raúl, la amenazó"), rather than the middle of a longer name ("Rosa la Roja")?"""
+    if after["word"] not in _PRONOUNS:
+        return False
+    return "," in after.group() or _LOWER_NEXT.match(text, after.end()) is not None
+
+
 def with_lone_names(text: str, spans: Iterable[Span], step: LoneNames | None) -> list[Span]:
     """``spans`` and the lone names ``step`` finds beside them, sorted by offset."""
     spans = list(spans)
     if step is None:
         return spans
     return sorted([*spans, *step.spans(text, spans)], key=lambda s: (s.start, s.end, s.label))
+
+
+def common_given_names(pack: LanguagePack, least: int) -> frozenset[str]:
+    """The pack's one-word given names borne by at least ``least`` people and not ordinary
+    words of its closed lists, folded."""
+    # the counts first: a tenth of the 54,000 Spanish names pass, and only they are folded
+    borne = [row["name"] for row in pack.table("given_name").rows
+             if _count(row.get("male")) + _count(row.get("female")) >= least]
+    return frozenset(fold(name) for name in borne if " " not in name and not _ordinary(pack, name))
 
 
 def _ordinary(pack: LanguagePack, word: str) -> bool:

@@ -35,8 +35,10 @@ from .acronyms import with_acronyms
 from .errors import CrfdeidError
 from .heap import collector_paused
 from .lone_names import LoneNames, with_lone_names
+from .lone_places import LonePlaces, with_lone_places
 from .rules import DEFAULT_TIMEOUT, RuleEngine, RuleTimeout
 from .schemes import DEFAULT_SCHEME, LabelMap, Scheme, dropped_rules_message, load_scheme
+from .span_form import SpanForm
 from .textview import TextView
 from .types import Document, Span
 
@@ -90,17 +92,25 @@ class NoteCandidates:
 
 @dataclass(frozen=True)
 class Completion:
-    """What the merged spans imply in a note: the acronyms of organisations they define
+    """What the merged spans imply in a note: first the spans tidied to fit their labels (no
+    time of day as a date, no function word at an edge, a person under a place's label
+    relabelled: ``crfdeid.span_form``), then the acronyms of organisations they define
     (``crfdeid.acronyms``; never the pack's ``clinical`` ones, "UCI"), then the given names
-    standing alone (``crfdeid.lone_names``)."""
+    standing alone (``crfdeid.lone_names``) and the places named after a preposition
+    (``crfdeid.lone_places``)."""
 
     scheme: Scheme
     clinical: frozenset[str]
     lone_names: LoneNames | None
+    form: SpanForm | None = None
+    lone_places: LonePlaces | None = None
 
     def __call__(self, text: str, spans: list[Span]) -> list[Span]:
+        if self.form is not None:
+            spans = self.form(text, spans)
         spans = with_acronyms(text, spans, self.scheme.category, self.clinical.__contains__)
-        return with_lone_names(text, spans, self.lone_names)
+        spans = with_lone_names(text, spans, self.lone_names)
+        return with_lone_places(text, spans, self.lone_places)
 
 
 def merge_detected(policy: MergePolicy, crf_spans: list[Span], rule_spans: Iterable[Span]) -> list[Span]:
@@ -211,7 +221,8 @@ class Pipeline:
         clinical = frozenset((pack.surrogate.get("medical_acronyms") or ()) if pack is not None else ())
         lone = LoneNames.for_pack(self._pack, self.scheme.label_for("person_patient"),
                                   self.scheme.label_for("person_relative"))
-        return Completion(self.scheme, clinical, lone)
+        places = LonePlaces.for_pack(self._pack, {c: self.scheme.label_for(c) for c in ("town", "country")})
+        return Completion(self.scheme, clinical, lone, SpanForm.for_pack(self.scheme, self._pack), places)
 
     @cached_property
     def _pack(self) -> LanguagePack | None:

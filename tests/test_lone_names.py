@@ -29,6 +29,9 @@ def _found(text: str, spans: list[Span] | None = None) -> list[tuple[str, str]]:
     ("Ingresa por fiebre de cuatro días de evolución.\nMarisol vive sola y es autónoma.", "Marisol"),
     ("Acude por pérdida de peso. Iria viene acompañada por su madre.", "Iria"),
     ("En la exploración oftalmológica inicial Maialen mostró una agudeza visual de 0,5.", "Maialen"),
+    # an article before a verb is its object pronoun, not the middle of a longer name
+    ("Viene sola. Su amiga Beatriz la acompaña a las consultas.", "Beatriz"),
+    ("Refiere que su expareja, Raúl, la amenazó por teléfono.", "Raúl"),
 ])
 def test_a_lone_given_name_in_the_narrative_is_the_patient(text: str, name: str) -> None:
     assert _found(text) == [(name, PATIENT)]
@@ -50,6 +53,7 @@ def test_after_a_kinship_word_it_is_a_relative() -> None:
     "Vive en la Avenida Menéndez Pelayo desde hace años.",        # part of a longer name
     "Consulta en Santiago de Compostela por el mismo cuadro.",    # a town of several words
     "La paciente marisol refiere dolor.",                         # no capital
+    "Serología: VHC negativo, Rosa la Roja negativa.",            # an article inside a name
 ])
 def test_ordinary_words_and_longer_names_are_left_to_the_tagger(text: str) -> None:
     assert _found(text) == []

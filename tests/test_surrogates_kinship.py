@@ -37,3 +37,23 @@ def test_names_inside_kinship_spans_are_replaced():
     result = run("Su hermano Juan García.", (F, "hermano Juan García"), policy=policy)
     (new,) = new_texts(result)
     assert new.startswith("hermano ") and "Juan" not in new and "García" not in new
+
+
+def test_a_lower_case_given_name_after_a_kinship_word_is_replaced():
+    # nursing notes write fast: "su hija marta" left the name in clear (the span was read as
+    # kinship words only)
+    policy = Policy.default()
+    for text, span, name in (("Su hija marta llamó.", "hija marta", "marta"),
+                             ("visita de su marido (julián)", "marido (julián)", "julián")):
+        (new,) = new_texts(run(text, (F, span), policy=policy))
+        assert name not in new and new.split()[0] in ("hija", "marido"), new
+        assert new == new.lower()  # written as the note wrote it
+
+
+def test_lower_case_prose_inside_a_kinship_span_is_kept():
+    # "mayor" is also a surname: it was replaced by another ("hermano larrosa Martí")
+    policy = Policy.default()
+    (new,) = new_texts(run("Su hermano mayor Pablo vino.", (F, "hermano mayor Pablo"), policy=policy))
+    assert new.startswith("hermano mayor ") and "Pablo" not in new
+    for text, span in (("su madre viuda vino", "madre viuda"), ("el hijo de 4 años", "hijo de 4 años")):
+        assert new_texts(run(text, (F, span), policy=policy)) == [span]

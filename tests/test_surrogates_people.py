@@ -383,7 +383,7 @@ def test_a_name_after_a_bare_de_is_a_surname():
     kinds = {name: [k for *_, k in gen.classify("Médico: " + name, 8, name)] for name in names}
     assert kinds == {
         "Victoria de Juan Herráez": ["given", "surname", "surname"],
-        "María del Carmen Ruiz": ["given", "given", "surname"],  # a compound given name
+        "María del Carmen Ruiz": ["given", "devotional", "surname"],  # a compound given name
         "María de Lourdes Pérez": ["given", "given", "surname"],
         "De Miguel Rivera": ["surname", "surname"],
     }
@@ -403,3 +403,31 @@ def test_nombre_in_prose_is_no_header_field():
         _, patient, daughter = new_texts(result)
         assert daughter.split()[1] == patient.split()[0]
         assert fold(daughter.split()[2]) in DATA.surname and sex_of(daughter.split()[0]) == "f"
+
+
+def test_maria_del_carmen_stays_one_given_name():
+    # "Carmen" after "María del" was read as a surname ("Naiara del Jiménez") or replaced by any
+    # given name ("Naiara del Eva"): the surrogate is a name said after the same words
+    after = {words: {fold(n) for n in names} for words, names in DATA.devotional.items()}
+    for text, span, words, original in (
+        ("Paciente: María del Carmen, 45 años", "María del Carmen", "del", "carmen"),
+        ("Nombre: María de los Ángeles Ruiz Gil.", "María de los Ángeles Ruiz Gil", "de los", "angeles"),
+        ("PACIENTE: MARÍA DEL CARMEN GARCÍA", "MARÍA DEL CARMEN GARCÍA", "del", "carmen"),
+    ):
+        for seed in range(5):
+            (new,) = new_texts(run(text, (P, span), seed=seed))
+            written = words.upper() if span.isupper() else words
+            assert f" {written} " in new, new
+            devotional = new.split(f" {written} ")[1].split()[0]
+            assert fold(devotional) in after[words] and fold(devotional) != original, new
+            assert devotional.isupper() == span.isupper()
+    # every mention of the note gets the same one
+    text = "Nombre: María del Carmen García.\nMaría del Carmen refiere dolor."
+    result = run(text, (P, "María del Carmen García"), (P, "María del Carmen"))
+    first, second = new_texts(result)
+    assert first.startswith(second)
+
+
+def test_a_surname_after_del_is_still_a_surname():
+    (new,) = new_texts(run("Dr. Juan del Castillo.", (S, "Juan del Castillo")))
+    assert " del " in new and "Castillo" not in new and "Juan" not in new

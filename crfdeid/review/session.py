@@ -28,6 +28,7 @@ from ..batch import Note
 from ..deidentify import Deidentifier, NoteResult
 from ..errors import CrfdeidError
 from ..lone_names import SOURCE as LONE_NAME
+from ..lone_places import SOURCE as LONE_PLACE
 from ..pseudonymise import AuditRecord, apply_replacements
 from ..surrogates import normalise, too_close
 from ..surrogates.base import LETTERS
@@ -738,6 +739,8 @@ def _why_short(span: SpanState) -> str:
         short = "acronym of an organisation named before it"
     elif source == LONE_NAME:
         short = "a given name standing alone in the text"
+    elif source == LONE_PLACE:
+        short = "a place named after a preposition"
     else:
         short = source
     if span.detected_label and span.detected_label != span.label:

@@ -196,6 +196,11 @@ class SurrogateData:
         self.email_providers = {fold(d) for d in extra["email_providers"]}
         self.domain_words = list(extra["domain_words"])
         self.name_particles = {fold(w) for w in extra["name_particles"]}
+        #: "del" -> the given names said after "María del" (folded words -> their names)
+        self.devotional: dict[str, tuple[str, ...]] = {
+            " ".join(fold(w) for w in words.split()): tuple(names)
+            for words, names in (extra.get("devotional_names") or {}).items()
+        }
         self.address_words = {fold(w) for w in extra["address_words"]}
         self.sex_words = {fold(w): sex for sex, words in extra["sex_words"].items() for w in words}
         self.age_units = {fold(w): unit for unit, words in extra["age_units"].items() for w in words}

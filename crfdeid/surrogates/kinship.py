@@ -52,9 +52,16 @@ class KinshipGenerator:
         """Names inside the span through the people generator (and its fallback chains);
         kinship words kept, or swapped for one of the same sex, generation and number."""
         pieces, last, changed = [], 0, False
+        # a relative's name: a capitalised word, or a lower-case one the given-name table knows
+        # ("su hija marta", written fast in a nursing note); a lower-case surname-table word is
+        # clinical prose ("hermano mayor", "madre viuda") and stays
+        given = self.data.given
         names = (
-            {s for s, _, _, _ in self.people.read(state, start, text)}
-            if any(w[0].isupper() and self.data.pack.kinship_term(w) is None for w in _WORD.findall(text))
+            {s for s, _, w, _ in self.people.read(state, start, text) if w[0].isupper() or fold(w) in given}
+            if any(
+                (w[0].isupper() or fold(w) in given) and self.data.pack.kinship_term(w) is None
+                for w in _WORD.findall(text)
+            )
             else set()
         )
         sex = self.people.context_sex(state.text, start, text)

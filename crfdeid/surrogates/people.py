@@ -62,6 +62,9 @@ VARIANT_MAX_LENGTH = 64
 INITIALS = "ABCDEFGHIJLMNOPRSTVZ"
 #: token kinds that abbreviate a name rather than spell one
 ABBREVIATIONS = ("initial", "initials")
+#: Name tokens not drawn through the name groups: abbreviations (an initial follows its name)
+#: and the second part of "María del Carmen" (drawn among the names said after "del").
+NOT_DRAWN = (*ABBREVIATIONS, "devotional")
 
 
 @dataclass
@@ -303,6 +306,9 @@ class PeopleGenerator:
                 out.append((s, e, word, "initial"))
                 continue
             folded = fold(word)
+            if out and out[-1][3] == "given" and self._devotional(span_text[out[-1][1] : s], folded):
+                out.append((s, e, word, "devotional"))  # "María del Carmen": one given name
+                continue
             if is_acronym(word) and folded not in self.data.given and folded not in self.data.surname:
                 out.append((s, e, word, "initials"))
                 continue
@@ -532,7 +538,7 @@ class PeopleGenerator:
         """Spelling variants into groups. Each token joins the first group (in creation order)
         of its role whose canonical spelling is one edit away, found through a one-deletion
         index rather than by comparing with every group (quadratic in a long note)."""
-        counts = Counter((fold(o.token), o.role) for o in occurrences if o.kind not in ABBREVIATIONS)
+        counts = Counter((fold(o.token), o.role) for o in occurrences if o.kind not in NOT_DRAWN)
         groups: list[Group] = []
         index: dict[tuple[str, str], Group] = {}
         neighbours: dict[tuple[str, str], list[int]] = {}
@@ -560,7 +566,7 @@ class PeopleGenerator:
             home.members.add(token)
             index[(token, role)] = home
         for occ in occurrences:
-            if occ.kind in ABBREVIATIONS:
+            if occ.kind in NOT_DRAWN:
                 continue
             group = index[(fold(occ.token), occ.role)]
             group.kinds[occ.kind] += 1
@@ -698,6 +704,21 @@ class PeopleGenerator:
             return Surrogate(text, kept=True, note="no name token")
         return self.with_fallback(result, [t for _, _, t, _ in classified], state)
 
+    def _devotional(self, between: str, folded: str) -> bool:
+        """Is ``folded`` a name said after the words ``between`` ("del", "de los")?"""
+        names = self.data.devotional.get(" ".join(fold(w) for w in between.split()))
+        return names is not None and folded in {fold(n) for n in names}
+
+    def _devotional_surrogate(self, state: DocumentState, token: str) -> str:
+        """Another name of the same list ("Carmen" -> "Pilar"), the same one for every mention
+        of the note; the list is found by the token itself."""
+        folded = fold(token)
+        names = next((n for n in self.data.devotional.values() if folded in {fold(x) for x in n}), ())
+        options = sorted({n for n in names if fold(n) != folded})
+        if not options:
+            return token
+        return match_case(token, state.rng("devotional", folded).choice(options))
+
     @staticmethod
     def with_fallback(text: str, tokens: list[str], state: DocumentState) -> Surrogate:
         """A span's surrogate, recording the first fallback one of its name tokens needed."""
@@ -727,6 +748,8 @@ class PeopleGenerator:
             ).upper()
             if len(initials) == len(names) and (spelled or initials != folded.upper()):
                 return match_case(token, initials) if len(token) > 1 or token.isupper() else initials.lower()
+        if kind == "devotional":
+            return self._devotional_surrogate(state, token)
         if kind == "initials":
             return "".join(self.replace_token(state, letter, "initial", None) for letter in token)
         if kind == "initial":
@@ -769,5 +792,5 @@ class PeopleGenerator:
         return frozenset(
             roles.get((fold(t), k)) or groups.get(fold(t), fold(t))
             for _, _, t, k in self.read(state, start, text)
-            if k not in ABBREVIATIONS
+            if k not in NOT_DRAWN
         )

@@ -1,0 +1,303 @@
+"""Merged spans whose text does not fit their label, or whose edges are not PHI, tidied.
+
+Run on notes unlike MEDDOCAN's (an emergency report, nursing notes, a social worker's letter,
+a paediatric visit — invented, ``tests/test_span_form.py``), the tagger left three kinds of
+span the pseudonymiser then turned into nonsense:
+
+- **the hour of a time of day** tagged as a date: MEDDOCAN annotates no times, and has none
+  ("Fecha ingreso: 03/04/2025 14:32" gave the span "14", which became "67:32"). Under the
+  MEDDOCAN scheme a time of day, or the hour of one, is not a date span;
+- **function words at a span's edge**: "Jiménez Cano en", "Centro … Sangro el", a lone "de"
+  between a hospital and its town (which became a second hospital name). No MEDDOCAN gold span
+  of a name, place or organisation begins or ends with a lower-case function word;
+- **a person under a place, country or e-mail label**: "Dr. Hernández" as a country became
+  "Dr. Mauritania"; "Carmen (52 años, enfermera…)" as a town became "Fuenlabrada". A country
+  span that is no country of the pack, a town span made of given names that is no place, an
+  e-mail or web address without "@" or "." take a person's label when the text says so: a
+  title before it (a clinician's or a courtesy one), a kinship word, or given names and
+  surnames only.
+
+Nothing here removes a character of PHI: the hours and function words dropped are not PHI
+under the scheme, and a relabelled span is still replaced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+import regex
+
+from .langpack import LanguagePack, fold
+from .lone_names import common_given_names
+from .schemes import Scheme
+from .types import Span
+
+#: Label schemes whose guidelines annotate no time of day (the MEDDOCAN corpus has none).
+SCHEMES_WITHOUT_TIMES = frozenset({"meddocan"})
+#: Categories whose spans never begin or end with a lower-case function word.
+_NAMED = frozenset({"person_patient", "person_clinician", "person_relative", "person_other",
+                    "hospital", "health_centre", "organisation", "town", "region", "country",
+                    "location_other"})
+#: Closed word classes whose lower-case words are function words.
+_FUNCTION_CLASSES = frozenset({"DET", "ADP", "CCONJ", "SCONJ"})
+#: A time of day: "14:32", "9:05 h", "14:32:10".
+_TIME = regex.compile(r"(?:[01]?\d|2[0-4]):[0-5]\d(?::[0-5]\d)?(?:[ \t]?h\.?)?")
+#: What follows the hour of a time: ":32" — not ":32/" or ":32.5" (a ratio, a number).
+_MINUTES = regex.compile(r":[0-5]\d(?![\d/.,-]?\d)")
+#: A time of day at the end of a date span ("03/04/2025 14:32"), or its hour alone.
+_TRAILING_TIME = regex.compile(r"[ \t,]+(?:[01]?\d|2[0-4])(?::[0-5]\d(?::[0-5]\d)?(?:[ \t]?h\.?)?)?$")
+#: Between a title and the name it heads: its dot and spacing ("Dr. ", "Sra ").
+_TITLE_GAP = regex.compile(r"\.?[ \t]*")
+_LETTER = regex.compile(r"\p{L}")
+#: Between "GARCÍA LÓPEZ" and "MARÍA" in "GARCÍA LÓPEZ, MARÍA": a comma and spacing.
+_COMMA = regex.compile(r"[ \t]*,[ \t]*")
+#: Under this mean marginal a tagger's span is one it doubted (MEDDOCAN train+dev: the prose
+#: words it tagged as names at the de-identification point all scored under 0.1).
+_DOUBT = 0.5
+#: Categories a single letter with a dot can be: an initial, the patient's sex ("M.").
+_INITIALLED = frozenset({"person_patient", "person_clinician", "person_relative", "person_other", "sex"})
+_ABBREVIATION = regex.compile(r"\p{L}\.")
+#: People whose span is their name alone (a relative's holds a kinship phrase).
+_NAMED_PEOPLE = frozenset({"person_patient", "person_clinician", "person_other"})
+_WORDS = regex.compile(r"[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*")
+
+
+@dataclass(frozen=True)
+class SpanForm:
+    """The tidying of one scheme and pack, as plain data (picklable, like ``LoneNames``)."""
+
+    category: tuple[tuple[str, str], ...]  # label -> category of the scheme
+    times_are_phi: bool
+    function_words: frozenset[str]
+    countries: frozenset[str]  # folded
+    places: frozenset[str]  # folded: towns, provinces, regions, foreign places
+    given: frozenset[str]  # folded given names borne by many (the pack's lone-name threshold)
+    all_given: frozenset[str]  # folded, every given name of the pack's table
+    surnames: frozenset[str]  # folded surnames
+    titles: tuple[tuple[str, str], ...]  # folded form -> role ("clinician", "courtesy"…)
+    kinship: frozenset[str]  # folded
+    language: str
+    patient: str | None
+    clinician: str | None
+    relative: str | None
+
+    @classmethod
+    def for_pack(cls, scheme: Scheme, pack: LanguagePack | None) -> SpanForm:
+        """The step for ``scheme``'s labels; without a pack only the time and function-word
+        parts that need none (no function words either: the pack lists them)."""
+        function_words: frozenset[str] = frozenset()
+        countries = places = given = all_given = surnames = kinship = frozenset()
+        titles: tuple[tuple[str, str], ...] = ()
+        if pack is not None:
+            function_words = frozenset(w for w, c in pack.word_classes.items()
+                                       if c in _FUNCTION_CLASSES and w == w.lower())
+            countries = _entries(pack, ("country",))
+            places = _entries(pack, ("municipality", "province", "community", "territory", "foreign_place"))
+            if pack.lone_names and "given_name" in pack.tables:
+                given = common_given_names(pack, pack.lone_names["min_bearers"])
+            surnames = _entries(pack, ("surname",))
+            all_given = _entries(pack, ("given_name",))
+            titles = tuple(sorted((form, h.role) for form, h in pack.honorifics.items()))
+            kinship = frozenset(fold(k) for k in pack.kinship)
+        return cls(
+            tuple(sorted(scheme.labels.items())),
+            scheme.name not in SCHEMES_WITHOUT_TIMES,
+            function_words, countries, places, given, all_given, surnames, titles, kinship,
+            pack.language if pack is not None else "none", scheme.label_for("person_patient"),
+            scheme.label_for("person_clinician"), scheme.label_for("person_relative"),
+        )
+
+    def __call__(self, text: str, spans: Iterable[Span]) -> list[Span]:
+        category = dict(self.category)
+        out: list[Span] = []
+        for span in sorted(spans, key=lambda s: (s.start, s.end, s.label)):
+            kind = category.get(span.label)
+            if not span.fragments and (self._title_only(text, span) or (
+                    not self.times_are_phi and _clock_part(text, span.start, span.end))
+                    or (kind not in _INITIALLED and _ABBREVIATION.fullmatch(text, span.start, span.end + 1))):
+                continue  # "Sr. D." as a town, the "32" of "08:32" as a country, "F. Nac" as an ID
+            if kind == "date" and not self.times_are_phi:
+                span = self._without_time(text, span)
+            elif kind in _NAMED:
+                # a relative's span holds its kinship phrase ("un hermano"): only a span of
+                # function words alone goes
+                span = self._trimmed(text, span, edges=kind != "person_relative")
+            if span is not None and kind in _NAMED_PEOPLE and self._no_name(text, span):
+                continue  # "Implante: malla de polipropileno" read as a "Nombre:" field
+            if span is not None and kind in ("country", "town", "email", "url"):
+                span = self._refit(text, span, kind, out[-1] if out else None)
+            if span is not None:
+                out.append(span)
+        return out
+
+    # -- times ------------------------------------------------------------------------------
+    @staticmethod
+    def _without_time(text: str, span: Span) -> Span | None:
+        """The span without the time of day it holds or is (None: nothing else is left)."""
+        if span.fragments:
+            return span
+        value = text[span.start : span.end]
+        if _TIME.fullmatch(value):
+            return None
+        trailing = _TRAILING_TIME.search(value)
+        if trailing is not None and any(c.isdigit() for c in value[: trailing.start()]):
+            hour_only = ":" not in trailing.group()
+            if not hour_only or _MINUTES.match(text, span.end):
+                return _shrunk(span, span.start, span.start + trailing.start())
+        return span
+
+    def _title_only(self, text: str, span: Span) -> bool:
+        """Is the span a title and nothing else ("D" of "Sr. D. José", "Enf")?"""
+        value = fold(text[span.start : span.end].strip())
+        titles = dict(self.titles)
+        return value in titles or (text[span.end : span.end + 1] == "." and value + "." in titles)
+
+    def _no_name(self, text: str, span: Span) -> bool:
+        """A person's span that is prose, not a name: in lower case, with no common given name
+        and no surname that is not also a word (a note typed in lower case still writes "juan
+        garcía"); capitalised, made of words of the language none of which a name table holds
+        ("Ayudante: Dra. Sofía Medina", "Anestesista"). Only a span the tagger doubted (its mean
+        marginal under ``_DOUBT``: one the de-identification point added) is dropped: in
+        MEDDOCAN's gold, 3 names of 8,000 are such words, "madre" and "Mujer" (annotation slips)
+        and "Josefino", which the tagger finds at 0.999."""
+        value = text[span.start : span.end]
+        words = _WORDS.findall(value)
+        if not self.given or not words or span.score is None or span.score >= _DOUBT:
+            return False  # a rule's span, or one the tagger is sure of ("Nombre: Josefino")
+        if value == value.lower():
+            return not any(fold(w) in self.given or (fold(w) in self.surnames and not self._known(w))
+                           for w in words)
+        return all(len(w) > 1 and self._known(w) and fold(w) not in self.all_given
+                   and fold(w) not in self.surnames for w in words)  # an initial is a name's
+
+    def _known(self, word: str) -> bool:
+        """A word of the language ("malla" is also a surname): the lexicon knows it."""
+        from .lexicon import lexicon
+
+        try:
+            return lexicon().is_known(word.lower(), self.language)
+        except ValueError:
+            return False
+
+    # -- edges ------------------------------------------------------------------------------
+    def _trimmed(self, text: str, span: Span, edges: bool = True) -> Span | None:
+        """The span without lower-case function words at its edges (None: it held nothing else;
+        ``edges=False``: only that)."""
+        if not self.function_words or span.fragments:
+            return span
+        words = list(_WORDS.finditer(text, span.start, span.end))
+        kept = [m for m in words if not (m.group() == m.group().lower() and m.group() in self.function_words)]
+        if not kept:
+            return None if words and not any(c.isdigit() for c in text[span.start : span.end]) else span
+        if not edges:
+            return span
+        start = span.start if kept[0] is words[0] else kept[0].start()
+        end = span.end if kept[-1] is words[-1] else kept[-1].end()
+        # a number is never cut off ("de 4 años"): only words and spacing are
+        if any(c.isdigit() for c in text[span.start : start]):
+            start = span.start
+        if any(c.isdigit() for c in text[end : span.end]):
+            end = span.end
+        return span if (start, end) == (span.start, span.end) else _shrunk(span, start, end)
+
+    # -- labels -----------------------------------------------------------------------------
+    def _refit(self, text: str, span: Span, kind: str, previous: Span | None) -> Span:
+        """A country, town, e-mail or web span whose text cannot be one, relabelled as the
+        person the text says it is; otherwise unchanged."""
+        value = text[span.start : span.end]
+        key = fold(value)
+        category = dict(self.category)
+        if (kind == "town" and previous is not None and category.get(previous.label) in _NAMED_PEOPLE
+                and _COMMA.fullmatch(text, previous.end, span.start) and key not in self.places
+                and self._given_names_only(value)):
+            return replace(span, label=previous.label)  # "GARCÍA LÓPEZ, MARÍA DEL CARMEN"
+        if kind == "country" and (key in self.countries or key in self.places or self._like_country(key)):
+            return span
+        if kind == "town":
+            # a town's name is often a given name's ("Vitoria", "Estella", "Santa María"): only
+            # a title or kinship word before it, or two given names, make it a person
+            evidence = self._title_or_kin(text, span)
+            if key in self.places or (evidence is None and not self._given_names_only(value, 2)):
+                return span
+            return replace(span, label=evidence or self.patient) if (evidence or self.patient) else span
+        if kind == "email" and "@" in value:
+            return span
+        if kind == "url" and ("." in value or "/" in value):
+            return span
+        label = self._person_label(text, span, value)
+        return span if label is None or label == span.label else replace(span, label=label)
+
+    def _person_label(self, text: str, span: Span, value: str) -> str | None:
+        evidence = self._title_or_kin(text, span)
+        if evidence is not None:
+            return evidence
+        return self.patient if self._names_only(value) else None
+
+    def _title_or_kin(self, text: str, span: Span) -> str | None:
+        """The person label the words just before the span give: a clinician's title, a
+        courtesy title (the patient), a kinship word (a relative)."""
+        if not _LETTER.search(text, span.start, span.end):
+            return None  # a number is nobody's name
+        line_start = text.rfind("\n", 0, span.start) + 1
+        before = list(_WORDS.finditer(text, max(line_start, span.start - 40), span.start))
+        if not before:
+            return None
+        titles = dict(self.titles)
+        last = before[-1]
+        role = titles.get(fold(last.group())) or titles.get(fold(last.group()) + ".")
+        if role is not None and _TITLE_GAP.fullmatch(text, last.end(), span.start):
+            return self.clinician if role == "clinician" else self.patient
+        if any(fold(m.group()) in self.kinship for m in before[-3:]):
+            return self.relative
+        return None
+
+    def _like_country(self, key: str) -> bool:
+        """A country misspelt ("Chie"): within one edit or so of a country's name."""
+        from rapidfuzz import process
+        from rapidfuzz.distance import Levenshtein
+
+        found = process.extractOne(key, self.countries, scorer=Levenshtein.distance, score_cutoff=1)
+        return found is not None
+
+    def _content_words(self, value: str) -> list[str]:
+        return [fold(w) for w in _WORDS.findall(value) if fold(w) not in self.function_words]
+
+    def _given_names_only(self, value: str, least: int = 1) -> bool:
+        words = self._content_words(value)
+        return len(words) >= least and all(w in self.given for w in words)
+
+    def _names_only(self, value: str) -> bool:
+        words = self._content_words(value)
+        return bool(words) and all(w in self.given or w in self.surnames for w in words) \
+            and fold(value) not in self.places and fold(value) not in self.countries
+
+
+def _entries(pack: LanguagePack, tables: Sequence[str]) -> frozenset[str]:
+    out: set[str] = set()
+    for name in tables:
+        if name in pack.tables:
+            out.update(fold(e) for e in pack.table(name).entries)
+    return frozenset(out)
+
+
+def _clock_part(text: str, start: int, end: int) -> bool:
+    """Is ``text[start:end]`` the hour or the minutes of a time of day ("14" or "32" of
+    "14:32")?"""
+    value = text[start:end]
+    if not value.isdigit() or len(value) > 2:
+        return False
+    if int(value) <= 24 and _MINUTES.match(text, end):
+        return True
+    if len(value) == 2 and text[start - 1 : start] == ":":
+        hour = start - 1
+        while hour > max(0, start - 3) and text[hour - 1].isdigit():
+            hour -= 1
+        return _TIME.fullmatch(text, hour, end) is not None
+    return False
+
+
+def _shrunk(span: Span, start: int, end: int) -> Span | None:
+    if start >= end:
+        return None
+    return replace(span, start=start, end=end)
