@@ -526,7 +526,8 @@ _SURROGATE_OPTIONAL_MAPS = ("home_country", "country_aliases", "country_display"
                             "postal_prefixes", "phone_plans",
                             "street_type_endings", "patient_sex_phrases", "devotional_names")
 _SURROGATE_OPTIONAL_LISTS = ("name_acronyms", "medical_acronyms", "facility_qualifiers", "national_roads",
-                             "streets_not_drawn", "po_boxes", "towns_not_drawn", "feminine_endings")
+                             "streets_not_drawn", "po_boxes", "towns_not_drawn", "feminine_endings",
+                             "patient_name_fields")
 _MANIFEST_KEYS = ("language", "name", "version", "rules", "gazetteers", "closed_lists", "lone_names",
                   "lone_places")
 #: ``lone_names``: how many people must bear a given name (the table's male + female counts).

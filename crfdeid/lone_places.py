@@ -10,8 +10,14 @@ The shape is telling: after the preposition "en", "a", "desde", "hasta" or "haci
 other things), a capitalised name that the pack's tables hold as a municipality of at least
 ``min_population`` people, a province, a region or a country, whole (not followed by a hyphen
 or another capitalised word: "en Santiago Apóstol" is not Santiago), touching no detected span.
-Over MEDDOCAN train+dev text (gold ignored) it marks the words listed in ``tests/test_lone_places.py``'s
-docstring; the pack switches it on (``lone_places`` in its ``pack.yaml``).
+Over MEDDOCAN train+dev, beside the embedded model's spans, it adds one ("su vuelta a España").
+
+The same step takes an address named after its street type (the pack's ``street_types``, less
+the ones that are ordinary words: "vía", "camino", "parque"…): the type, a capitalised name of
+up to four words, and the number, floor and door if written ("C/ Real, 45 - 1º" heading a
+letter, "en la calle Corrida" in a forensic report) — where the scheme has a street label and
+no detected span touches it. The pack switches the step on (``lone_places`` in its
+``pack.yaml``).
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from .types import Span
 
 #: Where a detected span carries it (``Span.source``).
 SOURCE = "lone-place"
+STREET_SOURCE = "lone-street"
 #: The prepositions a place follows in the narrative.
 _PREPOSITIONS = frozenset({"en", "a", "desde", "hasta", "hacia"})
 #: A preposition, then a capitalised name of up to five words (particles between).
@@ -47,6 +54,8 @@ class LonePlaces:
     places: tuple[tuple[str, str], ...]
     stop: frozenset[str]
     labels: tuple[tuple[str, str], ...]
+    #: the pack's street-type words that can head an address ("C/", "Avda.", "calle")
+    street_types: tuple[str, ...] = ()
 
     @classmethod
     def for_pack(cls, pack: LanguagePack | None, labels: Mapping[str, str | None]) -> LonePlaces | None:
@@ -67,14 +76,26 @@ class LonePlaces:
         stop = frozenset(fold(w) for w in pack.stopwords) | frozenset(
             fold(w) for w in pack.word_classes)
         kept = {k: v for k, v in places.items() if k not in stop}
+        types = tuple(sorted(
+            {form for forms in pack.street_types.values() for form in forms
+             if fold(form) not in _AMBIGUOUS_TYPES and (len(form) > 2 or "/" in form or "º" in form)},
+            key=lambda f: (-len(f), f),
+        )) if labels.get("street") else ()
         return cls(tuple(sorted(kept.items())), stop,
-                   tuple(sorted((c, lab) for c, lab in labels.items() if lab)))
+                   tuple(sorted((c, lab) for c, lab in labels.items() if lab)), types)
+
+    def streets(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+        """An address named after its street type that no detected span touches: "C/ Real,
+        45 - 1º" heading a letter, "en la calle Corrida" in a forensic report."""
+        return _streets(self, text, taken)
 
     def spans(self, text: str, spans: Sequence[Span]) -> list[Span]:
-        """The places ``text`` names after a preposition that no span of ``spans`` touches."""
+        """The places ``text`` names after a preposition, and the streets it names after a
+        street type, that no span of ``spans`` touches."""
         places, labels = dict(self.places), dict(self.labels)
         taken = sorted((s.start, s.end) for s in spans)
-        found: list[Span] = []
+        found: list[Span] = self.streets(text, taken)
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
         for m in _CANDIDATE.finditer(text):
             if m["prep"] not in _PREPOSITIONS:
                 continue
@@ -93,6 +114,18 @@ class LonePlaces:
         return found
 
 
+def _street_pattern(types: tuple[str, ...]) -> regex.Pattern[str]:
+    forms = "|".join(regex.escape(t).replace("\\ ", "[ \\t]*") for t in types)
+    return regex.compile(
+        rf"(?<![\p{{L}}\p{{N}}])(?i:{forms})(?<=[./º]|\p{{L}})[ \t]{{0,2}}"
+        r"(?:(?:de|del|de[ \t]+la|de[ \t]+los|de[ \t]+las)[ \t]+)?"
+        r"(?:\p{Lu}\p{Ll}[\p{L}’'-]*|\p{Lu}{2,})"
+        r"(?:[ \t]+(?:(?:de|del|la|las|los|el|y)[ \t]+)?(?:\p{Lu}\p{Ll}[\p{L}’'-]*|\p{Lu}{2,})){0,3}"
+        r"(?:[ \t]*,?[ \t]*(?:n[º°o]\.?[ \t]*)?\d{1,4}[A-Za-z]?(?![\p{L}\p{N}/.,]\d)"
+        r"(?:[ \t]*[-,][ \t]*(?:\d{1,2}[ \t]*[ºª°]?(?:[ \t]*[A-Za-z](?![\p{L}]))?|bajo|izda\.?|dcha\.?))*)?"
+    )
+
+
 def with_lone_places(text: str, spans: Iterable[Span], step: LonePlaces | None) -> list[Span]:
     """``spans`` and the places ``step`` finds beside them, sorted by offset."""
     spans = list(spans)
@@ -101,11 +134,34 @@ def with_lone_places(text: str, spans: Iterable[Span], step: LonePlaces | None) 
     return sorted([*spans, *step.spans(text, spans)], key=lambda s: (s.start, s.end, s.label))
 
 
+#: Street-type words that are ordinary words or other things's abbreviations in notes ("vía
+#: oral", "lugar", "parque", "col." for colegiado, "pol." for polígono and polimedicado).
+_AMBIGUOUS_TYPES = frozenset({"via", "lugar", "parque", "partida", "camino", "cuesta", "barrio", "colonia",
+                              "col.", "pol.", "p.i.", "cl", "cl.", "c.", "pl.", "pasaje", "lg.", "cta.",
+                              "urbanizacion", "urb", "urb.", "alameda", "rambla", "glorieta", "callejon",
+                              "poligono", "poligono industrial", "bulevar", "bo.", "ronda", "vía"})
+
+
 def _count(value: str | None) -> float:
     try:
         return float(value or 0)
     except ValueError:
         return 0.0
+
+
+def _streets(step: LonePlaces, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+    label = dict(step.labels).get("street")
+    if not label or not step.street_types:
+        return []
+    pattern = _STREETS.get(step.street_types)
+    if pattern is None:
+        pattern = _STREETS[step.street_types] = _street_pattern(step.street_types)
+    return [Span(m.start(), m.end(), label, source=STREET_SOURCE)
+            for m in pattern.finditer(text) if not _touches(taken, m.start(), m.end())]
+
+
+#: Compiled street patterns by street types (one pack per process, in practice).
+_STREETS: dict[tuple[str, ...], regex.Pattern[str]] = {}
 
 
 def _touches(taken: list[tuple[int, int]], start: int, end: int) -> bool:

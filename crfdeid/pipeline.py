@@ -220,8 +220,10 @@ class Pipeline:
         pack = self._pack if self.tagger is not None else None  # the rules alone: no clinical list
         clinical = frozenset((pack.surrogate.get("medical_acronyms") or ()) if pack is not None else ())
         lone = LoneNames.for_pack(self._pack, self.scheme.label_for("person_patient"),
-                                  self.scheme.label_for("person_relative"))
-        places = LonePlaces.for_pack(self._pack, {c: self.scheme.label_for(c) for c in ("town", "country")})
+                                  self.scheme.label_for("person_relative"),
+                                  self.scheme.label_for("person_clinician"))
+        places = LonePlaces.for_pack(self._pack, {c: self.scheme.label_for(c)
+                                                  for c in ("town", "country", "street")})
         return Completion(self.scheme, clinical, lone, SpanForm.for_pack(self.scheme, self._pack), places)
 
     @cached_property

@@ -1,8 +1,8 @@
 """Merged spans whose text does not fit their label, or whose edges are not PHI, tidied.
 
 Run on notes unlike MEDDOCAN's (an emergency report, nursing notes, a social worker's letter,
-a paediatric visit — invented, ``tests/test_span_form.py``), the tagger left three kinds of
-span the pseudonymiser then turned into nonsense:
+a paediatric visit, a surgical sheet — invented, ``tests/test_span_form.py``), the tagger left
+spans the pseudonymiser then turned into nonsense:
 
 - **the hour of a time of day** tagged as a date: MEDDOCAN annotates no times, and has none
   ("Fecha ingreso: 03/04/2025 14:32" gave the span "14", which became "67:32"). Under the
@@ -15,7 +15,11 @@ span the pseudonymiser then turned into nonsense:
   span that is no country of the pack, a town span made of given names that is no place, an
   e-mail or web address without "@" or "." take a person's label when the text says so: a
   title before it (a clinician's or a courtesy one), a kinship word, or given names and
-  surnames only.
+  surnames only; name words in a header field of the patient's name ("Paciente: PUIG I
+  FERRER, JORDI") are the patient's, whatever label they got;
+- **prose as a name**: a span the tagger doubted, made of words of the language that no name
+  table holds ("Ayudante:", "Anestesista:", "Implante: malla…"), or reaching over a column gap
+  into one; a title alone ("Sr. D."), a letter with a dot ("F. Nac"), the minutes of a time.
 
 Nothing here removes a character of PHI: the hours and function words dropped are not PHI
 under the scheme, and a relabelled span is still replaced.
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import regex
 
@@ -50,6 +55,8 @@ _TRAILING_TIME = regex.compile(r"[ \t,]+(?:[01]?\d|2[0-4])(?::[0-5]\d(?::[0-5]\d
 #: Between a title and the name it heads: its dot and spacing ("Dr. ", "Sra ").
 _TITLE_GAP = regex.compile(r"\.?[ \t]*")
 _LETTER = regex.compile(r"\p{L}")
+#: Between the two names of a bilingual place.
+_BILINGUAL = regex.compile(r"[ \t]*/[ \t]*|-(?=\p{Lu})")
 #: Between "GARCÍA LÓPEZ" and "MARÍA" in "GARCÍA LÓPEZ, MARÍA": a comma and spacing.
 _COMMA = regex.compile(r"[ \t]*,[ \t]*")
 #: Under this mean marginal a tagger's span is one it doubted (MEDDOCAN train+dev: the prose
@@ -58,6 +65,18 @@ _DOUBT = 0.5
 #: Categories a single letter with a dot can be: an initial, the patient's sex ("M.").
 _INITIALLED = frozenset({"person_patient", "person_clinician", "person_relative", "person_other", "sex"})
 _ABBREVIATION = regex.compile(r"\p{L}\.")
+#: A header field's key, then maybe another part of the name and a comma ("Paciente: PUIG I
+#: FERRER, "), up to a span.
+_FIELD = regex.compile(r"[ \t]*(?P<key>\p{L}+(?:[ \t]+\p{L}+){0,3})[ \t]*:[ \t]*(?:[^:,\n]+,[ \t]*)?")
+#: An age written as a number and a unit ("64 años", "9 meses").
+_AGE = regex.compile(r"\d{1,3}[ \t]*\p{L}+\.?")
+#: Every person's category, a relative's too.
+_PEOPLE = frozenset({"person_patient", "person_clinician", "person_relative", "person_other"})
+#: A column gap in a header laid out in columns: two spaces or more, or a tab.
+_GAP = regex.compile(r"[ ]{2,}|\t+")
+#: Categories a patient's name is filed under by a tagger that has not seen the header.
+_NOT_PEOPLE = frozenset({"town", "region", "country", "organisation", "hospital", "health_centre",
+                         "street", "location_other"})
 #: People whose span is their name alone (a relative's holds a kinship phrase).
 _NAMED_PEOPLE = frozenset({"person_patient", "person_clinician", "person_other"})
 _WORDS = regex.compile(r"[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*")
@@ -77,6 +96,8 @@ class SpanForm:
     surnames: frozenset[str]  # folded surnames
     titles: tuple[tuple[str, str], ...]  # folded form -> role ("clinician", "courtesy"…)
     kinship: frozenset[str]  # folded
+    fields: frozenset[str]  # folded header keys that hold the patient's name
+    age_units: frozenset[str]  # folded words of an age's unit ("años", "meses")
     language: str
     patient: str | None
     clinician: str | None
@@ -87,29 +108,49 @@ class SpanForm:
         """The step for ``scheme``'s labels; without a pack only the time and function-word
         parts that need none (no function words either: the pack lists them)."""
         function_words: frozenset[str] = frozenset()
-        countries = places = given = all_given = surnames = kinship = frozenset()
+        countries = places = given = all_given = surnames = kinship = fields = units = frozenset()
         titles: tuple[tuple[str, str], ...] = ()
         if pack is not None:
             function_words = frozenset(w for w, c in pack.word_classes.items()
                                        if c in _FUNCTION_CLASSES and w == w.lower())
             countries = _entries(pack, ("country",))
-            places = _entries(pack, ("municipality", "province", "community", "territory", "foreign_place"))
+            places = _entries(pack, ("municipality", "province", "community", "territory", "foreign_place"),
+                              parts=True)
             if pack.lone_names and "given_name" in pack.tables:
                 given = common_given_names(pack, pack.lone_names["min_bearers"])
             surnames = _entries(pack, ("surname",))
             all_given = _entries(pack, ("given_name",))
             titles = tuple(sorted((form, h.role) for form, h in pack.honorifics.items()))
             kinship = frozenset(fold(k) for k in pack.kinship)
+            fields = frozenset(fold(f) for f in (pack.surrogate.get("patient_name_fields") or ()))
+            units = frozenset(fold(w) for words in (pack.surrogate.get("age_units") or {}).values()
+                              for w in words if len(w) > 2)
         return cls(
             tuple(sorted(scheme.labels.items())),
             scheme.name not in SCHEMES_WITHOUT_TIMES,
-            function_words, countries, places, given, all_given, surnames, titles, kinship,
+            function_words, countries, places, given, all_given, surnames, titles, kinship, fields, units,
             pack.language if pack is not None else "none", scheme.label_for("person_patient"),
             scheme.label_for("person_clinician"), scheme.label_for("person_relative"),
         )
 
+    @cached_property
+    def _category(self) -> dict[str, str]:
+        return dict(self.category)
+
+    @cached_property
+    def category_labels(self) -> tuple[tuple[str, str], ...]:
+        """(category, label) for the categories of one label in the scheme."""
+        labels: dict[str, list[str]] = {}
+        for label, category in self.category:
+            labels.setdefault(category, []).append(label)
+        return tuple((c, ls[0]) for c, ls in labels.items() if len(ls) == 1)
+
+    @cached_property
+    def _titles(self) -> dict[str, str]:
+        return dict(self.titles)
+
     def __call__(self, text: str, spans: Iterable[Span]) -> list[Span]:
-        category = dict(self.category)
+        category = self._category
         out: list[Span] = []
         for span in sorted(spans, key=lambda s: (s.start, s.end, s.label)):
             kind = category.get(span.label)
@@ -123,10 +164,18 @@ class SpanForm:
                 # a relative's span holds its kinship phrase ("un hermano"): only a span of
                 # function words alone goes
                 span = self._trimmed(text, span, edges=kind != "person_relative")
-            if span is not None and kind in _NAMED_PEOPLE and self._no_name(text, span):
-                continue  # "Implante: malla de polipropileno" read as a "Nombre:" field
+            if span is not None and kind in _NAMED_PEOPLE:
+                span = self._column_cut(text, span)  # "Sofía Medina   Anestesista:"
+                if self._no_name(text, span):
+                    continue  # "Implante: malla de polipropileno" read as a "Nombre:" field
+            if span is not None and kind in _PEOPLE:
+                span = self._after_name(text, span)  # "su hijo Álvaro informados"
+            if span is not None and kind not in ("age", "person_relative", "date"):
+                span = self._age_or_kin(text, span)  # "64 años" as a street, "Esposa" as a town
             if span is not None and kind in ("country", "town", "email", "url"):
                 span = self._refit(text, span, kind, out[-1] if out else None)
+            if span is not None and kind in _NOT_PEOPLE and self.patient and self._patient_field(text, span):
+                span = replace(span, label=self.patient)  # "Paciente: PUIG I FERRER, JORDI"
             if span is not None:
                 out.append(span)
         return out
@@ -147,11 +196,78 @@ class SpanForm:
                 return _shrunk(span, span.start, span.start + trailing.start())
         return span
 
+    def _patient_field(self, text: str, span: Span) -> bool:
+        """Is the span in a header field of the patient's name ("Paciente:", "Nombre:"), after
+        the key or after another part of the name and a comma, and made of name words only
+        (given names, surnames, particles)?"""
+        if not self.fields or span.fragments:
+            return False
+        line = text[text.rfind("\n", 0, span.start) + 1 : span.start]
+        found = _FIELD.fullmatch(line)
+        if found is None or " ".join(fold(w) for w in found["key"].split()) not in self.fields:
+            return False
+        words = self._content_words(text[span.start : span.end])
+        return bool(words) and all(w in self.all_given or w in self.surnames or len(w) == 1 for w in words)
+
     def _title_only(self, text: str, span: Span) -> bool:
         """Is the span a title and nothing else ("D" of "Sr. D. José", "Enf")?"""
         value = fold(text[span.start : span.end].strip())
-        titles = dict(self.titles)
+        titles = self._titles
         return value in titles or (text[span.end : span.end + 1] == "." and value + "." in titles)
+
+    def _after_name(self, text: str, span: Span) -> Span:
+        """A person's span without the lower-case words of the language after its last name
+        word ("hijo Álvaro informados": the verb). MEDDOCAN's gold names end with a name word,
+        or with the lower-case words of a kinship phrase after a kinship word ("Tío materno")."""
+        if span.fragments:
+            return span
+        words = list(_WORDS.finditer(text, span.start, span.end))
+        last = max((i for i, m in enumerate(words) if m.group()[:1].isupper()), default=None)
+        if last is None or last == len(words) - 1 or fold(words[last].group()) in self.kinship:
+            return span
+        trailing = [m.group() for m in words[last + 1 :]]
+        if not all(w == w.lower() and self._known(w) and fold(w) not in self.kinship for w in trailing):
+            return span
+        if any(c.isdigit() for c in text[words[last].end() : span.end]):
+            return span
+        return replace(span, end=words[last].end())
+
+    def _age_or_kin(self, text: str, span: Span) -> Span:
+        """A span that is an age ("64 años") or a kinship word alone ("Esposa") under another
+        label: the age's or the relative's label (it was a street, a town)."""
+        value = text[span.start : span.end]
+        words = [fold(w) for w in _WORDS.findall(value)]
+        age = dict(self.category_labels).get("age")
+        if age and self.age_units and _AGE.fullmatch(value) and words and words[-1] in self.age_units:
+            return replace(span, label=age)
+        if self.relative and words and all(w in self.kinship for w in words) and len(words) <= 2:
+            return replace(span, label=self.relative)
+        return span
+
+    def _column_cut(self, text: str, span: Span) -> Span:
+        """A name span running over a column gap (two spaces or more, a tab) into a word of the
+        language no name table holds ("Dra. Sofía Medina   Anestesista: Dr. Ibáñez"): cut at
+        the gap."""
+        if span.fragments:
+            return span
+        gaps = list(_GAP.finditer(text, span.start, span.end))
+        if not gaps:
+            return span
+        start, end = span.start, span.end
+        last = gaps[-1]
+        tail = text[last.end() : end]
+        if self._ordinary_words(tail):
+            end = last.start()
+        first = gaps[0]
+        head = text[start : first.start()]
+        if first.end() < end and self._ordinary_words(head):
+            start = first.end()
+        return span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end)
+
+    def _ordinary_words(self, value: str) -> bool:
+        words = _WORDS.findall(value)
+        return bool(words) and all(len(w) > 1 and self._known(w) and fold(w) not in self.all_given
+                                   and fold(w) not in self.surnames for w in words)
 
     def _no_name(self, text: str, span: Span) -> bool:
         """A person's span that is prose, not a name: in lower case, with no common given name
@@ -168,8 +284,7 @@ class SpanForm:
         if value == value.lower():
             return not any(fold(w) in self.given or (fold(w) in self.surnames and not self._known(w))
                            for w in words)
-        return all(len(w) > 1 and self._known(w) and fold(w) not in self.all_given
-                   and fold(w) not in self.surnames for w in words)  # an initial is a name's
+        return self._ordinary_words(value)  # an initial is a name's
 
     def _known(self, word: str) -> bool:
         """A word of the language ("malla" is also a surname): the lexicon knows it."""
@@ -207,7 +322,7 @@ class SpanForm:
         person the text says it is; otherwise unchanged."""
         value = text[span.start : span.end]
         key = fold(value)
-        category = dict(self.category)
+        category = self._category
         if (kind == "town" and previous is not None and category.get(previous.label) in _NAMED_PEOPLE
                 and _COMMA.fullmatch(text, previous.end, span.start) and key not in self.places
                 and self._given_names_only(value)):
@@ -216,9 +331,9 @@ class SpanForm:
             return span
         if kind == "town":
             # a town's name is often a given name's ("Vitoria", "Estella", "Santa María"): only
-            # a title or kinship word before it, or two given names, make it a person
+            # one the pack's places lack, made of given names, is a person's
             evidence = self._title_or_kin(text, span)
-            if key in self.places or (evidence is None and not self._given_names_only(value, 2)):
+            if key in self.places or (evidence is None and not self._given_names_only(value)):
                 return span
             return replace(span, label=evidence or self.patient) if (evidence or self.patient) else span
         if kind == "email" and "@" in value:
@@ -243,7 +358,7 @@ class SpanForm:
         before = list(_WORDS.finditer(text, max(line_start, span.start - 40), span.start))
         if not before:
             return None
-        titles = dict(self.titles)
+        titles = self._titles
         last = before[-1]
         role = titles.get(fold(last.group())) or titles.get(fold(last.group()) + ".")
         if role is not None and _TITLE_GAP.fullmatch(text, last.end(), span.start):
@@ -273,11 +388,16 @@ class SpanForm:
             and fold(value) not in self.places and fold(value) not in self.countries
 
 
-def _entries(pack: LanguagePack, tables: Sequence[str]) -> frozenset[str]:
+def _entries(pack: LanguagePack, tables: Sequence[str], parts: bool = False) -> frozenset[str]:
+    """The tables' entries, folded; with ``parts`` also each name of a bilingual one
+    ("Vitoria-Gasteiz", "Estella/Lizarra": MEDDOCAN writes "Vitoria", "Estella")."""
     out: set[str] = set()
     for name in tables:
         if name in pack.tables:
-            out.update(fold(e) for e in pack.table(name).entries)
+            for entry in pack.table(name).entries:
+                out.add(fold(entry))
+                if parts:
+                    out.update(fold(p) for p in _BILINGUAL.split(entry) if len(p) > 3)
     return frozenset(out)
 
 

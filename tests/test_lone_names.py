@@ -37,6 +37,14 @@ def test_a_lone_given_name_in_the_narrative_is_the_patient(text: str, name: str)
     assert _found(text) == [(name, PATIENT)]
 
 
+def test_a_sentence_running_over_a_line_break_goes_on() -> None:
+    # "Patricia" opens a line, but the sentence does not: the line before ends in "nuera"
+    text = "S: Mujer de 58 años. Acude por lumbalgia. Su nuera\nPatricia le ayuda en casa."
+    assert _found(text) == [("Patricia", RELATIVE)]
+    text = "Acude por lumbalgia.\nPatricia refiere dolor."  # after a stop, a capital says nothing
+    assert _found(text) == ([("Patricia", PATIENT)] if not STEP._known("Patricia") else [])
+
+
 def test_after_a_kinship_word_it_is_a_relative() -> None:
     text = "Antecedentes familiares: su hermano mayor, Ovidio, padece un retraso madurativo."
     assert _found(text) == [("Ovidio", RELATIVE)]
@@ -90,6 +98,38 @@ def test_added_spans_never_touch_a_detected_one(words: list[str], data: st.DataO
     for added in STEP.spans(text, spans):  # type: ignore[union-attr]
         assert all(added.end < s.start or s.end < added.start for s in spans)
         assert text[added.start:added.end][0].isupper()
+
+
+CLINICIAN = "NOMBRE_PERSONAL_SANITARIO"
+TITLED = LoneNames.for_pack(load_pack("es"), PATIENT, RELATIVE, CLINICIAN)
+
+
+@pytest.mark.parametrize("text, name, label", [
+    # an ICU note: the tagger missed the doctor (it finds every titled name of MEDDOCAN)
+    ("Esposa e hijo informados por el Dr. Sainz a las 20:15 por teléfono.", "Sainz", CLINICIAN),
+    ("Se comenta con la Dra. Fernández Llamazares (Oncología).", "Fernández Llamazares", CLINICIAN),
+    ("Visita de la Sra. Gómez de la Torre, su vecina.", "Gómez de la Torre", PATIENT),
+])
+def test_a_name_after_a_title_is_a_person(text: str, name: str, label: str) -> None:
+    assert TITLED is not None
+    found = [(text[s.start:s.end], s.label) for s in TITLED.spans(text, [])]
+    assert found == [(name, label)]
+
+
+@pytest.mark.parametrize("text", [
+    "Domicilio: C/ Dr. Esquerdo, 46, Madrid.",   # a street, the tagger's
+    "Lo valora el Dr. En consulta refiere dolor.",  # no name
+    "Sr. Director: le remitimos el caso.",         # a title after a title
+])
+def test_titled_words_that_are_no_name_are_left(text: str) -> None:
+    assert TITLED is not None and TITLED.spans(text, []) == []
+
+
+def test_a_titled_name_inside_a_detected_span_is_not_added() -> None:
+    text = "Ingresa en el Hospital Doctor Peset de Valencia."
+    start = text.index("Hospital")
+    hospital = [Span(start, text.index(" de Valencia"), "HOSPITAL", source="crf")]
+    assert TITLED is not None and TITLED.spans(text, hospital) == []
 
 
 def test_the_step_is_the_packs_to_switch_on(tmp_path: Path) -> None:

@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 
 from crfdeid.langpack import PackError, load_pack, pack_dir
-from crfdeid.lone_places import SOURCE, LonePlaces, with_lone_places
+from crfdeid.lone_places import SOURCE, STREET_SOURCE, LonePlaces, with_lone_places
 from crfdeid.pipeline import load_pipeline
 from crfdeid.types import Document, Span
 
 TOWN, COUNTRY = "TERRITORIO", "PAIS"
 STEP = LonePlaces.for_pack(load_pack("es"), {"town": TOWN, "country": COUNTRY})
+STREETS = LonePlaces.for_pack(load_pack("es"), {"town": TOWN, "country": COUNTRY, "street": "CALLE"})
 
 
 def _found(text: str, spans: list[Span] | None = None) -> list[tuple[str, str]]:
@@ -47,6 +48,30 @@ def test_a_place_after_a_preposition_is_found(text: str, place: str, label: str)
 ])
 def test_names_of_other_things_are_left_to_the_tagger(text: str) -> None:
     assert _found(text) == []
+
+
+@pytest.mark.parametrize("text, street", [
+    ("Sr. D. José Luis Pardo Ortega\nC/ Real, 45 - 1º\n10600 Plasencia (Cáceres)", "C/ Real, 45 - 1º"),
+    ("Refiere agresión en la calle Corrida por un varón desconocido.", "calle Corrida"),
+    ("Lugar: Avda. de Portugal 56, 3º A, Móstoles.", "Avda. de Portugal 56, 3º A"),
+    ("Domicilio: C/ MAYOR 5", "C/ MAYOR 5"),
+])
+def test_an_address_after_a_street_type_is_a_street(text: str, street: str) -> None:
+    assert STREETS is not None
+    assert [(text[s.start:s.end], s.source) for s in STREETS.spans(text, [])] == [(street, STREET_SOURCE)]
+
+
+@pytest.mark.parametrize("text", [
+    "Se pauta por vía Oral.",                      # a street-type word that is a word
+    "Médico: Josep Rubio Palau Paseo        NºCol: 08-08-25574.",  # no name after it
+    "Vive en la calle con su perro.",
+])
+def test_no_street_without_a_name(text: str) -> None:
+    assert STREETS is not None and STREETS.spans(text, []) == []
+
+
+def test_streets_need_the_schemes_street_label() -> None:
+    assert STEP is not None and STEP.street_types == ()
 
 
 def test_a_place_next_to_a_detected_span_is_not_added_twice() -> None:

@@ -32,8 +32,9 @@ def _spans(text: str, *marked: tuple[str, str], score: float = 0.1) -> list[Span
     return out
 
 
-def _tidied(text: str, *marked: tuple[str, str], form: SpanForm = FORM) -> list[tuple[str, str]]:
-    return [(s.label, text[s.start:s.end]) for s in form(text, _spans(text, *marked))]
+def _tidied(text: str, *marked: tuple[str, str], form: SpanForm = FORM,
+            score: float = 0.1) -> list[tuple[str, str]]:
+    return [(s.label, text[s.start:s.end]) for s in form(text, _spans(text, *marked, score=score))]
 
 
 # -- times of day -------------------------------------------------------------------------
@@ -144,6 +145,14 @@ def test_spans_that_are_no_phi_of_their_label_go(text: str, label: str, words: s
     assert _tidied(text, (label, words)) == []
 
 
+def test_a_name_running_over_a_column_gap_into_a_word_is_cut() -> None:
+    text = "Cirujano: Dr. Ruiz   Ayudante: Dra. Sofía Medina   Anestesista: Dr. Ibáñez"
+    cut = _tidied(text, (CLINICIAN, "Sofía Medina   Anestesista"), score=0.94)
+    assert cut == [(CLINICIAN, "Sofía Medina")]
+    text = "Paciente: GARCÍA LÓPEZ   MARÍA"  # two parts of a name stay one span
+    assert _tidied(text, (PATIENT, "GARCÍA LÓPEZ   MARÍA"), score=0.94) == [(PATIENT, "GARCÍA LÓPEZ   MARÍA")]
+
+
 def test_a_lower_case_name_stays() -> None:
     text = "paciente juan garcía, de 45 años"
     assert _tidied(text, (PATIENT, "juan garcía")) == [(PATIENT, "juan garcía")]
@@ -170,6 +179,38 @@ def test_a_given_name_after_surnames_and_a_comma_is_the_same_person(
     # a town after a person and a comma stays a town: "Ana Gil, Madrid"
     assert _tidied("Dra. Ana Gil, Madrid", (CLINICIAN, "Ana Gil"), (TOWN, "Madrid")) == [
         (CLINICIAN, "Ana Gil"), (TOWN, "Madrid")]
+
+
+def test_name_words_in_a_patient_field_are_the_patient() -> None:
+    # the tagger never saw "Paciente: SURNAMES, GIVEN" (MEDDOCAN writes "Nombre:", "Apellidos:")
+    text = "Paciente: PUIG I FERRER, JORDI                 Nº Historia: 11223344"
+    assert _tidied(text, ("INSTITUCION", "PUIG I FERRER"), (TOWN, "JORDI")) == [
+        (PATIENT, "PUIG I FERRER"), (PATIENT, "JORDI")]
+    text = "Domicilio: Calle Mayor 3, Madrid"  # no name field: places stay places
+    assert _tidied(text, ("CALLE", "Calle Mayor 3"), (TOWN, "Madrid")) == [
+        ("CALLE", "Calle Mayor 3"), (TOWN, "Madrid")]
+    text = "Paciente: varón de 45 años, natural de Cuenca"  # a field, but no name in it
+    assert _tidied(text, (TOWN, "Cuenca")) == [(TOWN, "Cuenca")]
+
+
+def test_an_age_or_a_kinship_word_under_another_label_takes_its_own() -> None:
+    text = "Caso: Eulogio Martínez Fidalgo, 64 años, NHC 334455"
+    assert _tidied(text, (PATIENT, "Eulogio Martínez Fidalgo"), ("CALLE", "64 años")) == [
+        (PATIENT, "Eulogio Martínez Fidalgo"), ("EDAD_SUJETO_ASISTENCIA", "64 años")]
+    text = "Esposa (Conchi) informada."
+    expected = [(RELATIVE, "Esposa"), (RELATIVE, "Conchi")]
+    assert _tidied(text, (TOWN, "Esposa"), (RELATIVE, "Conchi")) == expected
+    text = "C/ Mayor 45, 3º A"  # a floor and door is no age
+    assert _tidied(text, ("CALLE", "C/ Mayor 45, 3º A")) == [("CALLE", "C/ Mayor 45, 3º A")]
+
+
+def test_a_name_does_not_run_on_into_the_verb() -> None:
+    text = "Esposa y su hijo Álvaro informados por teléfono."
+    assert _tidied(text, (RELATIVE, "hijo Álvaro informados")) == [(RELATIVE, "hijo Álvaro")]
+    text = "Tío materno con diabetes."  # the words of a kinship phrase stay
+    assert _tidied(text, (RELATIVE, "Tío materno")) == [(RELATIVE, "Tío materno")]
+    text = "Hermano de 4 años, sano."
+    assert _tidied(text, (RELATIVE, "Hermano de 4 años")) == [(RELATIVE, "Hermano de 4 años")]
 
 
 def test_the_step_is_plain_data() -> None:

@@ -185,3 +185,16 @@ def test_a_service_of_a_community_stays_with_towns_that_stayed_in_it(seed):
     community = DATA.province_community[province]
     forms = (community, *DATA.provinces_of[community], *DATA.community_adjectives[community])
     assert any(f in service for f in forms), (service, town, province)
+
+
+@pytest.mark.parametrize("name, kind", [
+    ("guardería Los Pitufos", ("Guardería ", "Escuela Infantil ")),   # was "Laboratorios Jiménez"
+    ("Centro de Día Las Fuentes", ("Centro de Día ",)),                # was "Centro Médico García"
+    ("Colegio Público San José", ("Colegio ",)),                       # was "Colegio de Médicos de …"
+    ("IES Miguel Servet", ("IES ",)),
+    ("Colegio de Médicos de Madrid", ("Colegio de Médicos de ",)),
+])
+def test_a_care_home_day_centre_or_school_stays_one(name: str, kind: tuple[str, ...]) -> None:
+    for seed in range(4):
+        (new,) = new_texts(run(f"Acude a {name} a diario.", ("INSTITUCION", name), seed=seed))
+        assert new.startswith(kind) and name.split()[-1] not in new, new

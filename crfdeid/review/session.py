@@ -29,6 +29,7 @@ from ..deidentify import Deidentifier, NoteResult
 from ..errors import CrfdeidError
 from ..lone_names import SOURCE as LONE_NAME
 from ..lone_places import SOURCE as LONE_PLACE
+from ..lone_places import STREET_SOURCE as LONE_STREET
 from ..pseudonymise import AuditRecord, apply_replacements
 from ..surrogates import normalise, too_close
 from ..surrogates.base import LETTERS
@@ -741,6 +742,8 @@ def _why_short(span: SpanState) -> str:
         short = "a given name standing alone in the text"
     elif source == LONE_PLACE:
         short = "a place named after a preposition"
+    elif source == LONE_STREET:
+        short = "an address named after its street type"
     else:
         short = source
     if span.detected_label and span.detected_label != span.label:
