@@ -50,14 +50,20 @@ def main() -> int:
         return 2
     docs = list(load_corpus([args.corpus / "train", args.corpus / "dev"]).values())
     started = time.perf_counter()
+    config = TrainConfig(FeatureSet.load("default"))
     extra = None
     if args.deidentify_point:
         point = read_point_source(args.deidentify_point)
         if point.chosen_by.get("corpus_fingerprint") != corpus_fingerprint(docs):
             print("the point was not chosen by cross-validation on train+dev", file=sys.stderr)
             return 2
+        chosen_with = point.chosen_by.get("min_freq", 1)  # a report before --min-freq: 1
+        if chosen_with != config.min_freq:
+            print(f"the point was chosen on models trained with min_freq {chosen_with}, not "
+                  f"{config.min_freq}: rerun the cross-validation", file=sys.stderr)
+            return 2
         extra = {"operating_points": {"deidentify": point.to_dict()}}
-    meta = fit(docs, TrainConfig(FeatureSet.load("default")), args.out, extra_metadata=extra)
+    meta = fit(docs, config, args.out, extra_metadata=extra)
     seconds = time.perf_counter() - started
     size = (args.out / MODEL_FILE).stat().st_size / 1e6
     print(

@@ -71,6 +71,23 @@ DEFAULT_C2 = 0.2
 #: keeps 37k attributes (31k at 100, 53k at 40). 5-fold CV on train+dev (seed 13): ner F1
 #: 0.9700 ± 0.0035 at 50, 0.9701 ± 0.0036 at 100.
 DEFAULT_ITERATIONS = 50
+#: crfsuite's ``feature.minfreq``: (attribute, label) features seen fewer times in the training
+#: data are dropped before L-BFGS (1 keeps them all; so do transitions, the unseen ones at
+#: frequency 0 included). Trained on MEDDOCAN train (c1 0.02, c2 0.2, 50 iterations), scored on
+#: dev: 1 → 1,084k features, ner F1 0.9710 (P 0.9795, R 0.9626); 2 → 363k, 0.9709; 3 → 215k,
+#: 0.9705 (P 0.9758, R 0.9654; spans_merged R on the best path 0.9734 → 0.9769, leak 0.0412 →
+#: 0.0382). crfsuite's CPU seconds on the same loaded data, interleaved, twice: 96.6/89.7 at 1,
+#: 85.1/86.0 at 2, 78.2/77.7 at 3 (-16 %): most of its work does not shrink with the features
+#: (forward-backward over every pair of the 43 tags at every token). The pruned model is less
+#: sure of O, so the deidentify point needs a lower threshold for the same precision and recall
+#: (dev: P(O) < 0.85 at 3 gives spans_merged P 0.9734 / R 0.9855, < 0.95 at 1 P 0.9726 / R 0.9850):
+#: choose it by CV with the same min_freq. Train+dev (750 notes): 149 s to train instead of
+#: 169-175 s, 302k features instead of 1,574k; 5-fold CV there: ner F1 0.9697 ± 0.0038 against
+#: 0.9706 ± 0.0039, spans_merged R 0.9776 against 0.9757; the deidentify point CV chooses falls
+#: from R 0.9857 (P 0.9716) to 0.9846 (P 0.9735) — recall first, so 1 stays the default and 3 is
+#: a flag (``--min-freq 3``) for a user who wants the 13 % faster training. 25 German letters
+#: (5-fold CV, --lang de): ner F1 0.8973 at 1, 0.9021 at 2, 0.8994 at 3.
+DEFAULT_MIN_FREQ = 1
 #: The c1/c2 grid of ``crfdeid cv --search``: L1 (sparsity) x L2 (smoothness). The first five
 #: points surround the MEDDOCAN optimum; (0.1, 0.1), the sklearn-crfsuite tutorial's setting,
 #: suits small corpora (the issue's German corpus of 61 letters scored best there).
@@ -94,7 +111,7 @@ class TrainConfig:
     language: str = "es"
     annotator: Mapping[str, Any] | str = "default"
     rules: str | None = None
-    min_freq: int = 1
+    min_freq: int = DEFAULT_MIN_FREQ
     pack: str | None = None
     scheme: str | Scheme | None = None
 
@@ -110,6 +127,8 @@ class TrainConfig:
                 raise CrfdeidError(f"--{name} must be a non-negative number, got {value!r}")
         if not isinstance(self.iterations, int) or self.iterations < 1:
             raise CrfdeidError(f"--iterations must be a positive integer, got {self.iterations!r}")
+        if not isinstance(self.min_freq, int) or isinstance(self.min_freq, bool) or self.min_freq < 1:
+            raise CrfdeidError(f"--min-freq must be a positive integer, got {self.min_freq!r}")
 
     @property
     def choice(self) -> PackChoice:
@@ -300,6 +319,7 @@ def train_loaded(
         loaded.trainer.train(str(crf_file))
         crfsuite_seconds = time.perf_counter() - started
         iterations_run = len(loaded.trainer.logparser.iterations)
+        features = loaded.trainer.logparser.featgen_num_features  # after min_freq
         tagger = pycrfsuite.Tagger()
         tagger.open(str(crf_file))
         try:
@@ -337,6 +357,7 @@ def train_loaded(
                 "feature_seconds": round(loaded.feature_seconds, 1),
                 "load_seconds": round(loaded.load_seconds, 1),
                 "crfsuite_seconds": round(crfsuite_seconds, 1),
+                "features": features,
                 "attributes": attributes,
             },
             "merge_policy": MergePolicy.shipped().to_dict(),
@@ -630,6 +651,7 @@ def cross_validate(
             "c1": best["c1"],
             "c2": best["c2"],
             "iterations": config.iterations,
+            "min_freq": config.min_freq,
             "feature_set": config.feature_set.name,
             "language": config.choice.name,
             "rules": config.choice.rules,

@@ -120,12 +120,32 @@ def test_train_with_a_bad_feature_set(capsys, tmp_path: Path) -> None:
 def test_cv_prints_folds_and_writes_json(capsys, tmp_path: Path) -> None:
     report = tmp_path / "cv.json"
     code, out, err = run(
-        capsys, "-q", "cv", str(EXAMPLES), "--folds", "3", "--iterations", "5", "-o", str(report)
+        capsys, "-q", "cv", str(EXAMPLES), "--folds", "3", "--iterations", "5", "--min-freq", "2",
+        "-o", str(report),
     )
     assert code == 0, err
     assert "spans_merged" in out and "±" in out
     data = json.loads(report.read_text(encoding="utf-8"))
     assert len(data["folds"]) == 3 and "ner.f1" in data["summary"]
+    assert data["config"]["min_freq"] == 2
+
+
+def test_train_min_freq_reaches_the_model(capsys, tmp_path: Path) -> None:
+    from crfdeid.train import DEFAULT_MIN_FREQ
+
+    common = ["train", str(EXAMPLES), "--iterations", "5", "--c1", "0"]
+    code, _, err = run(capsys, *common, "-o", str(tmp_path / "default"))
+    assert code == 0, err
+    code, _, err = run(capsys, *common, "-o", str(tmp_path / "pruned"), "--min-freq", "4")
+    assert code == 0, err
+    assert "min_freq 4" in err
+    default, pruned = (json.loads((tmp_path / m / "model.json").read_text(encoding="utf-8"))["training"]
+                       for m in ("default", "pruned"))
+    assert (default["min_freq"], pruned["min_freq"]) == (DEFAULT_MIN_FREQ, 4)
+    assert pruned["attributes"] < default["attributes"]  # crfsuite dropped the rarer features
+    code, _, err = run(capsys, *common, "-o", str(tmp_path / "bad"), "--min-freq", "0")
+    assert code == 2 and "--min-freq must be a positive integer, got 0" in err
+    assert not (tmp_path / "bad").exists()
 
 
 def test_cv_with_too_many_folds(capsys) -> None:
@@ -293,6 +313,7 @@ def test_threshold_and_operating_point_are_one_choice(capsys, tmp_path: Path) ->
 def test_train_records_the_point_cv_chose_or_searches_it_itself(capsys, tmp_path: Path) -> None:
     from crfdeid.operating import DEIDENTIFY, recorded_points
     from crfdeid.tagger import read_metadata
+    from crfdeid.train import DEFAULT_MIN_FREQ
 
     common = ["--iterations", "10", "--c1", "0", "--folds", "3"]
     report = tmp_path / "cv.json"
@@ -309,6 +330,12 @@ def test_train_records_the_point_cv_chose_or_searches_it_itself(capsys, tmp_path
     given = recorded_points(read_metadata(tmp_path / "given"))[DEIDENTIFY]
     assert given.to_dict()["labels"] == chosen["labels"] and given.threshold == chosen["threshold"]
     assert given.chosen_by["folds"] == 3 and given.chosen_by["corpus_fingerprint"]
+    assert given.chosen_by["min_freq"] == DEFAULT_MIN_FREQ and "--min-freq" not in err
+    other = DEFAULT_MIN_FREQ + 1
+    code, _, err = run(capsys, "train", str(EXAMPLES), "-o", str(tmp_path / "other"), "--iterations", "10",
+                       "--c1", "0", "--deidentify-point", str(report), "--min-freq", str(other))
+    assert code == 0, err
+    assert f"trained with --min-freq {DEFAULT_MIN_FREQ}, this one trains with {other}" in err
     code, _, err = run(capsys, "train", str(EXAMPLES), "-o", str(tmp_path / "searched"), *common,
                        "--search-point", "--min-precision", "0.5")
     assert code == 0, err

@@ -21,7 +21,7 @@ from crfdeid.merge import MergePolicy
 from crfdeid.pipeline import load_pipeline
 from crfdeid.rules import RuleEngine
 from crfdeid.tagger import DEFAULT_MODEL_DIR, META_FILE, MODEL_FILE, CrfTagger, file_sha256, rules_fingerprint
-from crfdeid.train import DEFAULT_C1, DEFAULT_C2, DEFAULT_ITERATIONS, corpus_fingerprint
+from crfdeid.train import DEFAULT_C1, DEFAULT_C2, DEFAULT_ITERATIONS, DEFAULT_MIN_FREQ, corpus_fingerprint
 from crfdeid.types import Document
 
 from .conftest import EXAMPLES
@@ -68,6 +68,7 @@ def test_hyperparameters_are_the_defaults(metadata: dict) -> None:
     training = metadata["training"]
     assert (training["c1"], training["c2"], training["iterations"]) == (DEFAULT_C1, DEFAULT_C2,
                                                                         DEFAULT_ITERATIONS), REBUILD
+    assert training["min_freq"] == DEFAULT_MIN_FREQ, REBUILD
 
 
 def test_trained_on_meddocan_train_and_dev(metadata: dict, meddocan_dir) -> None:
@@ -110,4 +111,6 @@ def test_its_deidentify_point_was_chosen_on_its_own_documents(metadata: dict) ->
     if point is None:
         pytest.skip("the embedded model records no deidentify point yet: " + REBUILD)
     assert point.chosen_by["corpus_fingerprint"] == metadata["training"]["corpus_fingerprint"], REBUILD
+    # chosen on models pruned as this one is (a report before --min-freq: every model at 1)
+    assert point.chosen_by.get("min_freq", 1) == metadata["training"]["min_freq"], REBUILD
     assert point.chosen_by["spans_merged"]["precision"] >= point.chosen_by["min_precision"]

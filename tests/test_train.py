@@ -52,11 +52,49 @@ def test_training_needs_annotations(tmp_path: Path) -> None:
         fit([Document("a", "Sin anotar.")], TrainConfig(FeatureSet.load("default")), tmp_path / "m")
 
 
-@pytest.mark.parametrize("field, value", [("c1", -1.0), ("c2", float("nan")), ("iterations", 0)])
+@pytest.mark.parametrize("field, value", [("c1", -1.0), ("c2", float("nan")), ("iterations", 0),
+                                          ("min_freq", 0), ("min_freq", 1.5)])
 def test_bad_hyperparameters(field: str, value: float) -> None:
     config = TrainConfig(FeatureSet.load("default"), **{field: value})
-    with pytest.raises(CrfdeidError, match=f"--{field}"):
+    with pytest.raises(CrfdeidError, match=f"--{field.replace('_', '-')}"):
         config.check()
+
+
+def test_min_freq_drops_the_rarer_features(tmp_path: Path) -> None:
+    """crfsuite keeps exactly the (attribute, label) features seen min_freq times or more in the
+    training sequences (with c1 = 0 every feature it keeps has a weight), and the model says so."""
+    import dataclasses
+    import itertools
+    from collections import Counter
+
+    import pycrfsuite
+
+    from crfdeid.train import Resources, resolve_frequency, skeleton_for, training_data
+
+    docs = list(load_corpus([EXAMPLES]).values())
+    config = resolve_frequency(docs, TrainConfig(FeatureSet.load("default"), c1=0.0, c2=0.01, iterations=5))
+    extractor = Resources(config).extractor(skeleton_for(docs, config.feature_set))
+    pairs = list(training_data(docs, extractor))
+    seen = Counter((a, y) for xs, ys in pairs for row, y in zip(xs, ys, strict=True) for a in row)
+    # Transitions are features too: the pairs of tags never seen (feature.possible_transitions)
+    # have frequency 0, so any min_freq >= 1 drops them as well.
+    moves = Counter(pair for _, ys in pairs for pair in itertools.pairwise(ys))
+
+    def state_features(min_freq: int) -> set[tuple[str, str]]:
+        meta = fit(docs, dataclasses.replace(config, min_freq=min_freq), tmp_path / str(min_freq))
+        assert meta["training"]["min_freq"] == min_freq
+        kept = sum(n >= min_freq for n in seen.values()) + sum(n >= min_freq for n in moves.values())
+        assert meta["training"]["features"] == kept
+        assert CrfTagger.load(tmp_path / str(min_freq)).metadata["training"]["min_freq"] == min_freq
+        tagger = pycrfsuite.Tagger()
+        tagger.open(str(tmp_path / str(min_freq) / "model.crfsuite"))
+        try:
+            return set(tagger.info().state_features)
+        finally:
+            tagger.close()
+
+    assert state_features(1) == set(seen)
+    assert state_features(3) == {f for f, n in seen.items() if n >= 3} != set(seen)
 
 
 def test_training_is_deterministic(tiny_model: Path, tmp_path: Path) -> None:
@@ -228,16 +266,18 @@ def test_cv_search_tries_every_point_of_the_grid_and_reports_the_best() -> None:
 
 
 def test_the_training_settings_and_timings_are_recorded(tmp_path: Path) -> None:
-    from crfdeid.train import DEFAULT_C1, DEFAULT_C2, DEFAULT_ITERATIONS
+    from crfdeid.train import DEFAULT_C1, DEFAULT_C2, DEFAULT_ITERATIONS, DEFAULT_MIN_FREQ
 
     docs = list(load_corpus([EXAMPLES]).values())
     meta = fit(docs, TrainConfig(FeatureSet.load("default"), iterations=4), tmp_path / "m")
     training = CrfTagger.load(tmp_path / "m").metadata["training"]
     assert training == meta["training"]
     assert (training["c1"], training["c2"], training["iterations"]) == (DEFAULT_C1, DEFAULT_C2, 4)
-    assert training["iterations_run"] == 4 and training["min_freq"] == TrainConfig.min_freq
-    assert {"seconds", "feature_seconds", "load_seconds", "crfsuite_seconds", "attributes"} <= set(training)
+    assert training["iterations_run"] == 4 and training["min_freq"] == DEFAULT_MIN_FREQ
+    assert {"seconds", "feature_seconds", "load_seconds", "crfsuite_seconds", "features",
+            "attributes"} <= set(training)
     assert TrainConfig(FeatureSet.load("default")).iterations == DEFAULT_ITERATIONS
+    assert TrainConfig(FeatureSet.load("default")).min_freq == DEFAULT_MIN_FREQ
 
 
 def test_cross_validation_chooses_an_operating_point_on_out_of_fold_predictions() -> None:

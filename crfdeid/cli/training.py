@@ -166,7 +166,7 @@ def _check_point_search(args: argparse.Namespace) -> float | None:
 
 
 def _add_training_options(parser: argparse.ArgumentParser) -> None:
-    from ..train import DEFAULT_C1, DEFAULT_C2, DEFAULT_ITERATIONS
+    from ..train import DEFAULT_C1, DEFAULT_C2, DEFAULT_ITERATIONS, DEFAULT_MIN_FREQ
 
     parser.add_argument("--features", default="default", metavar="NAME_OR_YAML",
                         help="feature set: a shipped name or a .yaml file (default: %(default)s)")
@@ -174,6 +174,9 @@ def _add_training_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--c2", type=float, default=DEFAULT_C2, help="L2 penalty (default: %(default)s)")
     parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS, metavar="N",
                         help="L-BFGS iterations (default: %(default)s)")
+    parser.add_argument("--min-freq", type=int, default=DEFAULT_MIN_FREQ, metavar="N",
+                        help="drop (feature, label) pairs seen fewer than N times in the training data "
+                             "(crfsuite's feature.minfreq; default: %(default)s)")
     parser.add_argument("--annotator", choices=("default", "stanza"), default="default",
                         help="lemma/POS backend recorded in the model (default: %(default)s)")
     parser.add_argument("--stanza-dir", default=None, metavar="DIR",
@@ -200,7 +203,7 @@ def _training_setup(args: argparse.Namespace):  # -> (documents, TrainConfig)
         if args.stanza_dir:
             annotator["model_dir"] = str(Path(args.stanza_dir).resolve())
     config = TrainConfig(FeatureSet.load(args.features), args.c1, args.c2, args.iterations,
-                         language=choice.lang, annotator=annotator, rules=args.rules,
+                         language=choice.lang, annotator=annotator, rules=args.rules, min_freq=args.min_freq,
                          pack=str(choice.folder) if choice.custom else None,
                          scheme=load_scheme(args.scheme) if args.scheme else None)
     config.check()
@@ -241,12 +244,20 @@ def cmd_train(args: argparse.Namespace) -> int:
         if recorded is not None and recorded != corpus_fingerprint(documents):
             Once(args.quiet)("the --deidentify-point was chosen by cross-validation on other documents than "
                              "these (another corpus fingerprint); it is recorded as given")
+        # A report without min_freq predates --min-freq: its models all kept every feature (1).
+        chosen_with = given.chosen_by.get("min_freq", 1 if "folds" in given.chosen_by else None)
+        if chosen_with is not None and chosen_with != config.min_freq:
+            Once(args.quiet)(f"the --deidentify-point was chosen by cross-validation of models trained "
+                             f"with --min-freq {chosen_with}, this one trains with {config.min_freq}: its "
+                             "probabilities differ, so the point may not keep its precision (rerun "
+                             "'crfdeid cv --search-point' with the same --min-freq); it is recorded as given")
     if floor is not None:
         given = _search_point(args, documents, config, floor)
     if not args.quiet:
         print(f"{PROG}: training on {len(documents)} document(s), "
               f"{sum(len(d.spans) for d in documents)} span(s); features {config.feature_set.name}, "
-              f"c1={config.c1} c2={config.c2}, {config.iterations} iterations", file=sys.stderr)
+              f"c1={config.c1} c2={config.c2}, {config.iterations} iterations, min_freq {config.min_freq}",
+              file=sys.stderr)
     extra = {"operating_points": {"deidentify": given.to_dict()}} if given is not None else None
     meta = fit(documents, config, Path(args.output), verbose=not args.quiet and sys.stderr.isatty(),
                extra_metadata=extra)
