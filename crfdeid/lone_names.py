@@ -53,11 +53,12 @@ _CONTINUING = _JOINING | {"et"}
 _PRONOUNS = frozenset({"la", "las", "el", "los"})
 _LOWER_NEXT = regex.compile(r"[ \t]+\p{Ll}")
 #: A title ("Dr.", "Sra", "Dña.") and the capitalised name after it: one to three words, with
-#: the particles of a name between them.
+#: the particles of a name between them. The name is read ahead, not consumed: "el Dr. Sainz"
+#: tries "el", then "Dr".
 _TITLED = regex.compile(
-    r"(?<![\p{L}\p{N}])(?P<title>\p{L}{1,9}|Dª)(?P<dot>\.)?[ \t]+"
+    r"(?<![\p{L}\p{N}])(?P<title>\p{L}{1,9}|Dª)(?P<dot>\.)?(?=[ \t]+"
     r"(?P<name>\p{Lu}\p{Ll}+(?:[ \t]+(?:(?:de|del|de[ \t]+la|de[ \t]+los|y|i)[ \t]+)?\p{Lu}\p{Ll}+){0,2})"
-    r"(?![\p{L}\p{N}'’-])"
+    r"(?![\p{L}\p{N}'’-]))"
 )
 #: After a name, what makes it a street's: a comma and a number ("Dr. Esquerdo, 46").
 _STREET_NUMBER = regex.compile(r"[ \t]*,?[ \t]*(?:n[º°o]\.?[ \t]*)?\d")
@@ -139,10 +140,10 @@ class LoneNames:
         if not titles:
             return []
         found: list[Span] = []
-        for m in _TITLED.finditer(text, overlapped=True):
+        for m in _TITLED.finditer(text):
             label = titles.get(fold(m["title"]) + ".") if m["dot"] else None
             label = label or titles.get(fold(m["title"]))
-            if label is None or _STREET_NUMBER.match(text, m.end()):
+            if label is None or _STREET_NUMBER.match(text, m.end("name")):
                 continue
             first = m["name"].split()[0]
             key = fold(first)

@@ -170,7 +170,7 @@ class SpanForm:
                     continue  # "Implante: malla de polipropileno" read as a "Nombre:" field
             if span is not None and kind in _PEOPLE:
                 span = self._after_name(text, span)  # "su hijo Álvaro informados"
-            if span is not None and kind not in ("age", "person_relative", "date"):
+            if span is not None and kind in _NOT_PEOPLE:
                 span = self._age_or_kin(text, span)  # "64 años" as a street, "Esposa" as a town
             if span is not None and kind in ("country", "town", "email", "url"):
                 span = self._refit(text, span, kind, out[-1] if out else None)
