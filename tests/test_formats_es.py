@@ -55,7 +55,8 @@ def _kinship_words(text: str) -> bool:
 
 
 def test_what_leaks_is_what_we_know_of(notes: dict[str, Document]) -> None:
-    deidentifier = Deidentifier()
+    # a fixed seed: a surrogate may equal another original of the note ("2022" shifted to "2018")
+    deidentifier = Deidentifier(seed=1)
     leaks = set()
     for doc in notes.values():
         out = deidentifier.deidentify(Document(doc.id, doc.text)).text
@@ -71,14 +72,15 @@ def test_what_leaks_is_what_we_know_of(notes: dict[str, Document]) -> None:
 
 
 def test_the_times_of_day_survive_and_nothing_reads_like_a_time_shifted(notes: dict[str, Document]) -> None:
-    out = Deidentifier().deidentify(notes["urgencias"]).text
+    out = Deidentifier(seed=1).deidentify(notes["urgencias"]).text
     assert "14:32" in out and "09:10" in out and "10:30h" in out
 
 
 @pytest.mark.parametrize("point, floor", [("viterbi", 0.74), ("deidentify", 0.83)])
 def test_what_the_embedded_model_finds(notes: dict[str, Document], point: str, floor: float) -> None:
-    # measured at the commit that wrote this test (spans_merged recall 0.7xx / 0.8xx); a floor
-    # a little under it: a change that loses what these notes taught fails here
+    # measured when this test was written (spans_merged recall 0.752 on the best path, 0.841 at
+    # the deidentify point; 0.634 / 0.748 before the work these notes prompted, 2026-11-28): a
+    # floor a little under it, so that a change losing what these notes taught fails here
     pipeline = load_pipeline(operating_point=point)
     system = {i: Document(i, d.text, tuple(pipeline.detect(Document(i, d.text)))) for i, d in notes.items()}
     result = evaluate(notes, system)
