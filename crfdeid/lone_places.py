@@ -37,7 +37,7 @@ STREET_SOURCE = "lone-street"
 _PREPOSITIONS = frozenset({"en", "a", "desde", "hasta", "hacia"})
 #: A preposition, then a capitalised name of up to five words (particles between).
 _CANDIDATE = regex.compile(
-    r"(?<![\p{L}\p{N}])(?P<prep>\p{Ll}+)[ \t]+"
+    rf"(?<![\p{{L}}\p{{N}}])(?P<prep>{'|'.join(sorted(_PREPOSITIONS, key=len, reverse=True))})[ \t]+"
     r"(?P<name>\p{Lu}[\p{L}’']*(?:[ \t]+(?:(?:de|del|la|las|los|el)[ \t]+)?\p{Lu}[\p{L}’']*){0,4})"
 )
 #: What may not follow the place: a hyphen and a letter ("Tolosa-Hunt"), a digit, "@".
