@@ -156,7 +156,8 @@ class SpanForm:
             kind = category.get(span.label)
             if not span.fragments and (self._title_only(text, span) or (
                     not self.times_are_phi and _clock_part(text, span.start, span.end))
-                    or (kind not in _INITIALLED and _ABBREVIATION.fullmatch(text, span.start, span.end + 1))):
+                    or (kind not in _INITIALLED and _ABBREVIATION.fullmatch(text, span.start, span.end + 1))
+                    or (kind not in _INITIALLED and _doubted_scrap(text, span))):
                 continue  # "Sr. D." as a town, the "32" of "08:32" as a country, "F. Nac" as an ID
             if kind == "date" and not self.times_are_phi:
                 span = self._without_time(text, span)
@@ -399,6 +400,17 @@ def _entries(pack: LanguagePack, tables: Sequence[str], parts: bool = False) -> 
                 if parts:
                     out.update(fold(p) for p in _BILINGUAL.split(entry) if len(p) > 3)
     return frozenset(out)
+
+
+def _doubted_scrap(text: str, span: Span) -> bool:
+    """A span the tagger doubted that is an abbreviation with an ordinal mark and no digit ("nº"
+    of "Juzgado de Instrucción nº 2" as an organisation, which became "Laboratorios Mesa"). Two
+    letters alone stay: "Dublin, CA" and the "L" of "L’Hospitalet" are places."""
+    if span.score is None or span.score >= _DOUBT:
+        return False
+    value = text[span.start : span.end]
+    return (not any(c.isdigit() for c in value) and sum(c.isalpha() for c in value) <= 2
+            and any(c in "ºª°" for c in value))
 
 
 def _clock_part(text: str, start: int, end: int) -> bool:
