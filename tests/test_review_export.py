@@ -103,8 +103,9 @@ def test_export_is_reproducible_and_replaces_its_own(tmp_path, deid):
 def test_a_note_with_a_leftover_is_held_back(tmp_path, deid):
     review = make_review(tmp_path, deid)
     view = review.view(NOTE)
-    start = view["text"].index("Tomás Arregui Sanz")
-    view = review.add(NOTE, start, start + len("Tomás Arregui Sanz"), "NOMBRE_PERSONAL_SANITARIO")
+    if not any(r["kind"] == "propagated" and "Arregui" in r["text"] for r in view["spans"]):
+        start = view["text"].index("Tomás Arregui Sanz")  # the rules did not find the doctor
+        view = review.add(NOTE, start, start + len("Tomás Arregui Sanz"), "NOMBRE_PERSONAL_SANITARIO")
     second = next(r for r in view["spans"] if r["kind"] == "propagated" and "Arregui" in r["text"])
     review.act(NOTE, second["id"], "reject")
     review.mark_done(NOTE)

@@ -144,10 +144,19 @@ def _out(view: dict, span: dict) -> str:
     return view["deid"]["text"][out["start"] : out["end"]]
 
 
-def test_second_mentions_can_be_rejected(review):
+def _doctor_twice(review):
+    """The view once the doctor is known in one mention and propagated to the other: the rules
+    find "Dr. Tomás Arregui Sanz" (a name after a title); where they did not, the reviewer
+    adds the first mention."""
     view = review.view(NOTE)
-    start = view["text"].index("Tomás Arregui Sanz")
-    view = review.add(NOTE, start, start + len("Tomás Arregui Sanz"), "NOMBRE_PERSONAL_SANITARIO")
+    if not any(r["kind"] == "propagated" and "Arregui" in r["text"] for r in view["spans"]):
+        start = view["text"].index("Tomás Arregui Sanz")
+        view = review.add(NOTE, start, start + len("Tomás Arregui Sanz"), "NOMBRE_PERSONAL_SANITARIO")
+    return view
+
+
+def test_second_mentions_can_be_rejected(review):
+    view = _doctor_twice(review)
     second = [r for r in view["spans"] if r["kind"] == "propagated" and "Arregui" in r["text"]]
     assert second, "the second mention of the doctor is found"
     assert "Arregui" not in view["deid"]["text"] and not view["held"]
