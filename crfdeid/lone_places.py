@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import regex
 
@@ -84,6 +85,11 @@ class LonePlaces:
         return cls(tuple(sorted(kept.items())), stop,
                    tuple(sorted((c, lab) for c, lab in labels.items() if lab)), types)
 
+    @cached_property
+    def _place_of(self) -> dict[str, str]:
+        """``places`` as a mapping, built once (ten thousand names: not per note)."""
+        return dict(self.places)
+
     def streets(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
         """An address named after its street type that no detected span touches: "C/ Real,
         45 - 1º" heading a letter, "en la calle Corrida" in a forensic report."""
@@ -92,13 +98,11 @@ class LonePlaces:
     def spans(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """The places ``text`` names after a preposition, and the streets it names after a
         street type, that no span of ``spans`` touches."""
-        places, labels = dict(self.places), dict(self.labels)
+        places, labels = self._place_of, dict(self.labels)
         taken = sorted((s.start, s.end) for s in spans)
         found: list[Span] = self.streets(text, taken)
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         for m in _CANDIDATE.finditer(text):
-            if m["prep"] not in _PREPOSITIONS:
-                continue
             words = list(_WORD.finditer(m["name"]))
             # the longest run of the name's first words that is a place, and that the name ends
             for k in range(len(words), 0, -1):

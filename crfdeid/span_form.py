@@ -379,9 +379,9 @@ class SpanForm:
     def _content_words(self, value: str) -> list[str]:
         return [fold(w) for w in _WORDS.findall(value) if fold(w) not in self.function_words]
 
-    def _given_names_only(self, value: str, least: int = 1) -> bool:
+    def _given_names_only(self, value: str) -> bool:
         words = self._content_words(value)
-        return len(words) >= least and all(w in self.given for w in words)
+        return bool(words) and all(w in self.given for w in words)
 
     def _names_only(self, value: str) -> bool:
         words = self._content_words(value)

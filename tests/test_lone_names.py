@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crfdeid.langpack import PackError, load_pack, pack_dir
+from crfdeid.langpack import load_pack
 from crfdeid.lone_names import SOURCE, LoneNames, with_lone_names
 from crfdeid.pipeline import load_pipeline
 from crfdeid.types import Document, Span
+
+from .pack_kit import assert_refused
 
 PATIENT, RELATIVE = "NOMBRE_SUJETO_ASISTENCIA", "FAMILIARES_SUJETO_ASISTENCIA"
 STEP = LoneNames.for_pack(load_pack("es"), PATIENT, RELATIVE)
@@ -135,26 +136,11 @@ def test_a_titled_name_inside_a_detected_span_is_not_added() -> None:
 def test_the_step_is_the_packs_to_switch_on(tmp_path: Path) -> None:
     assert LoneNames.for_pack(load_pack("de"), "NAME_PATIENT", "NAME_RELATIVE") is None
     assert LoneNames.for_pack(load_pack("es"), None, RELATIVE) is None  # no patient label
-    pack = tmp_path / "es"
-    shutil.copytree(pack_dir("es"), pack)
-    manifest = pack / "pack.yaml"
-    original = manifest.read_text(encoding="utf-8")
-    for bad, message in [("lone_names: {min_bearers: -1}", "non-negative"),
-                         ("lone_names: {min_bearers: 200, max: 3}", "unknown key"),
-                         ("lone_names: 200", "expected a mapping")]:
-        manifest.write_text(original.replace("lone_names: {min_bearers: 200}", bad), encoding="utf-8")
-        with pytest.raises(PackError, match=message):
-            _fresh(pack)
-
-
-def _fresh(folder: Path):
-    from crfdeid.langpack import _load_pack_cached
-
-    _load_pack_cached.cache_clear()
-    try:
-        return load_pack(folder)
-    finally:
-        _load_pack_cached.cache_clear()
+    assert_refused(tmp_path, "lone_names: {min_bearers: 200}", [
+        ("lone_names: {min_bearers: -1}", "non-negative"),
+        ("lone_names: {min_bearers: 200, max: 3}", "unknown key"),
+        ("lone_names: 200", "expected a mapping"),
+    ])
 
 
 def test_the_pipeline_adds_them_after_the_merge() -> None:

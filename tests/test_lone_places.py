@@ -6,15 +6,16 @@ the step adds one span: "su vuelta a España" (a country the annotators left out
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from crfdeid.langpack import PackError, load_pack, pack_dir
+from crfdeid.langpack import load_pack
 from crfdeid.lone_places import SOURCE, STREET_SOURCE, LonePlaces, with_lone_places
 from crfdeid.pipeline import load_pipeline
 from crfdeid.types import Document, Span
+
+from .pack_kit import assert_refused
 
 TOWN, COUNTRY = "TERRITORIO", "PAIS"
 STEP = LonePlaces.for_pack(load_pack("es"), {"town": TOWN, "country": COUNTRY})
@@ -86,26 +87,11 @@ def test_a_place_next_to_a_detected_span_is_not_added_twice() -> None:
 def test_the_step_is_the_packs_to_switch_on(tmp_path: Path) -> None:
     assert LonePlaces.for_pack(load_pack("de"), {"town": "LOCATION_CITY"}) is None
     assert LonePlaces.for_pack(load_pack("es"), {"town": None, "country": COUNTRY}) is None
-    pack = tmp_path / "es"
-    shutil.copytree(pack_dir("es"), pack)
-    manifest = pack / "pack.yaml"
-    original = manifest.read_text(encoding="utf-8")
-    for bad, message in [("lone_places: {min_population: -1}", "non-negative"),
-                         ("lone_places: {min_population: 20000, max: 3}", "unknown key"),
-                         ("lone_places: 20000", "expected a mapping")]:
-        manifest.write_text(original.replace("lone_places: {min_population: 20000}", bad), encoding="utf-8")
-        with pytest.raises(PackError, match=message):
-            _fresh(pack)
-
-
-def _fresh(folder: Path):
-    from crfdeid.langpack import _load_pack_cached
-
-    _load_pack_cached.cache_clear()
-    try:
-        return load_pack(folder)
-    finally:
-        _load_pack_cached.cache_clear()
+    assert_refused(tmp_path, "lone_places: {min_population: 20000}", [
+        ("lone_places: {min_population: -1}", "non-negative"),
+        ("lone_places: {min_population: 20000, max: 3}", "unknown key"),
+        ("lone_places: 20000", "expected a mapping"),
+    ])
 
 
 def test_the_pipeline_adds_them_after_the_merge() -> None:
