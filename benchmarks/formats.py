@@ -11,7 +11,8 @@ out-of-domain behaviour, not a held-out test (see the fixture's README).
 Prints, for the best path and the deidentify operating point, ner and spans_merged precision and
 recall (``crfdeid.evaluate``), and, through ``Deidentifier`` (the shipped policy), the gold
 spans whose text is still in the output — ages under 90, the patient's sex and kinship words are
-kept on purpose and not counted. Writes the figures to ``--out``.
+kept on purpose and not counted — and the words of gold spans still in it (``crfdeid.leaks``: a
+name cut short leaves the rest of it). Writes the figures to ``--out``.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from timing import commit  # benchmarks/ on sys.path
 from crfdeid.deidentify import Deidentifier
 from crfdeid.evaluate import evaluate
 from crfdeid.io.corpus import load_corpus
-from crfdeid.langpack import load_pack
+from crfdeid.langpack import fold, load_pack
+from crfdeid.leaks import kept_by_design, leaked_words
 from crfdeid.pipeline import load_pipeline
 from crfdeid.types import Document
 
@@ -43,12 +45,16 @@ def detection(notes: dict[str, Document], model: str | None, point: str) -> dict
             for name, c in (("ner", result.ner), ("spans_merged", result.spans_merged))}
 
 
-def leaks(notes: dict[str, Document], model: str | None) -> list[list[str]]:
+def leaks(notes: dict[str, Document], model: str | None) -> tuple[list[list[str]], list[list[str]]]:
+    """Gold spans whole in the output, and words of gold spans in it (``crfdeid.leaks``)."""
     pack = load_pack("es")
+    kept, names = kept_by_design(pack), {fold(e) for e in pack.table("given_name").entries}
     deidentifier = Deidentifier(model=model, seed=1)  # as tests/test_formats_es.py
-    found = []
+    found, word_leaks = [], []
     for doc in notes.values():
         out = deidentifier.deidentify(Document(doc.id, doc.text)).text
+        word_leaks.extend([doc.id, w.label, w.word] for w in leaked_words(
+            doc, out, skip_labels=KEPT, kept=kept, names=names, dates={"FECHAS"}))
         for span in doc.spans:
             if span.label in KEPT:
                 continue
@@ -59,7 +65,7 @@ def leaks(notes: dict[str, Document], model: str | None) -> list[list[str]]:
                                         for w in words)
                 if len(value) >= 3 and value in out and not kinship:
                     found.append([doc.id, span.label, value])
-    return found
+    return found, word_leaks
 
 
 def main() -> int:
@@ -81,9 +87,13 @@ def main() -> int:
         ner, merged = figures["ner"], figures["spans_merged"]
         print(f"{point:12} {ner['precision']:7.4f} {ner['recall']:7.4f} {ner['f1']:7.4f} "
               f"{merged['precision']:9.4f} {merged['recall']:9.4f}")
-    left = report["leaks"] = leaks(notes, args.model)
+    left, words = leaks(notes, args.model)
+    report["leaks"], report["word_leaks"] = left, words
     print(f"gold spans still in the de-identified text: {len(left)} (ages, sex, kinship words not counted)")
     for note, label, value in left:
+        print(f"  {note:12} {label:30} {value!r}")
+    print(f"words of gold spans still in it (crfdeid.leaks): {len(words)}")
+    for note, label, value in words:
         print(f"  {note:12} {label:30} {value!r}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

@@ -18,6 +18,13 @@ up to four words, and the number, floor and door if written ("C/ Real, 45 - 1º"
 letter, "en la calle Corrida" in a forensic report) — where the scheme has a street label and
 no detected span touches it. The pack switches the step on (``lone_places`` in its
 ``pack.yaml``).
+
+Notes written blind (tests/fixtures/es_blind) added: places after "natural de", "vecino de",
+"procedente de" (and the pack's foreign cities); a town named with its country in parentheses
+("nacido en Tánger (Marruecos)"); the places an address goes on with after a detected postal
+code, town, street or facility (``chained``); a hospital called by the proper part of its name
+("intervenida en el Morales Meseguer", ``hospitals``); notes in capitals ("VIVE EN TALAVERA DE LA
+REINA", where a tagger's "LA REINA" gives way to the whole town).
 """
 
 from __future__ import annotations
@@ -36,11 +43,34 @@ SOURCE = "lone-place"
 STREET_SOURCE = "lone-street"
 #: The prepositions a place follows in the narrative.
 _PREPOSITIONS = frozenset({"en", "a", "desde", "hasta", "hacia"})
+#: Words that make a "de" introduce a place: where one was born, lives or comes from ("natural
+#: de La Unión", "vecina de Sopela", "procedente de Nador").
+_ORIGIN = r"(?:natural|vecin[oa]s?|procedentes?|originari[oa]s?|oriund[oa]s?)[ \t]+de"
 #: A preposition, then a capitalised name of up to five words (particles between).
 _CANDIDATE = regex.compile(
-    rf"(?<![\p{{L}}\p{{N}}])(?P<prep>{'|'.join(sorted(_PREPOSITIONS, key=len, reverse=True))})[ \t]+"
-    r"(?P<name>\p{Lu}[\p{L}’']*(?:[ \t]+(?:(?:de|del|la|las|los|el)[ \t]+)?\p{Lu}[\p{L}’']*){0,4})"
+    rf"(?<![\p{{L}}\p{{N}}])(?P<prep>(?i:{_ORIGIN}|"
+    rf"{'|'.join(sorted(_PREPOSITIONS, key=len, reverse=True))}))[ \t]+"
+    r"(?P<name>\p{Lu}[\p{L}’']*(?:[ \t]+(?:(?i:de|del|la|las|los|el)[ \t]+)?\p{Lu}[\p{L}’']*){0,4})"
 )
+#: Where a hospital called by its proper name comes from (``Span.source``).
+HOSPITAL_SOURCE = "hospital-name"
+#: Where a place chained to an address comes from (``Span.source``).
+CHAIN_SOURCE = "address-place"
+_NAME = r"(?P<name>\p{Lu}[\p{L}’']*(?:[ \t]+(?:(?:de|del|la|las|los|el|d’|d')[ \t]*)?\p{Lu}[\p{L}’']*){0,4})"
+#: After a postal code: the town ("35110 Vecindario").
+_AFTER_CODE = regex.compile(r"[ \t]+" + _NAME)
+#: After a town or a street: the province in parentheses, or a place after a comma or a dash,
+#: ending there ("Sopela (Bizkaia)", "Vecindario, Santa Lucía de Tirajana.", "- Molina de Segura (").
+_AFTER_PLACE = regex.compile(r"[ \t]*(?:\([ \t]*" + _NAME + r"[ \t]*\)|[,–-][ \t]*" + _NAME
+                             + r"(?=[ \t]*(?:[.,;(\n]|$)))")
+#: A capitalised name of one or two words after "en" or "de", then a country in parentheses.
+_BEFORE_COUNTRY = regex.compile(
+    r"(?<![\p{L}\p{N}])(?:en|de)[ \t]+(?P<town>\p{Lu}[\p{L}’']+(?:[ \t]+\p{Lu}[\p{L}’']+)?)"
+    r"[ \t]*\([ \t]*(?P<country>\p{Lu}[\p{L} .]{1,30}?)[ \t]*\)")
+#: Where a town after a postal code ends: punctuation, a parenthesis or the line's end.
+_TOWN_END = regex.compile(r"[ \t]*(?:[.,;(\n]|$)")
+#: Between the two names of a bilingual town ("Xàbia/Jávea", "Vitoria-Gasteiz").
+_BILINGUAL = regex.compile(r"[ \t]*/[ \t]*|-(?=\p{Lu})")
 #: What may not follow the place: a hyphen and a letter ("Tolosa-Hunt"), a digit, "@".
 _GLUED = regex.compile(r"[-‐@\p{N}]|\.\p{L}")
 _WORD = regex.compile(r"\p{L}[\p{L}’']*")
@@ -57,6 +87,12 @@ class LonePlaces:
     labels: tuple[tuple[str, str], ...]
     #: the pack's street-type words that can head an address ("C/", "Avda.", "calle")
     street_types: tuple[str, ...] = ()
+    #: folded names of every municipality, province and region (any population): what may
+    #: follow a postal code or a town in an address
+    address_places: tuple[str, ...] = ()
+    #: the proper parts of the pack's hospitals' names, as written ("Son Espases", "Morales
+    #: Meseguer"): what notes call a hospital by
+    hospital_names: tuple[str, ...] = ()
 
     @classmethod
     def for_pack(cls, pack: LanguagePack | None, labels: Mapping[str, str | None]) -> LonePlaces | None:
@@ -69,7 +105,7 @@ class LonePlaces:
         for row in pack.table("municipality").rows:
             if _count(row.get("population")) >= least:
                 places[fold(row["name"])] = "town"
-        for name in ("province", "community", "territory"):
+        for name in ("province", "community", "territory", "foreign_place"):
             if name in pack.tables:
                 places.update(dict.fromkeys((fold(e) for e in pack.table(name).entries), "town"))
         if "country" in pack.tables and labels.get("country"):
@@ -82,8 +118,14 @@ class LonePlaces:
              if fold(form) not in _AMBIGUOUS_TYPES and (len(form) > 2 or "/" in form or "º" in form)},
             key=lambda f: (-len(f), f),
         )) if labels.get("street") else ()
+        towns = {fold(e) for name in ("municipality", "province", "community", "territory")
+                 if name in pack.tables for e in pack.table(name).entries}
+        towns.update(fold(part) for e in pack.table("municipality").entries
+                     for part in _BILINGUAL.split(e) if len(part) > 3)
+        propers = _hospital_propers(pack, towns) if labels.get("hospital") else ()
         return cls(tuple(sorted(kept.items())), stop,
-                   tuple(sorted((c, lab) for c, lab in labels.items() if lab)), types)
+                   tuple(sorted((c, lab) for c, lab in labels.items() if lab)), types,
+                   tuple(sorted(towns - stop)), propers)
 
     @cached_property
     def _place_of(self) -> dict[str, str]:
@@ -95,12 +137,100 @@ class LonePlaces:
         45 - 1º" heading a letter, "en la calle Corrida" in a forensic report."""
         return _streets(self, text, taken)
 
+    @cached_property
+    def _address_places(self) -> frozenset[str]:
+        return frozenset(self.address_places)
+
+    def chained(self, text: str, spans: Sequence[Span], taken: list[tuple[int, int]]) -> list[Span]:
+        """The places an address goes on with after a detected postal code, town, street or
+        facility ("35110 Vecindario", "Sopela (Bizkaia)", "Vecindario, Santa Lucía de
+        Tirajana", "ALMENDROS - Molina de Segura"): after a postal code the town up to the
+        punctuation, else a name of the pack's towns, provinces or regions (any population: the
+        address says it is a place), touching no span."""
+        labels = dict(self.labels)
+        town = labels.get("town")
+        if not town or not self.address_places:
+            return []
+        chain = {label for category, label in labels.items()
+                 if category in ("town", "street", "hospital", "health_centre", "organisation")}
+        places, found = self._address_places, []
+        queue = sorted((s for s in spans if s.label in chain), key=lambda s: s.start)
+        while queue:
+            span = queue.pop(0)
+            digits = text[span.start : span.end].strip().isdigit()
+            m = (_AFTER_CODE if digits else _AFTER_PLACE).match(text, span.end)
+            if m is None:
+                continue
+            words = list(_WORD.finditer(m["name"]))
+            for k in range(len(words), 0, -1):  # the longest run of the name's words that is a place
+                end = m.start("name") + words[k - 1].end()
+                if _GLUED.match(text, end):
+                    continue
+                # after a postal code the town comes, up to a comma or the line's end, whether or
+                # not the pack lists it ("35110 Vecindario": a locality, no municipality)
+                whole = k == len(words) and digits and _TOWN_END.match(text, end) is not None
+                if not whole and fold(text[m.start("name") : end]) not in places:
+                    continue
+                if not _touches(taken, m.start("name"), end):
+                    new = Span(m.start("name"), end, town, source=CHAIN_SOURCE)
+                    found.append(new)
+                    taken = sorted([*taken, (new.start, new.end)])
+                    queue.append(new)  # "Vecindario", then ", Santa Lucía de Tirajana"
+                break
+        return found
+
+    @cached_property
+    def _hospital_pattern(self) -> regex.Pattern[str] | None:
+        if not self.hospital_names:
+            return None
+        names = "|".join(regex.escape(n) for n in sorted(self.hospital_names, key=len, reverse=True))
+        return regex.compile(rf"(?:(?<![\p{{L}}\p{{N}}])(?:del|al|el)[ \t]+|\()(?P<name>{names})"
+                             rf"(?![\p{{L}}\p{{N}}])")
+
+    def hospitals(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+        """A hospital called by the proper part of its name after "el", "del", "al" or "(":
+        "intervenida en el Morales Meseguer", "(Son Espases, planta 0)", "Oncología del Miguel
+        Servet" — names of two words or more from the pack's hospital table. A span of the
+        tagger inside the name ("Miguel" as a person) gives way to it."""
+        pattern, label = self._hospital_pattern, dict(self.labels).get("hospital")
+        if pattern is None or not label:
+            return []
+        found = []
+        for m in pattern.finditer(text):
+            start, end = m.span("name")
+            if not any(s < end and start < e and not (start <= s and e <= end) for s, e in taken):
+                found.append(Span(start, end, label, source=HOSPITAL_SOURCE))
+        return found
+
+    def before_country(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+        """A town named with its country in parentheses ("nacido en Tánger (Marruecos)",
+        "natural de Quibdó (Colombia)"): foreign towns no table holds, which the country
+        says are places."""
+        town = dict(self.labels).get("town")
+        if not town:
+            return []
+        places, found = self._place_of, []
+        for m in _BEFORE_COUNTRY.finditer(text):
+            if places.get(fold(m["country"])) != "country" or fold(m["town"]) in self.stop:
+                continue
+            start, end = m.span("town")
+            if fold(m["town"]) not in places and not _touches(taken, start, end):
+                found.append(Span(start, end, town, source=SOURCE))
+        return found
+
     def spans(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """The places ``text`` names after a preposition, and the streets it names after a
-        street type, that no span of ``spans`` touches."""
+        street type, that no span of ``spans`` touches; the places an address goes on with
+        after a detected one (``chained``)."""
         places, labels = self._place_of, dict(self.labels)
         taken = sorted((s.start, s.end) for s in spans)
         found: list[Span] = self.streets(text, taken)
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found.extend(self.before_country(text, taken))
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found.extend(self.hospitals(text, taken))
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found.extend(self.chained(text, [*spans, *found], taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         for m in _CANDIDATE.finditer(text):
             words = list(_WORD.finditer(m["name"]))
@@ -112,7 +242,7 @@ class LonePlaces:
                     continue
                 if k < len(words) or _GLUED.match(text, end):
                     break  # a longer name goes on ("en Santiago Apóstol"), or the word does
-                if not _touches(taken, m.start("name"), end):
+                if _within(taken, m.start("name"), end):
                     found.append(Span(m.start("name"), end, labels[places[key]], source=SOURCE))
                 break
         return found
@@ -126,7 +256,9 @@ def _street_pattern(types: tuple[str, ...]) -> regex.Pattern[str]:
         r"(?:\p{Lu}\p{Ll}[\p{L}’'-]*|\p{Lu}{2,})"
         r"(?:[ \t]+(?:(?:de|del|la|las|los|el|y)[ \t]+)?(?:\p{Lu}\p{Ll}[\p{L}’'-]*|\p{Lu}{2,})){0,3}"
         r"(?:[ \t]*,?[ \t]*(?:n[º°o]\.?[ \t]*)?\d{1,4}[A-Za-z]?(?![\p{L}\p{N}/.,]\d)"
-        r"(?:[ \t]*[-,][ \t]*(?:\d{1,2}[ \t]*[ºª°]?(?:[ \t]*[A-Za-z](?![\p{L}]))?|bajo|izda\.?|dcha\.?))*)?"
+        r"(?:[ \t]*[-,][ \t]*(?:\d{1,2}(?!\d)[ \t]*\.?[ºª°]?(?:[ \t]*[A-Za-z](?![\p{L}]))?"
+        r"|bajo|izda\.?|izq\.?|dcha\.?"
+        r"|der\.?))*)?"
     )
 
 
@@ -135,15 +267,58 @@ def with_lone_places(text: str, spans: Iterable[Span], step: LonePlaces | None) 
     spans = list(spans)
     if step is None:
         return spans
-    return sorted([*spans, *step.spans(text, spans)], key=lambda s: (s.start, s.end, s.label))
+    found = step.spans(text, spans)
+    named = [(s.start, s.end) for s in found if s.source in (HOSPITAL_SOURCE, SOURCE)]
+    if named:  # "Miguel" of "del Miguel Servet" gives way to the hospital, "LA REINA" to the town
+        spans = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in named)]
+    return sorted([*spans, *found], key=lambda s: (s.start, s.end, s.label))
 
 
 #: Street-type words that are ordinary words or other things's abbreviations in notes ("vía
-#: oral", "lugar", "parque", "col." for colegiado, "pol." for polígono and polimedicado).
+#: oral", "lugar", "parque", "col." for colegiado, "pol." for polígono and polimedicado, "pg." for
+#: picograms: "25,7 pg. Tras este episodio").
 _AMBIGUOUS_TYPES = frozenset({"via", "lugar", "parque", "partida", "camino", "cuesta", "barrio", "colonia",
                               "col.", "pol.", "p.i.", "cl", "cl.", "c.", "pl.", "pasaje", "lg.", "cta.",
                               "urbanizacion", "urb", "urb.", "alameda", "rambla", "glorieta", "callejon",
-                              "poligono", "poligono industrial", "bulevar", "bo.", "ronda", "vía"})
+                              "poligono", "poligono industrial", "bulevar", "bo.", "ronda", "vía", "pg."})
+
+
+def _hospital_propers(pack: LanguagePack, towns: set[str]) -> tuple[str, ...]:
+    """The proper parts of the pack's hospital names: the name less its type and qualifiers
+    (the pack's ``facility_types`` forms), its connectors and initials ("Hospital General
+    Universitario J.M. Morales Meseguer" -> "Morales Meseguer"); only parts of two capitalised
+    words or more that are no town ("Santiago de Compostela") and no other hospital's type."""
+    if "hospital" not in pack.tables:
+        return ()
+    forms = sorted({fold(f) for fs in pack.facility_types.values() for f in fs}, key=len, reverse=True)
+    quals = ("universitario", "universitaria", "universitari", "general", "clinico", "clinic", "comarcal",
+             "provincial", "regional")
+    out: set[str] = set()
+    for name in pack.table("hospital").entries:
+        rest = name
+        changed = True
+        while changed:
+            changed = False
+            folded = fold(rest)
+            for form in [*forms, *quals]:
+                if folded.startswith(form + " "):
+                    rest, changed = rest[len(form) + 1 :], True
+                    break
+            head = _PROPER_HEAD.match(rest)
+            if head is not None and head.end():
+                rest, changed = rest[head.end() :], True
+        words = rest.split()
+        if (len(words) >= 2 and all(w[:1].isupper() or w in ("de", "del", "la", "las", "los") for w in words)
+                and words[-1][:1].isupper() and fold(rest) not in towns and len(rest) >= 8
+                and not _ODD.search(rest)):
+            out.add(rest)
+    return tuple(sorted(out))
+
+
+#: Connectors and initials at the start of a hospital's proper part ("de ", "J.M. ").
+_PROPER_HEAD = regex.compile(r"(?:(?:de|del|de la|de los)[ \t]+|(?:\p{Lu}\.)+[ \t]*)")
+#: Proper parts that are no name a note would use: company suffixes, punctuation.
+_ODD = regex.compile(r"[,;()\"“”]|\bS\.?\s?[AL]\b|\.-")
 
 
 def _count(value: str | None) -> float:
@@ -166,6 +341,13 @@ def _streets(step: LonePlaces, text: str, taken: list[tuple[int, int]]) -> list[
 
 #: Compiled street patterns by street types (one pack per process, in practice).
 _STREETS: dict[tuple[str, ...], regex.Pattern[str]] = {}
+
+
+def _within(taken: list[tuple[int, int]], start: int, end: int) -> bool:
+    """May a place span ``[start, end)`` be added: no span touches it, or only spans strictly
+    inside it ("LA REINA" of "VIVE EN TALAVERA DE LA REINA", which then give way to it)?"""
+    touching = [(s, e) for s, e in taken if s < end and start < e]
+    return all(start <= s and e <= end and (s, e) != (start, end) for s, e in touching)
 
 
 def _touches(taken: list[tuple[int, int]], start: int, end: int) -> bool:

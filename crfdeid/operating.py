@@ -468,7 +468,9 @@ def read_point_source(source: str, where: str = "--deidentify-point") -> Operati
 
 
 def with_cv_record(point: OperatingPoint, config: Mapping[str, Any]) -> OperatingPoint:
-    """The point with the cross-validation that chose it (folds, seed, corpus fingerprint and
-    the models' min_freq: a cross-validation report's ``config``) added to its record."""
-    extra = {k: config[k] for k in ("folds", "seed", "corpus_fingerprint", "min_freq") if k in config}
+    """The point with the cross-validation that chose it (folds, seed, corpus fingerprint, the
+    models' min_freq and case variants: a cross-validation report's ``config``) added to its
+    record."""
+    extra = {k: config[k] for k in ("folds", "seed", "corpus_fingerprint", "min_freq", "case_variants")
+             if k in config}
     return OperatingPoint(point.threshold, point.labels, point.spans, {**point.chosen_by, **extra})

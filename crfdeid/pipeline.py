@@ -223,7 +223,8 @@ class Pipeline:
                                   self.scheme.label_for("person_relative"),
                                   self.scheme.label_for("person_clinician"))
         places = LonePlaces.for_pack(self._pack, {c: self.scheme.label_for(c)
-                                                  for c in ("town", "country", "street")})
+                                                  for c in ("town", "country", "street", "hospital",
+                                                            "health_centre", "organisation")})
         return Completion(self.scheme, clinical, lone, SpanForm.for_pack(self.scheme, self._pack), places)
 
     @cached_property

@@ -81,6 +81,10 @@ FALLBACKS = ("community", "same region", "same continent", "same-major-group", "
              "any-size", "any-type", "any-sex", "any-gender", "no-check", "scrambled", "digits", "neutral",
              "mask")
 
+#: The generators of facilities and organisations: the words that tell one from another are
+#: forbidden in every facility's and organisation's surrogate of the note.
+FACILITY_LABELS = frozenset({"HOSPITAL", "CENTRO_SALUD", "INSTITUCION"})
+
 
 @dataclass(frozen=True)
 class Plan:
@@ -490,9 +494,13 @@ class Pseudonymiser:
         state.forbidden.update(keys)
         particles = self.data.name_particles if self.data is not None else frozenset()
         for span, original in zip(spans, originals, strict=True):
-            if self._kind(span.label)[1] in PERSON_LABELS:
+            generated = self._kind(span.label)[1]
+            if generated in PERSON_LABELS:
                 words = (fold(w) for w in name_words(original))
                 state.forbidden_words.update(w for w in words if w not in particles)
+            elif generated in FACILITY_LABELS and self.data is not None:
+                # "Hospital de León" must not become the note's other hospital, "El Bierzo"
+                state.facility_words.update(self.data.distinctive_words(original))
         kinds = {label: self._kind(label) for label in {s.label for s in spans}}  # asked once per label
         triples = [
             (s.start, s.end, kind[1]) for s in spans

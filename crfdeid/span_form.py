@@ -80,6 +80,34 @@ _NOT_PEOPLE = frozenset({"town", "region", "country", "organisation", "hospital"
 #: People whose span is their name alone (a relative's holds a kinship phrase).
 _NAMED_PEOPLE = frozenset({"person_patient", "person_clinician", "person_other"})
 _WORDS = regex.compile(r"[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*")
+#: The rest of a compound surname after a name span: a hyphen and a capitalised word ("-Gallardo").
+_HYPHENED = regex.compile(r"-\p{Lu}[\p{L}\p{M}]+(?:-\p{Lu}[\p{L}\p{M}]+)*(?![\p{L}\p{M}\d])")
+#: A house number after a street's name: ", 119-129", " 45", ", nº 12" (not a postal code).
+_HOUSE_NUMBER = regex.compile(
+    r",?[ \t]*(?:n[º°o]\.?[ \t]*)?\d{1,4}(?:[ \t]*[-–][ \t]*\d{1,4})?(?![\d/.:,]?\d)")
+#: A span starting at a street type already: a word and a dot, or a known abbreviation glyph.
+_LEADING_TYPE = regex.compile(r"\p{L}{1,5}\.|\p{L}/|\p{L}º|(?i:calle|avenida|plaza|paseo|carrer|rúa|kalea)\b")
+#: Categories whose spans hold numbers that may be cut out of a longer code.
+_NUMBERED = frozenset({"id_patient", "id_case", "id_insurance", "id_licence", "id_employee", "id_other",
+                       "phone", "fax", "town", "date"})
+#: What joins the parts of a code ("TR-2025/00417", "AT-48-552903").
+_JOINERS = frozenset("-/")
+#: A part of a code: digits with maybe letters ("2025", "B12"), or a short prefix in capitals ("TR").
+_CODE_PART = regex.compile(r"[\p{L}\p{N}]*\p{N}[\p{L}\p{N}]*|\p{Lu}{1,4}")
+#: A whole date written in numbers ("12/03/2024", "12-3-24").
+_DATE_CODE = regex.compile(r"\d{1,2}([-/.])\d{1,2}\1\d{2,4}")
+#: More of a name after a word: a capitalised word, maybe after "de" ("Hospital de León").
+_NAME_GOES_ON = regex.compile(r"[ ](?:(?:de|del|la)[ ])?\p{Lu}")  # one space: not over a column gap
+#: A company's legal form after its name: " S.L.", ", S.A.", " SLU" (not "S" alone).
+_LEGAL_FORM = regex.compile(r",?[ \t]+S\.[ \t]?[AL]\.(?:[ \t]?U\.)?|,?[ \t]+S(?:LU|L|A)(?![\p{L}\p{N}])")
+#: The rest of a legal form whose "S" a span ends with: ".L.", ".A.", ".L.U.".
+_LEGAL_REST = regex.compile(r"\.[ \t]?[AL]\.(?:[ \t]?U\.)?")
+#: A street span's end that is no street's end: a particle ("Pza. de", "C/ de la").
+_ENDS_WITH_PARTICLE = regex.compile(r"(?<![\p{L}])(?:de|del|de la|de los|de las|d['’])$")
+#: Spacing on one line.
+_SPACE_ONLY = regex.compile(r"[ \t]*")
+#: A capitalised word after a space, on the same line.
+_NEXT_WORD = regex.compile(r"[ \t]+(?P<word>\p{Lu}[\p{L}\p{M}]+)(?![\p{L}\p{M}\d'’-])")
 
 
 @dataclass(frozen=True)
@@ -102,6 +130,7 @@ class SpanForm:
     patient: str | None
     clinician: str | None
     relative: str | None
+    street_types: tuple[str, ...] = ()  # every written form of the pack's street types
 
     @classmethod
     def for_pack(cls, scheme: Scheme, pack: LanguagePack | None) -> SpanForm:
@@ -131,6 +160,8 @@ class SpanForm:
             function_words, countries, places, given, all_given, surnames, titles, kinship, fields, units,
             pack.language if pack is not None else "none", scheme.label_for("person_patient"),
             scheme.label_for("person_clinician"), scheme.label_for("person_relative"),
+            street_types=tuple(sorted({f for forms in pack.street_types.values() for f in forms}))
+            if pack is not None else (),
         )
 
     @cached_property
@@ -152,7 +183,8 @@ class SpanForm:
     def __call__(self, text: str, spans: Iterable[Span]) -> list[Span]:
         category = self._category
         out: list[Span] = []
-        for span in sorted(spans, key=lambda s: (s.start, s.end, s.label)):
+        ordered = sorted(spans, key=lambda s: (s.start, s.end, s.label))
+        for i, span in enumerate(ordered):
             kind = category.get(span.label)
             if not span.fragments and (self._title_only(text, span) or (
                     not self.times_are_phi and _clock_part(text, span.start, span.end))
@@ -165,20 +197,71 @@ class SpanForm:
                 # a relative's span holds its kinship phrase ("un hermano"): only a span of
                 # function words alone goes
                 span = self._trimmed(text, span, edges=kind != "person_relative")
+                if span is not None and self._title_only(text, span):
+                    continue  # "La Sra" as a town: a title once its article is gone
             if span is not None and kind in _NAMED_PEOPLE:
                 span = self._column_cut(text, span)  # "Sofía Medina   Anestesista:"
                 if self._no_name(text, span):
                     continue  # "Implante: malla de polipropileno" read as a "Nombre:" field
             if span is not None and kind in _PEOPLE:
                 span = self._after_name(text, span)  # "su hijo Álvaro informados"
+                limit = ordered[i + 1].start if i + 1 < len(ordered) else len(text)
+                span = self._hyphened(text, span, limit)  # "Ruiz-Gallardo Peñalver"
+            if (span is not None and kind in _NUMBERED
+                    and any(c.isdigit() for c in text[span.start : span.end])):
+                span = self._whole_token(text, span, out[-1].end if out else 0,
+                                         ordered[i + 1].start if i + 1 < len(ordered) else len(text))
+            if span is not None and kind == "street":
+                span = self._street_whole(text, span, out[-1].end if out else 0,
+                                          ordered[i + 1].start if i + 1 < len(ordered) else len(text))
             if span is not None and kind in _NOT_PEOPLE:
                 span = self._age_or_kin(text, span)  # "64 años" as a street, "Esposa" as a town
+            if span is not None and category.get(span.label) == "town" and self._doubted_word(text, span):
+                continue  # "Dra. Vilaró (Neumología)": a specialty, no town
+            if span is not None and category.get(span.label) == "street" and self._doubted_street(text, span):
+                continue  # "Hab. 21" (the room) as a street
+            if span is not None and (kind in _PEOPLE or kind in _NOT_PEOPLE):
+                span = self._company(text, span)  # "Estampaciones Artola S" of "… S.L."
             if span is not None and kind in ("country", "town", "email", "url"):
                 span = self._refit(text, span, kind, out[-1] if out else None)
-            if span is not None and kind in _NOT_PEOPLE and self.patient and self._patient_field(text, span):
+            if (span is not None and (kind in _NOT_PEOPLE or kind == "person_clinician") and self.patient
+                    and self._patient_field(text, span)):
                 span = replace(span, label=self.patient)  # "Paciente: PUIG I FERRER, JORDI"
             if span is not None:
                 out.append(span)
+        return self._streets_joined(text, out)
+
+    def _streets_joined(self, text: str, spans: list[Span]) -> list[Span]:
+        """A street the tagger broke in pieces, its name read as a country or a town ("Pza. de"
+        + "España" + "4" of "Pza. de España 4, 2º izda.", which became "Pza. Mayor España calle"):
+        a street span ending with a particle ("de", "del", "de la") and the span right after it
+        on the line are one street, with the house number after them."""
+        street = dict(self.category_labels).get("street")
+        if not street or len(spans) < 2:
+            return spans
+        out: list[Span] = []
+        i = 0
+        while i < len(spans):
+            span = spans[i]
+            nxt = spans[i + 1] if i + 1 < len(spans) else None
+            if (nxt is not None and span.label == street and not span.fragments and not nxt.fragments
+                    and _ENDS_WITH_PARTICLE.search(text, span.start, span.end)
+                    and _SPACE_ONLY.fullmatch(text, span.end, nxt.start)
+                    and self._category.get(nxt.label) in ("street", "country", "town", "location_other")):
+                end = nxt.end
+                later = i + 2
+                if later < len(spans) and spans[later].label == street and _SPACE_ONLY.fullmatch(
+                        text, end, spans[later].start) and not spans[later].fragments:
+                    end, later = spans[later].end, later + 1  # "… España" + "4"
+                else:
+                    number = _HOUSE_NUMBER.match(text, end)
+                    if number is not None and (later >= len(spans) or number.end() <= spans[later].start):
+                        end = number.end()
+                out.append(replace(span, end=end))
+                i = later
+                continue
+            out.append(span)
+            i += 1
         return out
 
     # -- times ------------------------------------------------------------------------------
@@ -207,12 +290,16 @@ class SpanForm:
         found = _FIELD.fullmatch(line)
         if found is None or " ".join(fold(w) for w in found["key"].split()) not in self.fields:
             return False
-        words = self._content_words(text[span.start : span.end])
+        words = [part for w in self._content_words(text[span.start : span.end]) for part in w.split("-")]
         return bool(words) and all(w in self.all_given or w in self.surnames or len(w) == 1 for w in words)
 
     def _title_only(self, text: str, span: Span) -> bool:
-        """Is the span a title and nothing else ("D" of "Sr. D. José", "Enf")?"""
+        """Is the span a title and nothing else ("D" of "Sr. D. José", "Enf"), maybe after an
+        article ("La Sra")?"""
         value = fold(text[span.start : span.end].strip())
+        first, _, rest = value.partition(" ")
+        if rest and first in self.function_words:
+            value = rest.strip()
         titles = self._titles
         return value in titles or (text[span.end : span.end + 1] == "." and value + "." in titles)
 
@@ -232,6 +319,92 @@ class SpanForm:
         if any(c.isdigit() for c in text[words[last].end() : span.end]):
             return span
         return replace(span, end=words[last].end())
+
+    def _hyphened(self, text: str, span: Span, limit: int) -> Span:
+        """A name cut at the hyphen of a compound surname ("Francisco Javier Ruiz" of
+        "Ruiz-Gallardo Peñalver"; the tokenizer splits at the hyphen and the tagger stopped
+        there): the span runs on over the hyphen and the capitalised word after it, then over
+        one more surname of the table ("Peñalver", "Montes"), the second surname a compound
+        first surname is followed by. MEDDOCAN's gold holds such names whole ("Pérez-Fidalgo"). It
+        stops before ``limit``, where the next span starts."""
+        if span.fragments:
+            return span
+        joined = _HYPHENED.match(text, span.end)
+        if joined is None or joined.end() > limit or not text[span.end - 1 : span.end].isalpha():
+            return span
+        end = joined.end()
+        second = _NEXT_WORD.match(text, end)
+        if (second is not None and second.end() <= limit and fold(second["word"]) in self.surnames
+                and fold(second["word"]) not in self._titles and fold(second["word"]) not in self.kinship
+                and not _NAME_GOES_ON.match(text, second.end())):  # "Pérez-Fidalgo Hospital de León"
+            end = second.end()
+        return replace(span, end=end)
+
+    def _whole_token(self, text: str, span: Span, previous_end: int, next_start: int) -> Span:
+        """A number cut out of a longer code ("00417" of "TR-2025/00417", "12873" of "Col.
+        41/12873", "2024" of "Diligencias Previas 1287/2024"): the span takes the whole code —
+        letters and digits joined by "-" or "/" (MEDDOCAN leaves a phone's "+" out). A place
+        or a date that turns out part of a code is no postal code or year: it takes the
+        scheme's label for other identifiers."""
+        if span.fragments or any(c.isspace() for c in text[span.start : span.end]):
+            return span  # "Abril 18" of "Calle Pintor Salvador Abril 18-2-1" is no code's part
+        start, end = span.start, span.end
+        while start - 2 >= previous_end and text[start - 1] in _JOINERS and text[start - 2].isalnum():
+            part = start - 2
+            while part - 1 >= previous_end and text[part - 1].isalnum():
+                part -= 1
+            if not _CODE_PART.fullmatch(text, part, start - 1):
+                break
+            start = part
+        while end + 2 <= next_start and text[end] in _JOINERS and text[end + 1].isalnum():
+            part = end + 2
+            while part < next_start and text[part].isalnum():
+                part += 1
+            if not _CODE_PART.fullmatch(text, end + 1, part):
+                break
+            end = part
+        kind = self._category.get(span.label)
+        if (start, end) == (span.start, span.end):
+            return span
+        if (start > previous_end and text[start - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
+            return span  # a word runs on: not a code's edge
+        label = span.label
+        if kind in ("town", "date") and not (kind == "date" and _DATE_CODE.fullmatch(text, start, end)):
+            label = dict(self.category_labels).get("id_other", label)
+        return replace(span, start=start, end=end, label=label)
+
+    @cached_property
+    def _street_head(self) -> regex.Pattern[str] | None:
+        """A street's type, then its name's particles and capitalised words, up to a span's
+        start ("Pg. de la Vall d'" before "Hebron")."""
+        if not self.street_types:
+            return None
+        types = "|".join(regex.escape(t) for t in sorted(self.street_types, key=len, reverse=True))
+        return regex.compile(
+            rf"(?<![\p{{L}}\p{{M}}])(?P<type>{types})[ \t]*(?:(?:de|del|la|las|los|el|dels|d['’]|l['’])[ \t]*"
+            rf"|\p{{Lu}}[\p{{L}}\p{{M}}]*\.?[ \t]*){{0,4}}$", regex.IGNORECASE | regex.V1)
+
+    def _street_whole(self, text: str, span: Span, previous_end: int, next_start: int) -> Span:
+        """A street span holding only the words of its name ("Hebron" of "Pg. de la Vall
+        d'Hebron, 119-129"): widened to the street type before it on the line and to the house
+        number (one to four digits, or a range) right after it, never into another span. A span
+        with a number is left as it is: MEDDOCAN writes some streets without their type
+        ("Eduardo Rivas, 3" after "C/"), and the tagger learnt which."""
+        head = self._street_head
+        if head is None or span.fragments:
+            return span
+        if any(c.isdigit() for c in text[span.start : span.end]):
+            return span  # a number found with it: the tagger saw the street whole
+        start, end = span.start, span.end
+        line_start = max(text.rfind("\n", 0, start) + 1, previous_end)
+        if not _LEADING_TYPE.match(text, start) and start - line_start <= 60:
+            found = head.search(text, line_start, start)
+            if found is not None:
+                start = found.start("type")
+        number = _HOUSE_NUMBER.match(text, end)
+        if number is not None and number.end() <= next_start:
+            end = number.end()
+        return span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end)
 
     def _age_or_kin(self, text: str, span: Span) -> Span:
         """A span that is an age ("64 años") or a kinship word alone ("Esposa") under another
@@ -286,6 +459,50 @@ class SpanForm:
             return not any(fold(w) in self.given or (fold(w) in self.surnames and not self._known(w))
                            for w in words)
         return self._ordinary_words(value)  # an initial is a name's
+
+    def _doubted_word(self, text: str, span: Span) -> bool:
+        """A place span the tagger doubted that is one word of the language no place, name or
+        surname table holds ("Neumología" in parentheses after a clinician, added at the
+        de-identification point as a town)."""
+        if span.fragments or span.score is None or span.score >= _DOUBT or not self.places:
+            return False
+        value = text[span.start : span.end]
+        words = _WORDS.findall(value)
+        if len(words) != 1 or len(value) != len(words[0]) or len(value) < 4 or value.isupper():
+            return False  # two capitals are a place's code ("Dublin, CA")
+        key = fold(value)
+        return (key not in self.places and key not in self.countries and key not in self.all_given
+                and key not in self.surnames and self._known(value))
+
+    def _doubted_street(self, text: str, span: Span) -> bool:
+        """A street span the tagger doubted that is one word without a number: a word of the
+        language or an abbreviation ("Hab." of "Hab. 21", the room). MEDDOCAN's streets hold a
+        number or a type: 3 of its 1,296 are one word without a digit, all annotation slips."""
+        if span.fragments or span.score is None or span.score >= _DOUBT:
+            return False
+        value = text[span.start : span.end]
+        words = _WORDS.findall(value)
+        if len(words) != 1 or len(value) != len(words[0]) or fold(value) in self.places:
+            return False
+        return self._known(value) or (len(value) <= 4 and text[span.end : span.end + 1] == ".")
+
+    def _company(self, text: str, span: Span) -> Span:
+        """A name followed by a company's legal form ("Estampaciones Artola S.L.", "Autocars
+        Riera S.A."), or cut inside it: the span takes the form and the organisation's label
+        (a person's surrogate had turned "S.L." into "I.L.")."""
+        if span.fragments:
+            return span
+        end = None
+        if text[span.end - 2 : span.end] in (" S", "\tS"):
+            rest = _LEGAL_REST.match(text, span.end)
+            end = rest.end() if rest is not None else None
+        if end is None:
+            form = _LEGAL_FORM.match(text, span.end)
+            end = form.end() if form is not None else None
+        if end is None:
+            return span
+        label = dict(self.category_labels).get("organisation", span.label)
+        return replace(span, end=end, label=label)
 
     def _known(self, word: str) -> bool:
         """A word of the language ("malla" is also a surname): the lexicon knows it."""

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from . import frequency
+from .augment import case_variants
 from .errors import CrfdeidError
 from .evaluate import evaluate
 from .features import FeatureExtractor, FeatureSet, build_skeleton_vocabulary, token_labels
@@ -88,6 +89,9 @@ DEFAULT_ITERATIONS = 50
 #: a flag (``--min-freq 3``) for a user who wants the 13 % faster training. 25 German letters
 #: (5-fold CV, --lang de): ner F1 0.8973 at 1, 0.9021 at 2, 0.8994 at 3.
 DEFAULT_MIN_FREQ = 1
+#: At most this share of notes copied in lower case (and half as many in capitals): beyond it
+#: the copies outweigh the notes as they are written.
+MAX_CASE_VARIANTS = 0.5
 #: The c1/c2 grid of ``crfdeid cv --search``: L1 (sparsity) x L2 (smoothness). The first five
 #: points surround the MEDDOCAN optimum; (0.1, 0.1), the sklearn-crfsuite tutorial's setting,
 #: suits small corpora (the issue's German corpus of 61 letters scored best there).
@@ -114,6 +118,9 @@ class TrainConfig:
     min_freq: int = DEFAULT_MIN_FREQ
     pack: str | None = None
     scheme: str | Scheme | None = None
+    #: the share of training notes that also train as a lower-case copy (half as many others in
+    #: capitals; ``crfdeid.augment``); 0: none
+    case_variants: float = 0.0
 
     def __post_init__(self) -> None:
         if self.language == NO_PACK and self.pack is None:
@@ -129,6 +136,10 @@ class TrainConfig:
             raise CrfdeidError(f"--iterations must be a positive integer, got {self.iterations!r}")
         if not isinstance(self.min_freq, int) or isinstance(self.min_freq, bool) or self.min_freq < 1:
             raise CrfdeidError(f"--min-freq must be a positive integer, got {self.min_freq!r}")
+        if (not isinstance(self.case_variants, (int, float)) or isinstance(self.case_variants, bool)
+                or not 0 <= self.case_variants <= MAX_CASE_VARIANTS):
+            raise CrfdeidError(f"--case-variants must be a share between 0 and {MAX_CASE_VARIANTS}, "
+                               f"got {self.case_variants!r}")
 
     @property
     def choice(self) -> PackChoice:
@@ -286,13 +297,14 @@ def load_training(
     scheme = corpus_scheme(documents, config)
     resources = resources or Resources(config)
     started = time.perf_counter()
-    ids = [d.id for d in documents]
+    training = [*documents, *case_variants(documents, config.case_variants)]
+    ids = [d.id for d in training]
     if cache is not None and all(i in cache for i in ids):
         vocabulary = cache.vocabulary(ids)
         pairs = cache.sequences(ids, vocabulary)
     else:
-        vocabulary = skeleton_for(documents, config.feature_set)
-        pairs = training_data(documents, resources.extractor(vocabulary))
+        vocabulary = skeleton_for(training, config.feature_set)
+        pairs = training_data(training, resources.extractor(vocabulary))
     extractor = resources.extractor(vocabulary)
     trainer = _new_trainer(verbose)
     load_seconds = 0.0
@@ -353,6 +365,8 @@ def train_loaded(
                 "iterations": config.iterations,
                 "iterations_run": iterations_run,
                 "min_freq": config.min_freq,
+                "case_variants": config.case_variants,
+                "variant_documents": len(case_variants(documents, config.case_variants)),
                 "seconds": round(loaded.feature_seconds + loaded.load_seconds + crfsuite_seconds, 1),
                 "feature_seconds": round(loaded.feature_seconds, 1),
                 "load_seconds": round(loaded.load_seconds, 1),
@@ -598,7 +612,10 @@ def cross_validate(
         held = set(held_out)
         train_ids = [i for i in sorted(by_id) if i not in held]
         tasks.append(_FoldTask(k, train_ids, list(held_out), configs, operating, point_floor is not None))
-    state = (by_id, FeatureCache(documents, Resources(config)))
+    # the copies in other cases of every note are extracted once too; a fold trains on those
+    # of its training notes alone (``load_training`` asks for them by id)
+    copies = case_variants(documents, config.case_variants)
+    state = (by_id, FeatureCache([*documents, *copies], Resources(config)))
     results: list[FoldResult] = []
     if jobs > 1:
         gc.collect()
@@ -652,6 +669,7 @@ def cross_validate(
             "c2": best["c2"],
             "iterations": config.iterations,
             "min_freq": config.min_freq,
+            "case_variants": config.case_variants,
             "feature_set": config.feature_set.name,
             "language": config.choice.name,
             "rules": config.choice.rules,

@@ -421,3 +421,17 @@ def test_rerolls_change_one_person_everywhere_and_nothing_else():
                      (Span(9, 19, "FECHAS"), Span(27, 37, "FECHAS")))
     a, b = pseudo.pseudonymise(dated), pseudo.pseudonymise(dated, date_rerolls=1)
     assert a.text != b.text and a.text[:9] == b.text[:9]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_two_hospitals_of_a_note_never_trade_names(seed: int) -> None:
+    # a tumour board in León: "Complejo Asistencial Universitario de León" became "… El Bierzo"
+    # and "Hospital El Bierzo" became "Hospital de León" — both originals still named
+    note = ("COMITÉ DE TUMORES - Complejo Asistencial Universitario de León. Natural de Astorga. "
+            "Se remite informe al Hospital El Bierzo de Ponferrada. Residencia Los Olmos.")
+    result = run(note, ("HOSPITAL", "Complejo Asistencial Universitario de León"), ("TERRITORIO", "Astorga"),
+                 ("HOSPITAL", "Hospital El Bierzo"), ("TERRITORIO", "Ponferrada"),
+                 ("INSTITUCION", "Residencia Los Olmos"), seed=seed)
+    words = set(re.findall(r"\w+", result.text))
+    assert not words & {"León", "Bierzo", "Astorga", "Ponferrada", "Olmos"}, result.text
+    assert "Residencia " in result.text  # the kind of an institution stays

@@ -229,3 +229,17 @@ def test_why_names_the_rule(review):
     why = review.why(NOTE, row(view, "4471902")["id"])
     assert why["rule"]["id"] == "nhc-labelled"
     assert why["rule"]["file"] == "rules/es/record_numbers.yaml" and why["rule"]["description"]
+
+
+@pytest.mark.parametrize("source, why", [
+    ("lone-place", "a place named after a preposition"),
+    ("lone-street", "an address named after its street type"),
+    ("address-place", "a place an address goes on with"),
+    ("hospital-name", "a hospital called by its proper name"),
+])
+def test_the_officer_reads_why_a_completion_step_added_a_span(source: str, why: str) -> None:
+    # each step of the completion names itself in the review, not by its internal source tag
+    from crfdeid.review.session import _why_short
+    from crfdeid.review.state import SpanState
+
+    assert _why_short(SpanState(0, 0, 5, "TERRITORIO", source, None, "TERRITORIO")) == why

@@ -264,3 +264,143 @@ def test_a_deidentified_emergency_report_keeps_its_times_and_its_people() -> Non
     assert "2245871" not in out and "Hernández" not in out and "CARMEN" not in out
     doctor = out.split("(Dr. ")[1].split(")")[0]
     assert FORM.countries.isdisjoint({doctor.lower()}), doctor  # a name, not a country
+
+
+# -- compound surnames ----------------------------------------------------------------------
+@pytest.mark.parametrize("text, found, whole", [
+    # a discharge letter: the tagger stopped at the hyphen and "Gallardo Peñalver" stayed in clear
+    ("Le remitimos a D. Francisco Javier Ruiz-Gallardo Peñalver, de 78 años",
+     "Francisco Javier Ruiz", "Francisco Javier Ruiz-Gallardo Peñalver"),
+    ("Firmado: Dra. Ana Pérez-Fidalgo.", "Ana Pérez", "Ana Pérez-Fidalgo"),
+    # the word after is no surname: the name ends with its compound
+    ("Dr. Pérez-Fidalgo Hospital de León", "Pérez", "Pérez-Fidalgo"),
+    # a hyphen and a word of the language after a name is no compound surname
+    ("visto por Dr. García - revisión en 3 meses", "García", "García"),
+    ("la paciente Ana López-hace reposo", "Ana López", "Ana López"),
+])
+def test_a_name_cut_at_its_hyphen_takes_the_whole_surname(text: str, found: str, whole: str) -> None:
+    assert _tidied(text, (CLINICIAN, found), score=0.9) == [(CLINICIAN, whole)]
+
+
+def test_a_compound_surname_stops_where_the_next_span_starts() -> None:
+    text = "Dra. Ana Pérez-Fidalgo Peñalver"
+    assert _tidied(text, (CLINICIAN, "Ana Pérez"), (PATIENT, "Peñalver"), score=0.9) == [
+        (CLINICIAN, "Ana Pérez-Fidalgo"), (PATIENT, "Peñalver")]
+
+
+def test_an_article_and_a_title_are_no_town() -> None:
+    # "… Peñalver. La Sra. Ruiz-Gallardo refiere": "La Sra" became "Zaragoza"
+    text = "Paciente: Ana Ruiz. La Sra. Ruiz refiere dolor."
+    assert _tidied(text, (TOWN, "La Sra")) == []
+
+
+def test_a_name_in_the_patients_field_is_the_patients() -> None:
+    # a one-line note: "Paciente: Ana Ruiz-Gallardo Peñalver" was tagged as a clinician
+    text = "Paciente: Ana Ruiz-Gallardo Peñalver. Refiere dolor."
+    assert _tidied(text, (CLINICIAN, "Ana Ruiz-Gallardo Peñalver"), score=0.99) == [
+        (PATIENT, "Ana Ruiz-Gallardo Peñalver")]
+    text = "Médico: Ana Ruiz Peñalver. Refiere dolor."
+    assert _tidied(text, (CLINICIAN, "Ana Ruiz Peñalver"), score=0.99) == [(CLINICIAN, "Ana Ruiz Peñalver")]
+
+
+# -- streets ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, found, whole", [
+    # a radiology header: "Hebron" alone was found, "Pg. de la Vall d'" became "Pg. de la Vall d'Planell"
+    ("Pg. de la Vall d'Hebron, 119-129, 08035 Barcelona", "Hebron", "Pg. de la Vall d'Hebron, 119-129"),
+    ("Vive en la C/ Mayor, 28001 Madrid", "Mayor", "C/ Mayor"),  # a postal code is no house number
+    ("Domicilio: Avda. de la Constitución 34, 2ºB", "Avda. de la Constitución 34, 2ºB",
+     "Avda. de la Constitución 34, 2ºB"),
+    ("vive en la calle San Bernardo nº 12 con su hija", "Bernardo", "calle San Bernardo nº 12"),
+    ("ingresa el 12/03/2024 a las 10:30", "12/03/2024", "12/03/2024"),  # no street: untouched
+])
+def test_a_street_cut_short_takes_its_type_and_number(text: str, found: str, whole: str) -> None:
+    label = "FECHAS" if found[0].isdigit() else "CALLE"
+    assert _tidied(text, (label, found), score=0.3) == [(label, whole)]
+
+
+def test_a_street_widens_into_no_other_span() -> None:
+    text = "Hospital Universitario, Paseo Marítimo 12"
+    assert _tidied(text, (HOSPITAL, "Hospital Universitario"), ("CALLE", "Marítimo"), score=0.9) == [
+        (HOSPITAL, "Hospital Universitario"), ("CALLE", "Paseo Marítimo 12")]
+
+
+# -- a word of the language as a town ----------------------------------------------------------
+def test_a_doubted_word_of_the_language_is_no_town() -> None:
+    # "Dra. Montserrat Vilaró (Neumología)": the specialty became "(Alcarrás)"
+    text = "Médico solicitante: Dra. Montserrat Vilaró (Neumología)"
+    assert _tidied(text, (CLINICIAN, "Montserrat Vilaró"), (TOWN, "Neumología"), score=0.2) == [
+        (CLINICIAN, "Montserrat Vilaró")]
+    # one the tagger is sure of stays, and so does a town, a doubted one too
+    assert _tidied(text, (TOWN, "Neumología"), score=0.9) == [(TOWN, "Neumología")]
+    assert _tidied("natural de Astorga, ganadero", (TOWN, "Astorga")) == [(TOWN, "Astorga")]
+    assert _tidied("natural de Valdefierro", (TOWN, "Valdefierro")) == [(TOWN, "Valdefierro")]
+
+
+# -- codes --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, label, found, whole, new_label", [
+    # a transfer request: "00417" was replaced and "TR-2025/" kept; "12873" of a licence became a
+    # postal code; the year of a court case a date
+    ("N.º de solicitud: TR-2025/00417   Fecha", "ID_CONTACTO_ASISTENCIAL", "00417", "TR-2025/00417",
+     "ID_CONTACTO_ASISTENCIAL"),
+    ("N.º de parte: AT-48-552903.", "ID_SUJETO_ASISTENCIA", "552903", "AT-48-552903", "ID_SUJETO_ASISTENCIA"),
+    ("Maxilofacial - Col. 41/12873\n", TOWN, "12873", "41/12873", "OTRO_NUMERO_IDENTIF"),
+    ("Diligencias Previas n.º 1287/2024\n", DATE, "2024", "1287/2024", "OTRO_NUMERO_IDENTIF"),
+    ("Teléfono: +44 7700 900412\n", "NUMERO_TELEFONO", "44 7700 900412", "44 7700 900412", "NUMERO_TELEFONO"),
+    ("Calle Pintor Salvador Abril 18-2-1 .", DATE, "Abril 18", "Abril 18", DATE),  # no code
+    # a date cut is made whole and stays a date; a postal code glued to its town stays a code;
+    # MEDDOCAN leaves the "+" of a phone out
+    ("ingresa el 12/03/2024 por disnea", DATE, "03/2024", "12/03/2024", DATE),
+    ("CP 28001-Madrid", TOWN, "28001", "28001", TOWN),
+    # a word running on is no code's edge
+    ("ref. 2024/ABCDEFG", DATE, "2024", "2024", DATE),
+])
+def test_a_number_cut_out_of_a_code_takes_the_whole_code(text: str, label: str, found: str, whole: str,
+                                                         new_label: str) -> None:
+    assert _tidied(text, (label, found), score=0.6) == [(new_label, whole)]
+
+
+# -- companies and rooms ------------------------------------------------------------------------
+@pytest.mark.parametrize("text, label, found, whole", [
+    # a work-accident report: the employer as a clinician, its "S.L." cut: "Noah Jiménez I.L."
+    ("Empresa: Estampaciones Artola S.L.\nMutua", CLINICIAN, "Estampaciones Artola S",
+     "Estampaciones Artola S.L."),
+    ("conductor de autobús en Autocars Riera S.A., turno de mañana", "INSTITUCION", "Autocars Riera",
+     "Autocars Riera S.A."),
+    ("trabaja en Construcciones Pérez, SL desde 2010", "INSTITUCION", "Construcciones Pérez",
+     "Construcciones Pérez, SL"),
+])
+def test_a_company_takes_its_legal_form_and_the_organisations_label(text: str, label: str, found: str,
+                                                                    whole: str) -> None:
+    assert _tidied(text, (label, found), score=0.6) == [("INSTITUCION", whole)]
+
+
+def test_an_initial_is_no_legal_form() -> None:
+    text = "Acude Ana Pérez S. con su hija."
+    assert _tidied(text, (PATIENT, "Ana Pérez"), score=0.9) == [(PATIENT, "Ana Pérez")]
+
+
+def test_a_doubted_word_or_abbreviation_is_no_street() -> None:
+    # "Residente: Dña. Encarnación …   Hab. 21": the room became "Picasso. 21"
+    text = "Residente: Dña. Encarnación Ruiz                    Hab. 21"
+    assert _tidied(text, ("CALLE", "Hab"), score=0.03) == []
+    # a name the tagger doubted and no word of the language stays (no type before it to widen to)
+    assert _tidied("Vive en Hebron, 12", ("CALLE", "Hebron"), score=0.3) == [("CALLE", "Hebron, 12")]
+    assert _tidied(text, ("CALLE", "Hab"), score=0.9) == [("CALLE", "Hab")]  # one it is sure of stays
+
+
+def test_a_street_broken_at_its_name_is_one_street() -> None:
+    # an insurer's letter: "Pza. de" + "España" (a country) + "4" became "Pza. Mayor España calle"
+    text = "Sra. Rocío Montes\n       Pza. de España 4, 2º izda.\n      13700 Tomelloso"
+    assert _tidied(text, ("CALLE", "Pza. de"), (COUNTRY, "España"), ("CALLE", "4"), score=0.3) == [
+        ("CALLE", "Pza. de España 4")]
+    text = "Vive en la C/ de Sevilla 12, con su hija."
+    assert _tidied(text, ("CALLE", "C/ de"), (TOWN, "Sevilla"), score=0.3) == [("CALLE", "C/ de Sevilla 12")]
+    text = "Avda. de la Paz, en Sevilla"  # a street ending in a name stays apart from a town after it
+    assert _tidied(text, ("CALLE", "Avda. de la Paz"), (TOWN, "Sevilla"), score=0.9) == [
+        ("CALLE", "Avda. de la Paz"), (TOWN, "Sevilla")]
+
+
+def test_a_compound_surname_takes_no_word_over_a_column_gap() -> None:
+    text = "Residente: Dña. Encarnación Sánchez-Mellado Ruiz                    Hab. 21"
+    assert _tidied(text, (PATIENT, "Encarnación Sánchez"), score=0.9) == [
+        (PATIENT, "Encarnación Sánchez-Mellado Ruiz")]

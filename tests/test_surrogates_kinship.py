@@ -57,3 +57,34 @@ def test_lower_case_prose_inside_a_kinship_span_is_kept():
     assert new.startswith("hermano mayor ") and "Pablo" not in new
     for text, span in (("su madre viuda vino", "madre viuda"), ("el hijo de 4 años", "hijo de 4 años")):
         assert new_texts(run(text, (F, span), policy=policy)) == [span]
+
+
+def test_a_word_of_the_language_in_capitals_is_no_relatives_name() -> None:
+    # a care-home report's heading "… PARA EL MÉDICO DE ATENCIÓN PRIMARIA Y LA FAMILIA" became
+    # "… Y LA JIMÉNEZ"
+    text = "INFORME PARA EL MÉDICO Y LA FAMILIA.\nACUDE SU HIJA MARTA."
+    result = run(text, ("FAMILIARES_SUJETO_ASISTENCIA", "FAMILIA"),
+                 ("FAMILIARES_SUJETO_ASISTENCIA", "HIJA MARTA"))
+    assert result.text.startswith("INFORME PARA EL MÉDICO Y LA FAMILIA.\nACUDE SU HIJA ")
+    assert "MARTA" not in result.text  # a given name in capitals is a name
+
+
+def test_a_surname_that_is_a_word_is_replaced_beside_a_name() -> None:
+    text = "Le acompaña su esposo Juan Moreno."
+    (new,) = new_texts(run(text, ("FAMILIARES_SUJETO_ASISTENCIA", "esposo Juan Moreno")))
+    assert new.startswith("esposo ") and "Juan" not in new and "Moreno" not in new
+
+
+def test_the_spans_own_kinship_word_gives_the_names_sex() -> None:
+    # "su esposo Juan; hija marta": the husband before the span made "marta" a man's name
+    # ("hija félix")
+    from crfdeid.surrogates import surrogate_data
+
+    data = surrogate_data("es")
+    text = "Acude su esposo Juan Moreno; hija marta."
+    for seed in range(6):
+        news = new_texts(run(text, ("FAMILIARES_SUJETO_ASISTENCIA", "esposo Juan Moreno"),
+                             ("FAMILIARES_SUJETO_ASISTENCIA", "hija marta"), seed=seed))
+        name = news[1].split()[-1]
+        male, female = data.name_sex(name)  # bearers by sex
+        assert female >= male, (seed, news)

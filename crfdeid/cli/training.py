@@ -177,6 +177,10 @@ def _add_training_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--min-freq", type=int, default=DEFAULT_MIN_FREQ, metavar="N",
                         help="drop (feature, label) pairs seen fewer than N times in the training data "
                              "(crfsuite's feature.minfreq; default: %(default)s)")
+    parser.add_argument("--case-variants", type=float, default=0.0, metavar="SHARE",
+                        help="also train on a lower-case copy of this share of the notes, and on a copy in "
+                             "capitals of half as many others, for notes typed in one case (e.g. 0.25; "
+                             "training takes about 1 + 1.5 x SHARE as long; default: %(default)s)")
     parser.add_argument("--annotator", choices=("default", "stanza"), default="default",
                         help="lemma/POS backend recorded in the model (default: %(default)s)")
     parser.add_argument("--stanza-dir", default=None, metavar="DIR",
@@ -204,6 +208,7 @@ def _training_setup(args: argparse.Namespace):  # -> (documents, TrainConfig)
             annotator["model_dir"] = str(Path(args.stanza_dir).resolve())
     config = TrainConfig(FeatureSet.load(args.features), args.c1, args.c2, args.iterations,
                          language=choice.lang, annotator=annotator, rules=args.rules, min_freq=args.min_freq,
+                         case_variants=args.case_variants,
                          pack=str(choice.folder) if choice.custom else None,
                          scheme=load_scheme(args.scheme) if args.scheme else None)
     config.check()
@@ -251,12 +256,18 @@ def cmd_train(args: argparse.Namespace) -> int:
                              f"with --min-freq {chosen_with}, this one trains with {config.min_freq}: its "
                              "probabilities differ, so the point may not keep its precision (rerun "
                              "'crfdeid cv --search-point' with the same --min-freq); it is recorded as given")
+        chosen_cases = given.chosen_by.get("case_variants", 0.0 if "folds" in given.chosen_by else None)
+        if chosen_cases is not None and chosen_cases != config.case_variants:
+            Once(args.quiet)(f"the --deidentify-point was chosen by cross-validation of models trained with "
+                             f"--case-variants {chosen_cases}, this one with {config.case_variants}: it is "
+                             "recorded as given")
     if floor is not None:
         given = _search_point(args, documents, config, floor)
     if not args.quiet:
         print(f"{PROG}: training on {len(documents)} document(s), "
               f"{sum(len(d.spans) for d in documents)} span(s); features {config.feature_set.name}, "
-              f"c1={config.c1} c2={config.c2}, {config.iterations} iterations, min_freq {config.min_freq}",
+              f"c1={config.c1} c2={config.c2}, {config.iterations} iterations, min_freq {config.min_freq}"
+              + (f", case variants {config.case_variants}" if config.case_variants else ""),
               file=sys.stderr)
     extra = {"operating_points": {"deidentify": given.to_dict()}} if given is not None else None
     meta = fit(documents, config, Path(args.output), verbose=not args.quiet and sys.stderr.isatty(),

@@ -28,6 +28,8 @@ from ..batch import Note
 from ..deidentify import Deidentifier, NoteResult
 from ..errors import CrfdeidError
 from ..lone_names import SOURCE as LONE_NAME
+from ..lone_places import CHAIN_SOURCE as ADDRESS_PLACE
+from ..lone_places import HOSPITAL_SOURCE as HOSPITAL_NAME
 from ..lone_places import SOURCE as LONE_PLACE
 from ..lone_places import STREET_SOURCE as LONE_STREET
 from ..pseudonymise import AuditRecord, apply_replacements
@@ -744,6 +746,10 @@ def _why_short(span: SpanState) -> str:
         short = "a place named after a preposition"
     elif source == LONE_STREET:
         short = "an address named after its street type"
+    elif source == ADDRESS_PLACE:
+        short = "a place an address goes on with"
+    elif source == HOSPITAL_NAME:
+        short = "a hospital called by its proper name"
     else:
         short = source
     if span.detected_label and span.detected_label != span.label:

@@ -38,6 +38,11 @@ if TYPE_CHECKING:
     from .data import SurrogateData
 
 _WORDS_ONLY = re.compile(r"[\W_]+")
+#: The draw namespaces of hospitals and health centres ("facility", "facility:HOSPITAL"): their
+#: surrogates are catalogue names, which may be another facility of the note. An organisation's
+#: is a template filled with the note's surrogate places ("Servicio de Salud del Principado de
+#: Asturias" beside a "Hospital Príncipe de Asturias" must stay one).
+FACILITY_SPACES = ("facility",)
 #: A word of letters, combining marks included: a decomposed (NFD) "Julián" is one word, not
 #: "Julia" + "n" (``re``'s \w leaves combining marks out, ``regex``'s keeps them in).
 LETTERS = regex.compile(r"[^\W\d_]+")
@@ -304,6 +309,10 @@ class DocumentState:
     forbidden: set[str] = field(default_factory=set)
     #: folded name tokens of the document's people: no surrogate may contain one as a word
     forbidden_words: set[str] = field(default_factory=set)
+    #: folded words that tell the note's facilities and organisations apart ("leon", "bierzo"):
+    #: no hospital's or health centre's surrogate may hold one (two hospitals of a note had traded
+    #: names); other surrogates may ("Asturias" of "Hospital Príncipe de Asturias" stays a province)
+    facility_words: set[str] = field(default_factory=set)
     #: namespace -> normalised original -> surrogate
     used: dict[str, dict[str, str]] = field(default_factory=dict)
     memo: dict[tuple[str, str], Surrogate] = field(default_factory=dict)
@@ -425,11 +434,12 @@ class DocumentState:
         if values is None:
             values = self._values[space] = set()
         attempts = MAX_ATTEMPTS if len(original) <= LONG_ORIGINAL else LONG_ATTEMPTS
-        if options is not None and not any(self._safe(o, key, check_close, values) for o in options):
+        telling = self.facility_words if space.startswith(FACILITY_SPACES) else None
+        if options is not None and not any(self._safe(o, key, check_close, values, telling) for o in options):
             raise SurrogateFailure(f"no safe {space} surrogate among the level's {len(options)}")
         for attempt in range(attempts):
             candidate = make(self.secret.rng(category, key, str(attempt)))  # = self.rng(…)
-            if self._safe(candidate, key, check_close, values):
+            if self._safe(candidate, key, check_close, values, telling):
                 break
         else:
             raise SurrogateFailure(f"no safe {space} surrogate after {attempts} draws")
@@ -437,11 +447,15 @@ class DocumentState:
         values.add(candidate)
         return candidate
 
-    def _safe(self, candidate: str, key: str, check_close: bool, values: set[str]) -> bool:
+    def _safe(self, candidate: str, key: str, check_close: bool, values: set[str],
+              telling: set[str] | None = None) -> bool:
         """The safety check of a draw: not empty, not the original ``key`` nor one edit from it
-        (``check_close``), no original of the note, none in it, not handed out already."""
+        (``check_close``), no original of the note, none in it, not handed out already; for a
+        hospital or health centre (``telling``), no word that tells one of the note's apart."""
         norm = normalise(candidate)
         if not norm or norm == key or (check_close and _within_one_edit(norm, key)):
+            return False
+        if telling and not telling.isdisjoint(_WORDS_ONLY.sub(" ", norm).split()):
             return False
         return not (norm in self.forbidden or candidate in values or self.contains_original(norm))
 

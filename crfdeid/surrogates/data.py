@@ -31,6 +31,10 @@ SURNAME_POOL = 1500
 #: A given name is "of both sexes" when the rarer sex bears it at least this often.
 UNISEX_RATIO = 0.15
 _PLAIN_NAME = re.compile(r"(?!.*\b(?:S\.? ?L|S\.? ?A|SLU)\b)(?!.*[ºª])[\w' -]+")
+#: A word in this many of the pack's facility names is no facility's own ("san", "virgen").
+FACILITY_COMMON = 20
+_FACILITY_WORD = re.compile(r"[^\W\d_]+")
+_TEMPLATE_SLOT = re.compile(r"\{[^}]*\}")
 UNISEX_POOL = 10  # the most frequent ones only: further down the list they turn exotic
 #: The neutral words a pack must define (``neutral:`` in surrogates.yaml), one per class: what a
 #: span becomes when no level of its generator's fallback chain gives a safe surrogate.
@@ -644,6 +648,38 @@ class SurrogateData:
         #: folded, longest first
         self.facility_qualifiers = sorted({fold(q) for q in self.extra.get("facility_qualifiers") or ()},
                                           key=lambda q: -len(q))
+
+    @cached_property
+    def facility_generic_words(self) -> frozenset[str]:
+        """Folded words every surrogate of a kind of facility or organisation may hold: the
+        kinds and qualifiers ("hospital", "universitario"), the fixed words of the institution
+        templates ("Residencia", "Instituto de Medicina Legal"), name particles, the pack's
+        closed-class words, and the words of many of the pack's facility names ("san",
+        "virgen", "nuestra señora") — none of which tells one facility from another."""
+        words: set[str] = set(self.name_particles)
+        words.update(fold(w) for w, c in self.pack.word_classes.items() if c != "NOUN")
+        phrases = [form for form, _ in self.facility_forms] + list(self.facility_qualifiers)
+        for key, templates in self.institutions:
+            phrases.append(key)
+            phrases.extend(_TEMPLATE_SLOT.sub(" ", t) for t in templates)
+        phrases.extend(_TEMPLATE_SLOT.sub(" ", t) for t in self.institution_default)
+        for phrase in phrases:
+            words.update(_FACILITY_WORD.findall(fold(phrase)))
+        counts: Counter[str] = Counter()
+        for table in ("hospital", "health_centre", "organisation"):
+            if table in self.pack.tables:
+                for entry in self.pack.table(table).entries:
+                    counts.update(set(_FACILITY_WORD.findall(fold(entry))))
+        places = self.municipality_lookup.keys() | self.province_lookup.keys()
+        words.update(w for w, n in counts.items() if n >= FACILITY_COMMON and w not in places)
+        return frozenset(words)
+
+    def distinctive_words(self, facility: str) -> set[str]:
+        """The folded words that tell a facility or organisation from others of its kind ("leon"
+        of "Complejo Asistencial Universitario de León", "bierzo" of "Hospital El Bierzo"): no
+        surrogate in the note may hold one, or two hospitals of the note could trade names."""
+        generic = self.facility_generic_words
+        return {w for w in _FACILITY_WORD.findall(fold(facility)) if len(w) >= 3 and w not in generic}
 
     # --- professions --------------------------------------------------------------------------
 

@@ -48,23 +48,45 @@ class KinshipGenerator:
     def neutral_category(self, text: str, label: str) -> str:
         return "relative"
 
+    def _own_sex(self, text: str) -> str | None:
+        """The sex the span's own kinship word gives its name ("hija marta"): before the words
+        around it ("su esposo Juan; hija marta" had made "marta" a man's name)."""
+        for word in _WORD.findall(text):
+            term = self.data.pack.kinship_term(word)
+            if term is not None and term.sex in ("m", "f") and not term.ambiguous:
+                return term.sex
+        return None
+
+    def _common_in_capitals(self, word: str) -> bool:
+        """A word written in capitals that the language's lexicon knows and no given name is
+        ("FAMILIA"; not "MARTA")."""
+        if not (len(word) > 1 and word.isupper()) or fold(word) in self.data.given:
+            return False
+        from ..lexicon import lexicon
+
+        try:
+            return lexicon().is_known(word.lower(), self.data.pack.language)
+        except ValueError:  # no lexicon for the language: capitals may be a name
+            return False
+
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         """Names inside the span through the people generator (and its fallback chains);
         kinship words kept, or swapped for one of the same sex, generation and number."""
         pieces, last, changed = [], 0, False
         # a relative's name: a capitalised word, or a lower-case one the given-name table knows
         # ("su hija marta", written fast in a nursing note); a lower-case surname-table word is
-        # clinical prose ("hermano mayor", "madre viuda") and stays
-        given = self.data.given
-        names = (
-            {s for s, _, w, _ in self.people.read(state, start, text) if w[0].isupper() or fold(w) in given}
-            if any(
-                (w[0].isupper() or fold(w) in given) and self.data.pack.kinship_term(w) is None
-                for w in _WORD.findall(text)
-            )
-            else set()
-        )
-        sex = self.people.context_sex(state.text, start, text)
+        # clinical prose ("hermano mayor", "madre viuda") and stays; so does a word in capitals
+        # the lexicon knows, in a span with no other name ("Y LA FAMILIA" in a heading had
+        # become "Y LA CALDERÓN": capitals are no sign of a name in a heading). Only words in
+        # capitals: a capitalised word may be a surname the lexicon also knows ("Lüdtke" in German)
+        tokens = self.people.read(state, start, text)
+        candidates = [(s, w) for s, _, w, _ in tokens
+                      if (w[0].isupper() or fold(w) in self.data.given)
+                      and self.data.pack.kinship_term(w) is None]
+        names = {s for s, _ in candidates}
+        if names and all(self._common_in_capitals(w) for _, w in candidates):
+            names = set()
+        sex = self._own_sex(text) or self.people.context_sex(state.text, start, text)
         classified = {s: (t, k) for s, _, t, k in self.people.read(state, start, text)}
         for match in _WORD.finditer(text):
             word = match.group()
