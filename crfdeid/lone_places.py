@@ -54,6 +54,10 @@ _CANDIDATE = regex.compile(
 )
 #: Where a hospital called by its proper name comes from (``Span.source``).
 HOSPITAL_SOURCE = "hospital-name"
+#: What a hospital called by its proper name follows: "el", "del", "al", or "(".
+_BEFORE_HOSPITAL = regex.compile(r"(?:(?<![\p{L}\p{N}])(?:del|al|el)[ \t]+|\()(?=\p{Lu})")
+_FIRST_WORD = regex.compile(r"[^\s(),.;:]+")
+_WORD_GOES_ON = regex.compile(r"[\p{L}\p{N}]")
 #: Where a place chained to an address comes from (``Span.source``).
 CHAIN_SOURCE = "address-place"
 _NAME = r"(?P<name>\p{Lu}[\p{L}’']*(?:[ \t]+(?:(?:de|del|la|las|los|el|d’|d')[ \t]*)?\p{Lu}[\p{L}’']*){0,4})"
@@ -180,26 +184,34 @@ class LonePlaces:
         return found
 
     @cached_property
-    def _hospital_pattern(self) -> regex.Pattern[str] | None:
-        if not self.hospital_names:
-            return None
-        names = "|".join(regex.escape(n) for n in sorted(self.hospital_names, key=len, reverse=True))
-        return regex.compile(rf"(?:(?<![\p{{L}}\p{{N}}])(?:del|al|el)[ \t]+|\()(?P<name>{names})"
-                             rf"(?![\p{{L}}\p{{N}}])")
+    def _hospital_index(self) -> dict[str, tuple[str, ...]]:
+        """The hospitals' proper names by their first word, longest first (a lookup per
+        candidate, not one pattern of 519 alternatives: 3 MB less in every process)."""
+        index: dict[str, list[str]] = {}
+        for name in self.hospital_names:
+            first = _FIRST_WORD.match(name)
+            if first is not None:
+                index.setdefault(first.group(), []).append(name)
+        return {first: tuple(sorted(names, key=len, reverse=True)) for first, names in index.items()}
 
     def hospitals(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
         """A hospital called by the proper part of its name after "el", "del", "al" or "(":
         "intervenida en el Morales Meseguer", "(Son Espases, planta 0)", "Oncología del Miguel
         Servet" — names of two words or more from the pack's hospital table. A span of the
         tagger inside the name ("Miguel" as a person) gives way to it."""
-        pattern, label = self._hospital_pattern, dict(self.labels).get("hospital")
-        if pattern is None or not label:
+        label = dict(self.labels).get("hospital")
+        if not self.hospital_names or not label:
             return []
-        found = []
-        for m in pattern.finditer(text):
-            start, end = m.span("name")
-            if not any(s < end and start < e and not (start <= s and e <= end) for s, e in taken):
-                found.append(Span(start, end, label, source=HOSPITAL_SOURCE))
+        index, found = self._hospital_index, []
+        for m in _BEFORE_HOSPITAL.finditer(text):
+            start = m.end()
+            word = _FIRST_WORD.match(text, start)
+            for name in index.get(word.group(), ()) if word is not None else ():
+                end = start + len(name)
+                if text.startswith(name, start) and not _WORD_GOES_ON.match(text, end):
+                    if not any(s < end and start < e and not (start <= s and e <= end) for s, e in taken):
+                        found.append(Span(start, end, label, source=HOSPITAL_SOURCE))
+                    break
         return found
 
     def before_country(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
