@@ -131,6 +131,7 @@ class SpanForm:
     clinician: str | None
     relative: str | None
     street_types: tuple[str, ...] = ()  # every written form of the pack's street types
+    facility_types: tuple[str, ...] = ()  # every written form of the pack's facility types
 
     @classmethod
     def for_pack(cls, scheme: Scheme, pack: LanguagePack | None) -> SpanForm:
@@ -161,6 +162,9 @@ class SpanForm:
             pack.language if pack is not None else "none", scheme.label_for("person_patient"),
             scheme.label_for("person_clinician"), scheme.label_for("person_relative"),
             street_types=tuple(sorted({f for forms in pack.street_types.values() for f in forms}))
+            if pack is not None else (),
+            facility_types=tuple(sorted({f for forms in pack.facility_types.values() for f in forms
+                                         if len(f) > 3 and f.replace(" ", "").isalpha()}))
             if pack is not None else (),
         )
 
@@ -214,6 +218,8 @@ class SpanForm:
             if span is not None and kind == "street":
                 span = self._street_whole(text, span, out[-1].end if out else 0,
                                           ordered[i + 1].start if i + 1 < len(ordered) else len(text))
+            if span is not None and kind in ("hospital", "health_centre"):
+                span = self._facility_whole(text, span, out[-1].end if out else 0)
             if span is not None and kind in _NOT_PEOPLE:
                 span = self._age_or_kin(text, span)  # "64 años" as a street, "Esposa" as a town
             if span is not None and category.get(span.label) == "town" and self._doubted_word(text, span):
@@ -372,6 +378,38 @@ class SpanForm:
         if kind in ("town", "date") and not (kind == "date" and _DATE_CODE.fullmatch(text, start, end)):
             label = dict(self.category_labels).get("id_other", label)
         return replace(span, start=start, end=end, label=label)
+
+    @cached_property
+    def _facility_head(self) -> regex.Pattern[str] | None:
+        """A facility's type word, then an article or capitalised words, up to a span's start
+        ("Policlínica La " before "Mancha")."""
+        if not self.facility_types:
+            return None
+        types = "|".join(regex.escape(t) for t in sorted(self.facility_types, key=len, reverse=True))
+        return regex.compile(
+            rf"(?<![\p{{L}}\p{{M}}])(?P<type>(?i:{types}))[ \t]+"
+            rf"(?:(?:de|del|la|las|los|el|La|Las|Los|El)[ \t]+|\p{{Lu}}[\p{{L}}\p{{M}}]*[ \t]+){{0,3}}$",
+            regex.V1)
+
+    @cached_property
+    def _facility_start(self) -> regex.Pattern[str]:
+        types = "|".join(regex.escape(t) for t in sorted(self.facility_types, key=len, reverse=True))
+        return regex.compile(rf"(?i:{types})(?![\p{{L}}\p{{M}}])")
+
+    def _facility_whole(self, text: str, span: Span, previous_end: int) -> Span:
+        """A hospital or health centre found without its type ("Mancha" of "Policlínica La
+        Mancha", whose surrogate became "Policlínica La Hospital de Hellín"): widened to the
+        facility type before it on its line, with the words between."""
+        head = self._facility_head
+        if head is None or span.fragments or span.score is None:
+            return span  # a rule's span is as its rule wrote it
+        line_start = max(text.rfind("\n", 0, span.start) + 1, previous_end)
+        if span.start - line_start > 80 or self._facility_start.match(text, span.start) is not None:
+            return span  # it has its type ("Hospital Universitario Fundación Santafé")
+        found = head.search(text, line_start, span.start)
+        if found is None or found.start("type") == span.start:
+            return span
+        return replace(span, start=found.start("type"))
 
     @cached_property
     def _street_head(self) -> regex.Pattern[str] | None:

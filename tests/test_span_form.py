@@ -238,15 +238,19 @@ def test_the_step_is_plain_data() -> None:
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet="ab de 14:32/.,\n", min_size=1, max_size=40), st.data())
 def test_no_character_outside_a_span_joins_one(text: str, data: st.DataObject) -> None:
-    # tidying only drops spans or moves their edges inwards, never outwards or onto digits cut
+    # tidying drops spans or moves their edges inwards — never onto digits cut, but for a date's
+    # time of day — or outwards on the span's own line only, to take the rest of what it cut (a
+    # code, a compound surname, a street's type and number, a facility's type)
     start = data.draw(st.integers(0, len(text) - 1))
     end = data.draw(st.integers(start + 1, len(text)))
-    label = data.draw(st.sampled_from([DATE, HOSPITAL, CLINICIAN, RELATIVE, TOWN, COUNTRY]))
-    (span,) = [Span(start, end, label, source="crf")]
+    label = data.draw(st.sampled_from([DATE, HOSPITAL, CLINICIAN, RELATIVE, TOWN, COUNTRY, "CALLE"]))
+    (span,) = [Span(start, end, label, source="crf", score=data.draw(st.sampled_from([None, 0.3, 0.9])))]
     for out in FORM(text, [span]):
-        assert span.start <= out.start < out.end <= span.end
-        dropped = text[span.start:out.start] + text[out.end:span.end]
-        if label != DATE:
+        assert out.start < out.end
+        added = text[out.start:span.start] + text[span.end:out.end]
+        assert "\n" not in added
+        dropped = text[span.start:max(span.start, out.start)] + text[min(span.end, out.end):span.end]
+        if label != DATE and out.start >= span.start and out.end <= span.end:
             assert not any(c.isdigit() for c in dropped)
 
 
@@ -404,3 +408,17 @@ def test_a_compound_surname_takes_no_word_over_a_column_gap() -> None:
     text = "Residente: Dña. Encarnación Sánchez-Mellado Ruiz                    Hab. 21"
     assert _tidied(text, (PATIENT, "Encarnación Sánchez"), score=0.9) == [
         (PATIENT, "Encarnación Sánchez-Mellado Ruiz")]
+
+
+@pytest.mark.parametrize("text, found, whole", [
+    # an insurer's letter: "Mancha" alone as a hospital, its surrogate after the type left in the
+    # text: "Policlínica La Hospital de Hellín"
+    ("de nuestro cuadro médico en la Policlínica La Mancha, le comunicamos", "Mancha",
+     "Policlínica La Mancha"),
+    ("acude al Centro de Salud Valdefierro por tos", "Valdefierro", "Centro de Salud Valdefierro"),
+    # a span with its own type stays as it is, whatever precedes it on the line
+    ("en la Clínica de Dolor Hospital Universitario Fundación Santafé",
+     "Hospital Universitario Fundación Santafé", "Hospital Universitario Fundación Santafé"),
+])
+def test_a_facility_found_without_its_type_takes_it(text: str, found: str, whole: str) -> None:
+    assert _tidied(text, (HOSPITAL, found), score=0.3) == [(HOSPITAL, whole)]
