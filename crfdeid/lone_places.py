@@ -36,6 +36,7 @@ from functools import cached_property
 import regex
 
 from .langpack import LanguagePack, fold
+from .span_form import folded_entries
 from .types import Span
 
 #: Where a detected span carries it (``Span.source``).
@@ -73,8 +74,6 @@ _BEFORE_COUNTRY = regex.compile(
     r"[ \t]*\([ \t]*(?P<country>\p{Lu}[\p{L} .]{1,30}?)[ \t]*\)")
 #: Where a town after a postal code ends: punctuation, a parenthesis or the line's end.
 _TOWN_END = regex.compile(r"[ \t]*(?:[.,;(\n]|$)")
-#: Between the two names of a bilingual town ("Xàbia/Jávea", "Vitoria-Gasteiz").
-_BILINGUAL = regex.compile(r"[ \t]*/[ \t]*|-(?=\p{Lu})")
 #: What may not follow the place: a hyphen and a letter ("Tolosa-Hunt"), a digit, "@".
 _GLUED = regex.compile(r"[-‐@\p{N}]|\.\p{L}")
 _WORD = regex.compile(r"\p{L}[\p{L}’']*")
@@ -122,10 +121,7 @@ class LonePlaces:
              if fold(form) not in _AMBIGUOUS_TYPES and (len(form) > 2 or "/" in form or "º" in form)},
             key=lambda f: (-len(f), f),
         )) if labels.get("street") else ()
-        towns = {fold(e) for name in ("municipality", "province", "community", "territory")
-                 if name in pack.tables for e in pack.table(name).entries}
-        towns.update(fold(part) for e in pack.table("municipality").entries
-                     for part in _BILINGUAL.split(e) if len(part) > 3)
+        towns = folded_entries(pack, ("municipality", "province", "community", "territory"), parts=True)
         propers = _hospital_propers(pack, towns) if labels.get("hospital") else ()
         return cls(tuple(sorted(kept.items())), stop,
                    tuple(sorted((c, lab) for c, lab in labels.items() if lab)), types,
@@ -295,7 +291,7 @@ _AMBIGUOUS_TYPES = frozenset({"via", "lugar", "parque", "partida", "camino", "cu
                               "poligono", "poligono industrial", "bulevar", "bo.", "ronda", "vía", "pg."})
 
 
-def _hospital_propers(pack: LanguagePack, towns: set[str]) -> tuple[str, ...]:
+def _hospital_propers(pack: LanguagePack, towns: frozenset[str]) -> tuple[str, ...]:
     """The proper parts of the pack's hospital names: the name less its type and qualifiers
     (the pack's ``facility_types`` forms), its connectors and initials ("Hospital General
     Universitario J.M. Morales Meseguer" -> "Morales Meseguer"); only parts of two capitalised

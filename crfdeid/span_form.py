@@ -143,13 +143,13 @@ class SpanForm:
         if pack is not None:
             function_words = frozenset(w for w, c in pack.word_classes.items()
                                        if c in _FUNCTION_CLASSES and w == w.lower())
-            countries = _entries(pack, ("country",))
-            places = _entries(pack, ("municipality", "province", "community", "territory", "foreign_place"),
-                              parts=True)
+            countries = folded_entries(pack, ("country",))
+            places = folded_entries(pack, ("municipality", "province", "community", "territory",
+                                           "foreign_place"), parts=True)
             if pack.lone_names and "given_name" in pack.tables:
                 given = common_given_names(pack, pack.lone_names["min_bearers"])
-            surnames = _entries(pack, ("surname",))
-            all_given = _entries(pack, ("given_name",))
+            surnames = folded_entries(pack, ("surname",))
+            all_given = folded_entries(pack, ("given_name",))
             titles = tuple(sorted((form, h.role) for form, h in pack.honorifics.items()))
             kinship = frozenset(fold(k) for k in pack.kinship)
             fields = frozenset(fold(f) for f in (pack.surrogate.get("patient_name_fields") or ()))
@@ -385,7 +385,7 @@ class SpanForm:
         ("Policlínica La " before "Mancha")."""
         if not self.facility_types:
             return None
-        types = "|".join(regex.escape(t) for t in sorted(self.facility_types, key=len, reverse=True))
+        types = _alternatives(self.facility_types)
         return regex.compile(
             rf"(?<![\p{{L}}\p{{M}}])(?P<type>(?i:{types}))[ \t]+"
             rf"(?:(?:de|del|la|las|los|el|La|Las|Los|El)[ \t]+|\p{{Lu}}[\p{{L}}\p{{M}}]*[ \t]+){{0,3}}$",
@@ -393,7 +393,7 @@ class SpanForm:
 
     @cached_property
     def _facility_start(self) -> regex.Pattern[str]:
-        types = "|".join(regex.escape(t) for t in sorted(self.facility_types, key=len, reverse=True))
+        types = _alternatives(self.facility_types)
         return regex.compile(rf"(?i:{types})(?![\p{{L}}\p{{M}}])")
 
     def _facility_whole(self, text: str, span: Span, previous_end: int) -> Span:
@@ -417,7 +417,7 @@ class SpanForm:
         start ("Pg. de la Vall d'" before "Hebron")."""
         if not self.street_types:
             return None
-        types = "|".join(regex.escape(t) for t in sorted(self.street_types, key=len, reverse=True))
+        types = _alternatives(self.street_types)
         return regex.compile(
             rf"(?<![\p{{L}}\p{{M}}])(?P<type>{types})[ \t]*(?:(?:de|del|la|las|los|el|dels|d['’]|l['’])[ \t]*"
             rf"|\p{{Lu}}[\p{{L}}\p{{M}}]*\.?[ \t]*){{0,4}}$", regex.IGNORECASE | regex.V1)
@@ -644,7 +644,12 @@ class SpanForm:
             and fold(value) not in self.places and fold(value) not in self.countries
 
 
-def _entries(pack: LanguagePack, tables: Sequence[str], parts: bool = False) -> frozenset[str]:
+def _alternatives(forms: Iterable[str]) -> str:
+    """The written forms as one regex alternation, longest first (so "Pº" never cuts "Pº.")."""
+    return "|".join(regex.escape(f) for f in sorted(forms, key=len, reverse=True))
+
+
+def folded_entries(pack: LanguagePack, tables: Sequence[str], parts: bool = False) -> frozenset[str]:
     """The tables' entries, folded; with ``parts`` also each name of a bilingual one
     ("Vitoria-Gasteiz", "Estella/Lizarra": MEDDOCAN writes "Vitoria", "Estella")."""
     out: set[str] = set()

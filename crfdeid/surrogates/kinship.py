@@ -87,7 +87,7 @@ class KinshipGenerator:
         if names and all(self._common_in_capitals(w) for _, w in candidates):
             names = set()
         sex = self._own_sex(text) or self.people.context_sex(state.text, start, text)
-        classified = {s: (t, k) for s, _, t, k in self.people.read(state, start, text)}
+        classified = {s: (t, k) for s, _, t, k in tokens}
         for match in _WORD.finditer(text):
             word = match.group()
             new = word
