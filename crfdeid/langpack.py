@@ -11,6 +11,7 @@ the file and line, never a silently smaller list.
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -182,6 +183,9 @@ class LanguagePack:
     #: ``lone_places`` of the manifest (optional): when a place named after a preposition in
     #: the narrative counts as one (``crfdeid.lone_places``); empty: never.
     lone_places: Mapping[str, float] = field(default_factory=dict)
+    #: ``lone_professions`` of the manifest (optional): the words around an occupation of the
+    #: profession table that say it is one (``crfdeid.lone_professions``); empty: never.
+    lone_professions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def table(self, name: str) -> Table:
         try:
@@ -288,7 +292,9 @@ def read_tsv(path: Path) -> tuple[tuple[str, ...], list[dict[str, str]]]:
             cells += [""] * (width - len(cells))
         if not cells[0] or cells[0].isspace():
             raise PackError("empty first cell", path, number)
-        rows.append(dict(zip(header, cells, strict=True)))
+        # one object per distinct cell after the first: counts, provinces and kinds repeat
+        # thousands of times (7 MB less in every process)
+        rows.append(dict(zip(header, [cells[0], *map(sys.intern, cells[1:])], strict=True)))
     if header is None:
         raise PackError("no header row", path)
     return header, rows
@@ -529,7 +535,10 @@ _SURROGATE_OPTIONAL_LISTS = ("name_acronyms", "medical_acronyms", "facility_qual
                              "streets_not_drawn", "po_boxes", "towns_not_drawn", "feminine_endings",
                              "patient_name_fields")
 _MANIFEST_KEYS = ("language", "name", "version", "rules", "gazetteers", "closed_lists", "lone_names",
-                  "lone_places")
+                  "lone_places", "lone_professions")
+#: ``lone_professions``: the word lists around an occupation (crfdeid/lone_professions.py).
+_LONE_PROFESSION_KEYS = ("after_age", "before", "after", "joins", "stops", "prepositions", "prefixes",
+                         "exclude")
 #: ``lone_names``: how many people must bear a given name (the table's male + female counts).
 _LONE_NAME_KEYS = ("min_bearers",)
 
@@ -587,7 +596,26 @@ def _load_pack_cached(root_str: str) -> LanguagePack:
         surrogate=_load_surrogate(root / closed["surrogate"]) if "surrogate" in closed else {},
         lone_names=_load_lone_names(data.get("lone_names"), manifest, tables),
         lone_places=_load_lone_places(data.get("lone_places"), manifest, tables),
+        lone_professions=_load_lone_professions(data.get("lone_professions"), manifest, tables),
     )
+
+
+def _load_lone_professions(spec: Any, manifest: Path,
+                           tables: Mapping[str, Table]) -> dict[str, tuple[str, ...]]:
+    if spec is None:
+        return {}
+    if not isinstance(spec, dict):
+        raise PackError("lone_professions: expected a mapping of word lists "
+                        f"({', '.join(_LONE_PROFESSION_KEYS)})", manifest)
+    _check_keys(spec, _LONE_PROFESSION_KEYS, manifest, "lone_professions")
+    out = {}
+    for key, words in spec.items():
+        if not isinstance(words, list) or not all(isinstance(w, str) and w.strip() for w in words):
+            raise PackError(f"lone_professions: {key} must be a list of words, got {words!r}", manifest)
+        out[key] = tuple(w.strip() for w in words)
+    if "profession" not in tables:
+        raise PackError("lone_professions needs a gazetteer 'profession'", manifest)
+    return out
 
 
 def _load_lone_places(spec: Any, manifest: Path, tables: Mapping[str, Table]) -> dict[str, float]:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import regex
 
@@ -62,6 +63,14 @@ _TITLED = regex.compile(
 )
 #: After a name, what makes it a street's: a comma and a number ("Dr. Esquerdo, 46").
 _STREET_NUMBER = regex.compile(r"[ \t]*,?[ \t]*(?:n[º°o]\.?[ \t]*)?\d")
+#: A note is typed in lower case when fewer of its letters than this share are capitals.
+_FEW_CAPITALS = 0.02
+_NOT_LETTERS = regex.compile(r"\P{L}+")
+_NOT_CAPITALS = regex.compile(r"\P{Lu}+")
+#: Two or three lower-case words on one line: a name in a note typed in lower case.
+_LOWER_NAME = regex.compile(
+    r"(?<![\p{L}\p{N}])(?P<given>\p{Ll}{3,})[ ](?P<second>\p{Ll}{3,})(?:[ ](?P<third>\p{Ll}{3,}))?"
+    r"(?![\p{L}\p{N}])")
 #: How far back a kinship word makes the name a relative's ("su hermano mayor, Ovidio").
 _KIN_WINDOW = 3
 
@@ -108,6 +117,8 @@ class LoneNames:
         taken = sorted((s.start, s.end) for s in spans)
         found: list[Span] = self.titled(text, taken)
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found.extend(self.lower_case(text, taken))
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
         for m in _WORD.finditer(text):
             word = m.group()
             if fold(word) not in self.names:
@@ -128,6 +139,26 @@ class LoneNames:
                 continue
             label = self.relative if self.relative and self._after_kin(line) else self.patient
             found.append(Span(m.start(), m.end(), label, source=SOURCE))
+        return found
+
+    def lower_case(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+        """In a note typed in lower case (a nursing handover: "hab 314. ahmed benjelloun, 54a"),
+        where a capital says nothing, a name of two or three words: a given name of the step's
+        list and one or two surnames of the pack's table, none of them a word of the language,
+        touching no detected span. Notes with capitals are left to the rest of the step."""
+        if not self.surnames or not typed_in_lower_case(text):
+            return []
+        found: list[Span] = []
+        for m in _LOWER_NAME.finditer(text):
+            words = [m["given"], *(w for w in (m["second"], m["third"]) if w)]
+            if fold(words[0]) not in self.names or any(self._known(w) for w in words):
+                continue
+            k = 2 if not m["third"] or fold(m["third"]) not in self.surnames else 3
+            if fold(words[1]) not in self.surnames:
+                continue
+            end = m.end("second") if k == 2 else m.end("third")
+            if not _touches(taken, m.start(), end):
+                found.append(Span(m.start(), end, self.patient, source=SOURCE))
         return found
 
     def titled(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
@@ -171,6 +202,15 @@ class LoneNames:
     def _after_kin(self, line: str) -> bool:
         words = regex.findall(r"\p{L}+", line)[-_KIN_WINDOW:]
         return any(fold(w) in self.kinship for w in words)
+
+
+@lru_cache(maxsize=4)
+def typed_in_lower_case(text: str) -> bool:
+    """Is the note typed in lower case (fewer than 2 % of its letters capitals, forty letters
+    at least)? There a capital says nothing of a name. Asked by several steps of one note: the
+    answer is kept for the last few texts."""
+    letters = len(_NOT_LETTERS.sub("", text))
+    return letters >= 40 and len(_NOT_CAPITALS.sub("", text)) <= letters * _FEW_CAPITALS
 
 
 def _line_before(text: str, at: int) -> str:

@@ -36,7 +36,8 @@ from functools import cached_property
 import regex
 
 from .langpack import LanguagePack, fold
-from .span_form import folded_entries
+from .lone_names import typed_in_lower_case
+from .span_form import bilingual_parts, folded_entries
 from .types import Span
 
 #: Where a detected span carries it (``Span.source``).
@@ -53,12 +54,24 @@ _CANDIDATE = regex.compile(
     rf"{'|'.join(sorted(_PREPOSITIONS, key=len, reverse=True))}))[ \t]+"
     r"(?P<name>\p{Lu}[\p{L}’']*(?:[ \t]+(?:(?i:de|del|la|las|los|el)[ \t]+)?\p{Lu}[\p{L}’']*){0,4})"
 )
+#: The same, in a note typed in lower case: one lower-case word (the words after it are the
+#: sentence's, not more of the name).
+_LOWER_CANDIDATE = regex.compile(
+    rf"(?<![\p{{L}}\p{{N}}])(?P<prep>(?:{_ORIGIN}|en|a|desde|hasta|hacia))[ \t]+"
+    r"(?P<name>\p{Ll}[\p{L}’']*)(?![\p{L}\p{N}])"
+)
 #: Where a hospital called by its proper name comes from (``Span.source``).
 HOSPITAL_SOURCE = "hospital-name"
 #: What a hospital called by its proper name follows: "el", "del", "al", or "(".
 _BEFORE_HOSPITAL = regex.compile(r"(?:(?<![\p{L}\p{N}])(?:del|al|el)[ \t]+|\()(?=\p{Lu})")
 _FIRST_WORD = regex.compile(r"[^\s(),.;:]+")
 _WORD_GOES_ON = regex.compile(r"[\p{L}\p{N}]")
+#: Where an organisation of the pack's list comes from (``Span.source``).
+ORGANISATION_SOURCE = "organisation-name"
+#: Kinds of the organisation list a note's mention of is not PHI (MEDDOCAN: device makers).
+_NOT_NAMED = frozenset({"manufacturer"})
+#: A word that starts with a capital, not inside another word.
+_CAPITAL_WORD = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}[^\s(),.;:]*")
 #: Where a place chained to an address comes from (``Span.source``).
 CHAIN_SOURCE = "address-place"
 _NAME = r"(?P<name>\p{Lu}[\p{L}’']*(?:[ \t]+(?:(?:de|del|la|las|los|el|d’|d')[ \t]*)?\p{Lu}[\p{L}’']*){0,4})"
@@ -96,6 +109,11 @@ class LonePlaces:
     #: the proper parts of the pack's hospitals' names, as written ("Son Espases", "Morales
     #: Meseguer"): what notes call a hospital by
     hospital_names: tuple[str, ...] = ()
+    #: the names and aliases of the pack's organisations, as written, less the makers of
+    #: devices (MEDDOCAN leaves "Stryker" or "Medtronic" of an implant in clear)
+    organisation_names: tuple[str, ...] = ()
+    #: the pack's language (its lexicon tells words from names in notes typed in lower case)
+    language: str = "es"
 
     @classmethod
     def for_pack(cls, pack: LanguagePack | None, labels: Mapping[str, str | None]) -> LonePlaces | None:
@@ -108,6 +126,8 @@ class LonePlaces:
         for row in pack.table("municipality").rows:
             if _count(row.get("population")) >= least:
                 places[fold(row["name"])] = "town"
+                for part in bilingual_parts(row["name"]):  # "Alboraia/Alboraya": each name
+                    places.setdefault(fold(part), "town")
         for name in ("province", "community", "territory", "foreign_place"):
             if name in pack.tables:
                 places.update(dict.fromkeys((fold(e) for e in pack.table(name).entries), "town"))
@@ -123,19 +143,24 @@ class LonePlaces:
         )) if labels.get("street") else ()
         towns = folded_entries(pack, ("municipality", "province", "community", "territory"), parts=True)
         propers = _hospital_propers(pack, towns) if labels.get("hospital") else ()
+        organisations = tuple(sorted(
+            {name for row in pack.table("organisation").rows if row.get("kind") not in _NOT_NAMED
+             for name in (row["name"], *filter(None, (row.get("aliases") or "").split("|")))}
+        )) if "organisation" in pack.tables and labels.get("organisation") else ()
         return cls(tuple(sorted(kept.items())), stop,
                    tuple(sorted((c, lab) for c, lab in labels.items() if lab)), types,
-                   tuple(sorted(towns - stop)), propers)
+                   tuple(sorted(towns - stop)), propers, organisations, pack.language)
 
     @cached_property
     def _place_of(self) -> dict[str, str]:
         """``places`` as a mapping, built once (ten thousand names: not per note)."""
         return dict(self.places)
 
-    def streets(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
-        """An address named after its street type that no detected span touches: "C/ Real,
-        45 - 1º" heading a letter, "en la calle Corrida" in a forensic report."""
-        return _streets(self, text, taken)
+    def streets(self, text: str, taken: list[tuple[int, int]], spans: Sequence[Span] = ()) -> list[Span]:
+        """An address named after its street type that no detected span touches but places
+        inside its name: "C/ Real, 45 - 1º" heading a letter, "en la calle Corrida" in a
+        forensic report, "Pza. de España 4" (``spans``: the detected ones, whose streets stay)."""
+        return _streets(self, text, taken, spans)
 
     @cached_property
     def _address_places(self) -> frozenset[str]:
@@ -210,6 +235,37 @@ class LonePlaces:
                     break
         return found
 
+    @cached_property
+    def _organisation_index(self) -> dict[str, tuple[str, ...]]:
+        """The organisations' names and aliases by their first word in capitals, longest first."""
+        index: dict[str, list[str]] = {}
+        for name in self.organisation_names:
+            first = _FIRST_WORD.match(name)
+            if first is not None:
+                index.setdefault(first.group().upper(), []).append(name)
+        return {first: tuple(sorted(names, key=len, reverse=True)) for first, names in index.items()}
+
+    def organisations(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+        """An organisation of the pack's list named as the list writes it, or in capitals
+        ("Mutualista MUFACE n.º", "ASISA - Delegación Provincial"), that no span touches. Over
+        MEDDOCAN train+dev every such name but the device makers' is PHI (89 of 89 inside a gold
+        span); the tagger, which has the list as a feature, left "ASISA" of a blind note."""
+        label = dict(self.labels).get("organisation")
+        index = self._organisation_index if label else {}
+        found: list[Span] = []
+        if not index:
+            return found
+        for word in _CAPITAL_WORD.finditer(text):
+            for name in index.get(word.group().upper(), ()):
+                start, end = word.start(), word.start() + len(name)
+                written = text[start:end]
+                if (written == name or (written.isupper() and written == name.upper())) \
+                        and not _WORD_GOES_ON.match(text, end) and not _touches(taken, start, end):
+                    found.append(Span(start, end, label, source=ORGANISATION_SOURCE))
+                    taken = sorted([*taken, (start, end)])
+                    break
+        return found
+
     def before_country(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
         """A town named with its country in parentheses ("nacido en Tánger (Marruecos)",
         "natural de Quibdó (Colombia)"): foreign towns no table holds, which the country
@@ -226,21 +282,41 @@ class LonePlaces:
                 found.append(Span(start, end, town, source=SOURCE))
         return found
 
+    def _candidates(self, text: str) -> Iterable[regex.Match[str]]:
+        """The names after a preposition; in a note typed in lower case ("vive sola en c/ de
+        la mar 14, bajo, alboraia"), lower-case names too, those no lexicon knows as a word
+        ("en granada" may be the fruit: it stays)."""
+        yield from _CANDIDATE.finditer(text)
+        if not typed_in_lower_case(text):
+            return
+        from .lexicon import lexicon
+
+        for m in _LOWER_CANDIDATE.finditer(text):
+            try:
+                known = all(lexicon().is_known(w, self.language) for w in _WORD.findall(m["name"])
+                            if w not in _PARTICLES)
+            except ValueError:
+                known = True
+            if not known:
+                yield m
+
     def spans(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """The places ``text`` names after a preposition, and the streets it names after a
         street type, that no span of ``spans`` touches; the places an address goes on with
         after a detected one (``chained``)."""
         places, labels = self._place_of, dict(self.labels)
         taken = sorted((s.start, s.end) for s in spans)
-        found: list[Span] = self.streets(text, taken)
+        found: list[Span] = self.streets(text, taken, spans)
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         found.extend(self.before_country(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         found.extend(self.hospitals(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found.extend(self.organisations(text, taken))
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
         found.extend(self.chained(text, [*spans, *found], taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
-        for m in _CANDIDATE.finditer(text):
+        for m in self._candidates(text):
             words = list(_WORD.finditer(m["name"]))
             # the longest run of the name's first words that is a place, and that the name ends
             for k in range(len(words), 0, -1):
@@ -256,17 +332,20 @@ class LonePlaces:
         return found
 
 
-def _street_pattern(types: tuple[str, ...]) -> regex.Pattern[str]:
+def _street_pattern(types: tuple[str, ...], lower: bool = False) -> regex.Pattern[str]:
+    """The street pattern; ``lower``: for a note typed in lower case, where the name's words
+    are in any case and the house number is required ("c/ de la mar 14, bajo")."""
     forms = "|".join(regex.escape(t).replace("\\ ", "[ \\t]*") for t in types)
+    word = r"\p{L}[\p{L}’'-]*" if lower else r"(?:\p{Lu}\p{Ll}[\p{L}’'-]*|\p{Lu}{2,})"
     return regex.compile(
         rf"(?<![\p{{L}}\p{{N}}])(?i:{forms})(?<=[./º]|\p{{L}})[ \t]{{0,2}}"
         r"(?:(?:de|del|de[ \t]+la|de[ \t]+los|de[ \t]+las)[ \t]+)?"
-        r"(?:\p{Lu}\p{Ll}[\p{L}’'-]*|\p{Lu}{2,})"
-        r"(?:[ \t]+(?:(?:de|del|la|las|los|el|y)[ \t]+)?(?:\p{Lu}\p{Ll}[\p{L}’'-]*|\p{Lu}{2,})){0,3}"
-        r"(?:[ \t]*,?[ \t]*(?:n[º°o]\.?[ \t]*)?\d{1,4}[A-Za-z]?(?![\p{L}\p{N}/.,]\d)"
-        r"(?:[ \t]*[-,][ \t]*(?:\d{1,2}(?!\d)[ \t]*\.?[ºª°]?(?:[ \t]*[A-Za-z](?![\p{L}]))?"
+        + word + r"(?:[ \t]+(?:(?:de|del|la|las|los|el|y)[ \t]+)?" + word + r"){0,3}"
+        + r"(?:[ \t]*,?[ \t]*(?:n[º°o]\.?[ \t]*)?\d{1,4}[A-Za-z]?(?![\p{L}\p{N}/.,]\d)"
+        r"(?:[ \t]*[-,][ \t]*(?:\d{1,2}(?!\d)(?:\.?[ºª°]|[ \t]*[ºª°])?(?:[ \t]*[A-Za-z](?![\p{L}]))?"
+        r"(?:[ \t]+(?:izda|izq|dcha|der)\.?)?"
         r"|bajo|izda\.?|izq\.?|dcha\.?"
-        r"|der\.?))*)?"
+        r"|der\.?))*)" + ("" if lower else "?")
     )
 
 
@@ -276,7 +355,7 @@ def with_lone_places(text: str, spans: Iterable[Span], step: LonePlaces | None) 
     if step is None:
         return spans
     found = step.spans(text, spans)
-    named = [(s.start, s.end) for s in found if s.source in (HOSPITAL_SOURCE, SOURCE)]
+    named = [(s.start, s.end) for s in found if s.source in (HOSPITAL_SOURCE, SOURCE, STREET_SOURCE)]
     if named:  # "Miguel" of "del Miguel Servet" gives way to the hospital, "LA REINA" to the town
         spans = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in named)]
     return sorted([*spans, *found], key=lambda s: (s.start, s.end, s.label))
@@ -336,19 +415,37 @@ def _count(value: str | None) -> float:
         return 0.0
 
 
-def _streets(step: LonePlaces, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+def _streets(step: LonePlaces, text: str, taken: list[tuple[int, int]],
+             spans: Sequence[Span] = ()) -> list[Span]:
     label = dict(step.labels).get("street")
     if not label or not step.street_types:
         return []
-    pattern = _STREETS.get(step.street_types)
+    lower = typed_in_lower_case(text)
+    pattern = _STREETS.get((step.street_types, lower))
     if pattern is None:
-        pattern = _STREETS[step.street_types] = _street_pattern(step.street_types)
+        pattern = _STREETS[(step.street_types, lower)] = _street_pattern(step.street_types, lower)
+    # a place the tagger found inside the street's name gives way to the street ("España" of
+    # "Pza. de España 4, 2º izda.", which had become a country and left the street in clear);
+    # a street the tagger found stays as it found it
+    streets = [(s.start, s.end) for s in spans if s.label == label]
     return [Span(m.start(), m.end(), label, source=STREET_SOURCE)
-            for m in pattern.finditer(text) if not _touches(taken, m.start(), m.end())]
+            for m in pattern.finditer(text)
+            if _within(taken, m.start(), m.end()) and not _touches(streets, m.start(), m.end())
+            and not (lower and _ordinary_name(step, m.group()))]
+
+
+def _ordinary_name(step: LonePlaces, street: str) -> bool:
+    """In a note typed in lower case: does the street's name hold a word of the pack's closed
+    lists beyond its particles ("calle y se cayó 3 veces" is no street)?"""
+    name = regex.split(r"\d", street, maxsplit=1)[0]  # not the floor and door: "14, bajo"
+    words = [fold(w) for w in _WORD.findall(name)[1:]]
+    return any(w in step.stop and w not in _PARTICLES for w in words)
 
 
 #: Compiled street patterns by street types (one pack per process, in practice).
-_STREETS: dict[tuple[str, ...], regex.Pattern[str]] = {}
+_STREETS: dict[tuple[tuple[str, ...], bool], regex.Pattern[str]] = {}
+#: The particles of a street's name.
+_PARTICLES = frozenset({"de", "del", "la", "las", "los", "el", "y"})
 
 
 def _within(taken: list[tuple[int, int]], start: int, end: int) -> bool:

@@ -36,6 +36,7 @@ from .errors import CrfdeidError
 from .heap import collector_paused
 from .lone_names import LoneNames, with_lone_names
 from .lone_places import LonePlaces, with_lone_places
+from .lone_professions import LoneProfessions, with_lone_professions
 from .rules import DEFAULT_TIMEOUT, RuleEngine, RuleTimeout
 from .schemes import DEFAULT_SCHEME, LabelMap, Scheme, dropped_rules_message, load_scheme
 from .span_form import SpanForm
@@ -96,21 +97,24 @@ class Completion:
     time of day as a date, no function word at an edge, a person under a place's label
     relabelled: ``crfdeid.span_form``), then the acronyms of organisations they define
     (``crfdeid.acronyms``; never the pack's ``clinical`` ones, "UCI"), then the given names
-    standing alone (``crfdeid.lone_names``) and the places named after a preposition
-    (``crfdeid.lone_places``)."""
+    standing alone (``crfdeid.lone_names``), the places named after a preposition
+    (``crfdeid.lone_places``) and the occupations named where a note says what one does
+    (``crfdeid.lone_professions``)."""
 
     scheme: Scheme
     clinical: frozenset[str]
     lone_names: LoneNames | None
     form: SpanForm | None = None
     lone_places: LonePlaces | None = None
+    lone_professions: LoneProfessions | None = None
 
     def __call__(self, text: str, spans: list[Span]) -> list[Span]:
         if self.form is not None:
             spans = self.form(text, spans)
         spans = with_acronyms(text, spans, self.scheme.category, self.clinical.__contains__)
         spans = with_lone_names(text, spans, self.lone_names)
-        return with_lone_places(text, spans, self.lone_places)
+        spans = with_lone_places(text, spans, self.lone_places)
+        return with_lone_professions(text, spans, self.lone_professions)
 
 
 def merge_detected(policy: MergePolicy, crf_spans: list[Span], rule_spans: Iterable[Span]) -> list[Span]:
@@ -225,7 +229,11 @@ class Pipeline:
         places = LonePlaces.for_pack(self._pack, {c: self.scheme.label_for(c)
                                                   for c in ("town", "country", "street", "hospital",
                                                             "health_centre", "organisation")})
-        return Completion(self.scheme, clinical, lone, SpanForm.for_pack(self.scheme, self._pack), places)
+        professions = LoneProfessions.for_pack(
+            self._pack, self.scheme.label_for("profession"),
+            [self.scheme.label_for(c) for c in ("person_patient", "person_relative")])
+        return Completion(self.scheme, clinical, lone, SpanForm.for_pack(self.scheme, self._pack), places,
+                          professions)
 
     @cached_property
     def _pack(self) -> LanguagePack | None:

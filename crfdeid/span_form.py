@@ -107,6 +107,20 @@ _ENDS_WITH_PARTICLE = regex.compile(r"(?<![\p{L}])(?:de|del|de la|de los|de las|
 #: Spacing on one line.
 _SPACE_ONLY = regex.compile(r"[ \t]*")
 #: A capitalised word after a space, on the same line.
+#: A name of two to five capitalised words between quotation marks on one line.
+_QUOTED = regex.compile(
+    r"(?P<q>[\"“«'])"
+    r"(?P<name>\p{Lu}[\p{L}’'-]*(?:[ ](?:(?:de|del|la|las|los|el|y)[ ])?\p{Lu}[\p{L}’'-]*){1,4})"
+    r"(?:[\"”»'])")
+#: Labels of proper names, which a lower-case word of the language alone cannot be.
+_PROPER = frozenset({"hospital", "health_centre", "organisation", "town", "country", "street",
+                     "person_patient", "person_clinician"})
+_SINGLE_WORD = regex.compile(r"\p{L}+")
+#: One more title-case word after a name, where the phrase ends: " Mery," (one space only).
+_RUNS_ON = regex.compile(r" (?P<word>\p{Lu}(?:\p{Ll}[\p{L}\p{M}]+|[\p{Lu}\p{M}]+))"
+                         r"(?=[ \t]*(?:[,.;:)\n]|$)|[ \t]{2,}|\t)")
+#: A name in apposition after a kinship word: ", Geoffrey," (one to three capitalised words).
+_APPOSED = regex.compile(r",[ ](?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+){0,2})(?=[ \t]*[,.;:)\n])")
 _NEXT_WORD = regex.compile(r"[ \t]+(?P<word>\p{Lu}[\p{L}\p{M}]+)(?![\p{L}\p{M}\d'’-])")
 
 
@@ -132,6 +146,7 @@ class SpanForm:
     relative: str | None
     street_types: tuple[str, ...] = ()  # every written form of the pack's street types
     facility_types: tuple[str, ...] = ()  # every written form of the pack's facility types
+    closed: frozenset[str] = frozenset()  # the pack's closed-class words ("no", "al", "ya")
 
     @classmethod
     def for_pack(cls, scheme: Scheme, pack: LanguagePack | None) -> SpanForm:
@@ -166,6 +181,7 @@ class SpanForm:
             facility_types=tuple(sorted({f for forms in pack.facility_types.values() for f in forms
                                          if len(f) > 3 and f.replace(" ", "").isalpha()}))
             if pack is not None else (),
+            closed=frozenset(fold(w) for w in pack.word_classes) if pack is not None else frozenset(),
         )
 
     @cached_property
@@ -211,6 +227,9 @@ class SpanForm:
                 span = self._after_name(text, span)  # "su hijo Álvaro informados"
                 limit = ordered[i + 1].start if i + 1 < len(ordered) else len(text)
                 span = self._hyphened(text, span, limit)  # "Ruiz-Gallardo Peñalver"
+                span = self._name_runs_on(text, span, limit)  # "Luz" of "su madre, Luz Mery,"
+                if kind == "person_relative":
+                    span = self._kin_apposition(text, span, limit)  # "su marido, Geoffrey,"
             if (span is not None and kind in _NUMBERED
                     and any(c.isdigit() for c in text[span.start : span.end])):
                 span = self._whole_token(text, span, out[-1].end if out else 0,
@@ -220,10 +239,17 @@ class SpanForm:
                                           ordered[i + 1].start if i + 1 < len(ordered) else len(text))
             if span is not None and kind in ("hospital", "health_centre"):
                 span = self._facility_whole(text, span, out[-1].end if out else 0)
+            if span is not None and kind in _PROPER:
+                span = self._quoted_whole(text, span, out[-1].end if out else 0,
+                                          ordered[i + 1].start if i + 1 < len(ordered) else len(text))
             if span is not None and kind in _NOT_PEOPLE:
                 span = self._age_or_kin(text, span)  # "64 años" as a street, "Esposa" as a town
+            if span is not None and kind == "person_relative":
+                span = self._town_as_relative(text, span)  # "(Dos Hermanas)"
             if span is not None and category.get(span.label) == "town" and self._doubted_word(text, span):
                 continue  # "Dra. Vilaró (Neumología)": a specialty, no town
+            if span is not None and category.get(span.label) in _PROPER and self._doubted_lower(text, span):
+                continue  # "no" of "al Hospital Comarcal al no haber camas" as a hospital
             if span is not None and category.get(span.label) == "street" and self._doubted_street(text, span):
                 continue  # "Hab. 21" (the room) as a street
             if span is not None and (kind in _PEOPLE or kind in _NOT_PEOPLE):
@@ -325,6 +351,49 @@ class SpanForm:
         if any(c.isdigit() for c in text[words[last].end() : span.end]):
             return span
         return replace(span, end=words[last].end())
+
+    def _name_runs_on(self, text: str, span: Span, limit: int) -> Span:
+        """A name cut before its last word ("Luz" of "su madre, Luz Mery, llegada…"; "Mery" was
+        left in clear): a span ending with a name word of the tables runs on over one more
+        capitalised word of the given-name or surname tables after one space, where the phrase
+        then ends (punctuation or the line's end) — not a place, a title, a kinship word."""
+        if span.fragments:
+            return span
+        words = _WORDS.findall(text, span.start, span.end)
+        if not words or (fold(words[-1]) not in self.all_given and fold(words[-1]) not in self.surnames):
+            return span
+        nxt = _RUNS_ON.match(text, span.end)
+        if nxt is None or nxt.end("word") > limit or nxt["word"].isupper() != words[-1].isupper():
+            return span  # "MARGARET ANNE" in capitals, "Luz Mery" in title case
+        key = fold(nxt["word"])
+        if (key not in self.all_given and key not in self.surnames) or key in self.places \
+                or key in self.countries or key in self._titles or key in self.kinship:
+            return span
+        return replace(span, end=nxt.end("word"))
+
+    def _kin_apposition(self, text: str, span: Span, limit: int) -> Span:
+        """A relative's span of kinship words alone, followed by the relative's name after a
+        comma ("Vive con su marido, Geoffrey, de movilidad reducida": "marido" found, "Geoffrey"
+        left in clear): the span runs on over one to three capitalised words that are names of
+        the tables or no word of the language, not a place, where the phrase ends. MEDDOCAN
+        marks such a relative whole ("marido, Geoffrey")."""
+        if span.fragments:
+            return span
+        words = [fold(w) for w in _WORDS.findall(text, span.start, span.end)]
+        if not words or not any(w in self.kinship for w in words) or not all(
+                w in self.kinship or w in self.function_words for w in words):
+            return span
+        apposed = _APPOSED.match(text, span.end)
+        if apposed is None or apposed.end("name") > limit:
+            return span
+        names = apposed["name"].split()
+        if fold(apposed["name"]) in self.places or any(
+                fold(n) in self.places or fold(n) in self.countries or fold(n) in self.kinship
+                or fold(n) in self._titles
+                or (fold(n) not in self.all_given and fold(n) not in self.surnames and self._known(n))
+                for n in names):
+            return span
+        return replace(span, end=apposed.end("name"))
 
     def _hyphened(self, text: str, span: Span, limit: int) -> Span:
         """A name cut at the hyphen of a compound surname ("Francisco Javier Ruiz" of
@@ -456,6 +525,18 @@ class SpanForm:
             return replace(span, label=self.relative)
         return span
 
+    def _town_as_relative(self, text: str, span: Span) -> Span:
+        """A relative's span that is a town of two capitalised words or more with a kinship word
+        in its name ("Clínica Dental Cotán (Dos Hermanas)"): the town's label. Under the
+        relative's, the kinship generator kept the kinship word, and the town stayed in clear."""
+        value = text[span.start : span.end]
+        words = _WORDS.findall(value)
+        town = dict(self.category_labels).get("town")
+        if (town and len(words) >= 2 and all(w[:1].isupper() for w in words)
+                and any(fold(w) in self.kinship for w in words) and fold(value) in self.places):
+            return replace(span, label=town)
+        return span
+
     def _column_cut(self, text: str, span: Span) -> Span:
         """A name span running over a column gap (two spaces or more, a tab) into a word of the
         language no name table holds ("Dra. Sofía Medina   Anestesista: Dr. Ibáñez"): cut at
@@ -511,6 +592,40 @@ class SpanForm:
         key = fold(value)
         return (key not in self.places and key not in self.countries and key not in self.all_given
                 and key not in self.surnames and self._known(value))
+
+    def _quoted_whole(self, text: str, span: Span, previous_end: int, next_start: int) -> Span:
+        """A span inside a quoted name of capitalised words, widened to the whole name: the
+        boat 'embarcación "Nueva Rosario"' found as "Rosario" left "Nueva" in clear. Only
+        between quotation marks on one line, two to five capitalised words (particles
+        between), touching no other span."""
+        if span.fragments:
+            return span
+        line_start = text.rfind("\n", 0, span.start) + 1
+        for m in _QUOTED.finditer(text, line_start, min(len(text), span.end + 80)):
+            start, end = m.start("name"), m.end("name")
+            if start <= span.start and span.end <= end and (start, end) != (span.start, span.end):
+                if start >= previous_end and end <= next_start:
+                    return replace(span, start=start, end=end)
+                break
+            if m.start() > span.end:
+                break
+        return span
+
+    def _doubted_lower(self, text: str, span: Span) -> bool:
+        """A span the tagger doubted, under a label of proper names, that is one lower-case
+        closed-class word ("al no" after a hospital, cut to "no" by the trimming; "No" is a
+        surname of the table), or a word of the language no place, name or surname table
+        holds. A note typed in lower case keeps its names and places: they are in the tables,
+        or no word of the language ("alboraia", "puig")."""
+        if span.fragments or span.score is None or span.score >= _DOUBT:
+            return False
+        value = text[span.start : span.end]
+        if value != value.lower() or not _SINGLE_WORD.fullmatch(value):
+            return False
+        key = fold(value)
+        return key in self.closed or (key not in self.places and key not in self.countries
+                                      and key not in self.all_given and key not in self.surnames
+                                      and self._known(value))
 
     def _doubted_street(self, text: str, span: Span) -> bool:
         """A street span the tagger doubted that is one word without a number: a word of the
@@ -649,6 +764,13 @@ def _alternatives(forms: Iterable[str]) -> str:
     return "|".join(regex.escape(f) for f in sorted(forms, key=len, reverse=True))
 
 
+def bilingual_parts(name: str) -> list[str]:
+    """Each name of a bilingual one ("Vitoria-Gasteiz", "Alboraia/Alboraya"), of four letters
+    or more; none for a name of one language."""
+    parts = _BILINGUAL.split(name)
+    return [p for p in parts if len(p) > 3] if len(parts) > 1 else []
+
+
 def folded_entries(pack: LanguagePack, tables: Sequence[str], parts: bool = False) -> frozenset[str]:
     """The tables' entries, folded; with ``parts`` also each name of a bilingual one
     ("Vitoria-Gasteiz", "Estella/Lizarra": MEDDOCAN writes "Vitoria", "Estella")."""
@@ -658,7 +780,7 @@ def folded_entries(pack: LanguagePack, tables: Sequence[str], parts: bool = Fals
             for entry in pack.table(name).entries:
                 out.add(fold(entry))
                 if parts:
-                    out.update(fold(p) for p in _BILINGUAL.split(entry) if len(p) > 3)
+                    out.update(fold(p) for p in bilingual_parts(entry))
     return frozenset(out)
 
 

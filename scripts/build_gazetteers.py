@@ -20,7 +20,8 @@ Outputs (tab-separated, UTF-8, one header row, '#' comment lines on top):
   health_centres.tsv name, type, municipality, province   Catálogo de Centros de Atención Primaria
   streets.tsv        name, type, province      street names of council addresses (with their
                                                  province) + MEDDOCAN list (no province)
-  professions.tsv    masculine, feminine, isco  ESCO occupations (ISCO-08 group) + MEDDOCAN list
+  professions.tsv    masculine, feminine, isco  ESCO occupations (ISCO-08 group) + MEDDOCAN list +
+                                                 the pack's hand list (professions_common.yaml)
   territories.tsv    name                       MEDDOCAN organisers' territories
   foreign_places.tsv name, country, kind, source  cities and regions of other countries: CLDR
                                                  time-zone cities (babel) + Faker address lists
@@ -155,6 +156,11 @@ SOURCES = {
         "files": ["esco/occupations_es.json"],
         "licence": "ESCO, © European Union, reuse with attribution",
         "attribution": "ESCO classification of the European Commission (occupations, Spanish)",
+    },
+    "pack_professions": {
+        "pack_files": ["professions_common.yaml"],
+        "licence": "MIT (this project; hand-written)",
+        "attribution": "crfdeid language pack (hand list of everyday occupations)",
     },
     "pack_organisations": {
         "pack_files": ["organisations.tsv"],
@@ -523,7 +529,7 @@ def check_postal_prefixes(src: Path, provinces: ProvinceIndex) -> dict[str, int]
 
 #: The kinds of organisations.tsv (its ``kind`` column).
 ORGANISATION_KINDS = ("health_service", "government", "university", "research", "forensic", "emergency",
-                      "association", "justice", "insurer", "manufacturer")
+                      "association", "justice", "insurer", "manufacturer", "employer")
 
 
 def check_organisations(table: Path, hospitals: Iterable[str], clinical: Iterable[str] = ()) -> dict:
@@ -711,11 +717,12 @@ def _feminine(masculine: str) -> str:
     return masculine
 
 
-def build_professions(src: Path) -> tuple[list[list[str]], dict]:
+def build_professions(src: Path, common: Path | None = None) -> tuple[list[list[str]], dict]:
     """Masculine and feminine forms with their ISCO unit group, so that a surrogate can stay
     in its field (a quarry worker's silicosis needs a manual trade, not a notary). A MEDDOCAN
     word gets the group of the ESCO occupation it names or is a synonym of (the most usual
-    group when several are), or none."""
+    group when several are), or none. Then the pack's hand list of everyday occupations
+    (``common``: "pescador", "guardia civil", "ama de casa"), where neither has the form."""
     occupations = json.loads((src / "esco/occupations_es.json").read_text(encoding="utf-8"))
     rows: dict[str, list[str]] = {}
     by_name: dict[str, str] = {}
@@ -764,8 +771,19 @@ def build_professions(src: Path) -> tuple[list[list[str]], dict]:
             continue  # "ingeniera": left out before too
         form = present[key].lower()
         rows.setdefault(key, [form, form, group_of(form)])
+    hand = yaml.safe_load(common.read_text(encoding="utf-8"))["professions"] if common else []
+    listed = {fold(form) for row in rows.values() for form in row[:2]}
+    added = 0
+    for masc, fem, group in hand:
+        if fold(masc) in listed and fold(fem) in listed:
+            continue
+        key = fold(masc) if fold(masc) not in rows else fold(fem)
+        rows.setdefault(key, [masc, fem, group])
+        listed |= {fold(masc), fold(fem)}
+        added += 1
     out = sorted(rows.values(), key=lambda r: fold(r[0]))
-    return out, {"rows_read": len(occupations) + len(words), "with_isco_group": sum(1 for r in out if r[2])}
+    return out, {"rows_read": len(occupations) + len(words) + len(hand), "hand_rows_added": added,
+                 "with_isco_group": sum(1 for r in out if r[2])}
 
 
 def build_countries(src: Path) -> tuple[list[list[str]], dict]:
@@ -928,8 +946,9 @@ OUTPUTS = {
     ),
     "professions.tsv": (
         ["masculine", "feminine", "isco"],
-        ["esco", "meddocan_gazetteer"],
-        "Professions with masculine and feminine forms and ISCO-08 unit group (ESCO; MEDDOCAN list).",
+        ["esco", "meddocan_gazetteer", "pack_professions"],
+        "Professions with masculine and feminine forms and ISCO-08 unit group (ESCO; MEDDOCAN list;\n"
+        "the pack's hand list of everyday occupations, professions_common.yaml).",
     ),
     "territories.tsv": (
         ["name"],
@@ -987,7 +1006,7 @@ def main(argv: list[str] | None = None) -> int:
         "hospitals.tsv": build_hospitals(src, provinces, typer, towns),
         "health_centres.tsv": build_health_centres(src, provinces, towns),
         "streets.tsv": build_streets(src, street_types, provinces),
-        "professions.tsv": build_professions(src),
+        "professions.tsv": build_professions(src, out / "professions_common.yaml"),
         "territories.tsv": build_territories(src),
         "foreign_places.tsv": build_foreign_places(src),
     }

@@ -24,21 +24,14 @@ FIXTURES = Path(__file__).parent / "fixtures" / "es_formats"
 BLIND = Path(__file__).parent / "fixtures" / "es_blind"
 #: Kept on purpose by the shipped policy: an age under 90, the patient's sex, a kinship word.
 KEPT = {"EDAD_SUJETO_ASISTENCIA", "SEXO_SUJETO_ASISTENCIA"}
-#: What still leaks (note, text): organisations and professions the tagger misses, case numbers
-#: after words no rule knows, a neighbour, a social worker named before a comma. A new leak
+#: What still leaks (note, text): a hospital written over a line break, a neighbour, a nurse
+#: named alone. A new leak
 #: fails the test; a fixed one should be taken off this list.
 KNOWN_LEAKS = {
     ("ambulancia", "vecina Rosa"),
     ("enfermeria", "Pilar"),
-    ("mayusculas", "AGRICULTOR"),
-    ("pediatria", "profesora"),
-    ("pediatria", "Hospital Materno-Infantil"),  # the kind and qualifier a surrogate keeps
-    ("psiquiatria", "ingeniera de telecomunicaciones"),
-    ("psiquiatria", "Telefónica"),
-    ("psiquiatria", "Indra"),
     ("psiquiatria", "Hospital de Día de"),
     ("psiquiatria", "Leganés"),
-    ("social", "enfermera"),
 }
 
 
@@ -108,10 +101,7 @@ def test_what_leaks_is_what_we_know_of(notes: dict[str, Document]) -> None:
 #: Words of gold spans still in the output (``crfdeid.leaks``), beyond the whole spans above: a
 #: name the tagger cut short leaves the rest of it ("Ruiz-Gallardo Peñalver" once did), two
 #: hospitals of one note traded names ("de León" and "El Bierzo" once did). (note, word)
-KNOWN_WORD_LEAKS = {
-    ("ambulancia", "Rosa"), ("enfermeria", "Pilar"), ("mayusculas", "AGRICULTOR"),
-    ("psiquiatria", "Telefónica"), ("psiquiatria", "Leganés"), ("psiquiatria", "Indra"),
-}
+KNOWN_WORD_LEAKS = {("ambulancia", "Rosa"), ("enfermeria", "Pilar"), ("psiquiatria", "Leganés")}
 
 
 def test_no_word_of_phi_leaks_but_those_we_know_of(notes: dict[str, Document]) -> None:
@@ -124,49 +114,41 @@ def test_the_times_of_day_survive_and_nothing_reads_like_a_time_shifted(notes: d
     assert "14:32" in out and "09:10" in out and "10:30h" in out
 
 
-@pytest.mark.parametrize("point, floor", [("viterbi", 0.75), ("deidentify", 0.84)])
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.78), ("deidentify", 0.87)])
 def test_what_the_embedded_model_finds(notes: dict[str, Document], point: str, floor: float) -> None:
     # measured when this test was written (spans_merged recall 0.756 on the best path, 0.841 at
     # the deidentify point; 0.634 / 0.748 before the work these notes prompted, 2026-11-28;
     # 0.762 / 0.857 after the address, code and compound-name steps and the model with copies in
-    # other cases of the next round): a floor a little under it, so that a change losing what
-    # these notes taught fails here
+    # other cases of the next round; 0.804 / 0.896 with the occupations, the organisations and
+    # employers of the list, the third round): a floor a little under it, so that a change losing what these
+    # notes taught fails here
     recall = _recall(notes, point)
     assert recall >= floor, recall
 
 
 # -- the notes written blind -------------------------------------------------------------------
-#: What still leaks from the fourteen notes written blind (tests/fixtures/es_blind): professions
-#: and employers the tagger misses, insurers, a name in Chinese script, a name quoted in an
-#: e-mail reply, a date in words, places and names of a note typed in lower case.
+#: What still leaks from the fourteen notes written blind (tests/fixtures/es_blind): an occupation
+#: that opens a sentence, a name in Chinese script, a date in words, a month and a year alone,
+#: places no table holds (Bristol, Cabo de Palos, Parc Taulí), a name of a note typed in lower
+#: case whose second word is a word of the language ("mª desamparados puig").
 BLIND_LEAKS = {
-    ('ap_soap_vigo', 'profesora'), ('ap_soap_vigo', 'septiembre'), ('carta_asisa_tomelloso', 'ASISA'),
-    ('carta_asisa_tomelloso', 'MUFACE'), ('carta_asisa_tomelloso', 'profesora'),
-    ('correos_palma', 'Abdelkader Bouzidi'), ('correos_palma', 'C.S. Son Gotleu'),
-    ('correos_palma', 'albañil'), ('forense_cartagena', 'Cabo de Palos'),
+    ('ap_soap_vigo', 'septiembre'), ('forense_cartagena', 'Cabo de Palos'),
     ('forense_cartagena', 'Patrón de pesca'),
     ('forense_cartagena', 'veintitrés de agosto de dos mil veinticuatro'), ('maxilofacial_sevilla', '陈晓玲'),
-    ('mayusculas_ubeda', 'AGRICULTOR'), ('mayusculas_ubeda', 'GUARDIA CIVIL'),
-    ('obstetricia_gran_canaria', 'Hotel Dunas del Sur'), ('rehabilitacion_alicante', 'Bristol'),
-    ('rehabilitacion_alicante', 'maestra'), ('rehabilitacion_alicante', 'marido, Geoffrey'),
-    ('relevo_enfermeria_valencia', 'alboraia'), ('relevo_enfermeria_valencia', 'c/ de la mar 14, bajo'),
-    ('relevo_enfermeria_valencia', 'mª desamparados puig'), ('residencia_molina', '2018'),
-    ('salud_mental_sabadell', 'Escola La Nova'), ('salud_mental_sabadell', 'Parc Taulí'),
-    ('salud_mental_sabadell', 'conductor de autobús'), ('trauma_laboral_bizkaia', 'Nafarroa kalea 5, 1º A'),
+    ('rehabilitacion_alicante', 'Bristol'), ('relevo_enfermeria_valencia', 'mª desamparados puig'),
+    ('residencia_molina', '2018'),
+    # "Sabadell" of the header is inside the mental-health centre's span now, so no longer a
+    # town whose second mention the pseudonymiser replaces
+    ('salud_mental_sabadell', 'CAS de Sabadell'), ('salud_mental_sabadell', 'Parc Taulí'),
 }
 BLIND_WORD_LEAKS = {
-    ('carta_asisa_tomelloso', 'ASISA'), ('carta_asisa_tomelloso', 'MUFACE'),
-    ('correos_palma', 'Abdelkader'), ('correos_palma', 'Bouzidi'), ('correos_palma', 'Gotleu'),
     ('forense_cartagena', 'Cabo'), ('forense_cartagena', 'Palos'), ('forense_cartagena', 'Patrón'),
-    ('mayusculas_ubeda', 'AGRICULTOR'), ('mayusculas_ubeda', 'CIVIL'), ('mayusculas_ubeda', 'GUARDIA'),
-    ('obstetricia_gran_canaria', 'Dunas'), ('obstetricia_gran_canaria', 'Hotel'),
-    ('obstetricia_gran_canaria', 'Lucía'), ('rehabilitacion_alicante', 'ANNE'),
-    ('rehabilitacion_alicante', 'Bristol'), ('rehabilitacion_alicante', 'Geoffrey'),
-    ('relevo_enfermeria_valencia', 'desamparados'), ('salud_mental_sabadell', 'ADULTS'),
-    ('salud_mental_sabadell', 'CAS'), ('salud_mental_sabadell', 'Escola'),
-    ('salud_mental_sabadell', 'MENTAL'), ('salud_mental_sabadell', 'Nova'),
-    ('salud_mental_sabadell', 'Parc'), ('salud_mental_sabadell', 'SALUT'),
-    ('salud_mental_sabadell', 'Taulí'), ('trauma_laboral_bizkaia', 'Nafarroa'),
+    # the surrogate of the mother "Luz Mery" drawn as "Lucía …", a word of the gold "Santa Lucía
+    # de Tirajana" (replaced): a coincidence the measure cannot tell from a leak
+    ('obstetricia_gran_canaria', 'Lucía'),
+    ('rehabilitacion_alicante', 'Bristol'), ('relevo_enfermeria_valencia', 'desamparados'),
+    ('salud_mental_sabadell', 'CAS'), ('salud_mental_sabadell', 'Parc'),
+    ('salud_mental_sabadell', 'Sabadell'), ('salud_mental_sabadell', 'Taulí'),
 }
 
 
@@ -176,10 +158,25 @@ def test_what_leaks_from_the_blind_notes_is_what_we_know_of(blind: dict[str, Doc
     assert words <= BLIND_WORD_LEAKS, sorted(words - BLIND_WORD_LEAKS)
 
 
-@pytest.mark.parametrize("point, floor", [("viterbi", 0.72), ("deidentify", 0.82)])
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.79), ("deidentify", 0.89)])
 def test_what_the_embedded_model_finds_in_the_blind_notes(blind: dict[str, Document], point: str,
                                                            floor: float) -> None:
     # blind, once (before anything was changed for them): 0.644 on the best path, 0.747 at the
-    # deidentify point; after the round they prompted (2026-11-28): 0.743 / 0.847
+    # deidentify point; after the round they prompted (2026-11-28): 0.743 / 0.847; after the
+    # third round (occupations, organisations and employers of the list, businesses, schools
+    # and health centres in Catalan and Galician, a name before its NIE, notes in lower case,
+    # names in apposition): 0.814 / 0.915
     recall = _recall(blind, point)
     assert recall >= floor, recall
+
+
+# -- the second set written blind -----------------------------------------------------------------
+BLIND2 = BLIND.parent / "es_blind2"
+
+
+def test_the_second_blind_set_is_whole_and_not_worse_than_when_measured_blind() -> None:
+    # measured once, blind, with the third round's code (2026-11-28): spans_merged recall 0.674
+    # on the best path, 0.785 at the deidentify point; a floor a little under it
+    notes = load_corpus([BLIND2])
+    assert len(notes) == 12 and sum(len(d.spans) for d in notes.values()) == 349
+    assert _recall(notes, "deidentify") >= 0.77

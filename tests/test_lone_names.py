@@ -150,3 +150,24 @@ def test_the_pipeline_adds_them_after_the_merge() -> None:
     lone = [s for s in spans if s.source == SOURCE]
     assert [(text[s.start:s.end], s.label) for s in lone] == [("Maialen", PATIENT)]
     assert lone[0].start == text.rindex("Maialen")
+
+
+HANDOVER = (
+    "relevo de noche, 3ª planta.\n\n"
+    "hab 314. ahmed benjelloun, 54a, de marruecos. ing 21/1 x hda.\n"
+    " - habla poco castellano, traduce su hijo. tto con omeprazol y paracetamol.\n"
+    " - refiere dolor, se avisa a la médica de guardia.\n"
+)
+
+
+def test_a_name_in_a_note_typed_in_lower_case() -> None:
+    # a nursing handover written blind, all in lower case: the tagger left the patient in clear
+    # once it was retrained (a capital says nothing here)
+    assert STEP is not None
+    assert [(HANDOVER[s.start:s.end], s.label) for s in STEP.lower_case(HANDOVER, [])] == [
+        ("ahmed benjelloun", PATIENT)]
+    # words of the language are no name, even if a table holds them ("rosa", "paz")
+    assert STEP.lower_case("hab 2. rosa paz, 80a. refiere dolor abdominal desde ayer por la noche.", []) == []
+    # a note with capitals is left to the rest of the step
+    capitals = HANDOVER.replace("relevo", "Relevo De Noche En La Planta Tercera Del Hospital")
+    assert STEP.lower_case(capitals, []) == []

@@ -14,6 +14,7 @@ from crfdeid.langpack import load_pack
 from crfdeid.lone_places import (
     CHAIN_SOURCE,
     HOSPITAL_SOURCE,
+    ORGANISATION_SOURCE,
     SOURCE,
     STREET_SOURCE,
     LonePlaces,
@@ -167,3 +168,86 @@ def test_a_street_stops_before_the_postal_code() -> None:
     code = Span(text.index("41001"), text.index("41001") + 5, TOWN)
     found = [(text[s.start:s.end], s.source) for s in STREETS.spans(text, [code])]
     assert ("Avda. de la Constitución 34, 2ºB", STREET_SOURCE) in found
+
+
+@pytest.mark.parametrize("text, names", [
+    # an insurer's letter written blind (2026-11-28): the tagger left both in clear
+    ("ASISA - Delegación Provincial de Ciudad Real\nMutualista MUFACE n.º 13 0874512 27",
+     ["ASISA", "MUFACE"]),
+    ("Baja laboral gestionada por la mutua (Asepeyo) desde el lunes.", ["Asepeyo"]),
+    ("Trabaja como auxiliar administrativa en Mapfre.", ["Mapfre"]),
+])
+def test_an_organisation_of_the_list_is_found_as_written_or_in_capitals(text: str, names: list[str]) -> None:
+    assert STREETS is not None
+    found = [(text[s.start:s.end], s.label) for s in STREETS.spans(text, [])
+             if s.source == ORGANISATION_SOURCE]
+    assert found == [(name, "INSTITUCION") for name in names]
+
+
+@pytest.mark.parametrize("text", [
+    "Se implanta prótesis Stryker de rodilla.",       # a device maker: not PHI in MEDDOCAN
+    "asisa",                                          # not as the list or in capitals: "Asisa"
+    "Valorado en Mapfred Norte.",                     # the name goes on
+])
+def test_makers_and_other_spellings_are_left_to_the_tagger(text: str) -> None:
+    assert STREETS is not None
+    assert [s for s in STREETS.spans(text, []) if s.source == ORGANISATION_SOURCE] == []
+
+
+def test_an_organisation_inside_a_detected_span_is_not_added() -> None:
+    assert STREETS is not None
+    text = "Derivado al Servicio de Salud de Osakidetza para seguimiento."
+    detected = [Span(text.index("Servicio"), text.index(" para"), "INSTITUCION")]
+    assert [s for s in STREETS.spans(text, detected) if s.source == ORGANISATION_SOURCE] == []
+
+
+def test_a_place_inside_a_streets_name_gives_way_to_the_street() -> None:
+    # an insurer's letter written blind: the tagger took "España" of "Pza. de España 4, 2º izda."
+    # as a country, the street step saw a touching span and left the street in clear
+    assert STREETS is not None
+    text = "Sra. Rocío Gallardo Montes\n     Pza. de España 4, 2º izda.\n   13700 Tomelloso"
+    country = Span(text.index("España"), text.index("España") + 6, COUNTRY)
+    out = [(text[s.start:s.end], s.label) for s in with_lone_places(text, [country], STREETS)]
+    assert ("Pza. de España 4, 2º izda.", "CALLE") in out and ("España", COUNTRY) not in out
+    # MEDDOCAN: "Abril 18" of "Calle Pintor Salvador Abril 18-2-1 ." taken as a date gives way
+    # too, and the street ends at its door, not at the full stop after a space
+    text = "Domicilio:  Calle Pintor Salvador Abril 18-2-1 .\nLocalidad: Valencia"
+    date = Span(text.index("Abril"), text.index("Abril") + 8, "FECHAS")
+    out = [(text[s.start:s.end], s.label) for s in with_lone_places(text, [date], STREETS)]
+    assert out == [("Calle Pintor Salvador Abril 18-2-1", "CALLE")]
+
+
+def test_a_street_the_tagger_found_stays_as_it_found_it() -> None:
+    assert STREETS is not None
+    text = "Domicilio: Calle Correo 29, 5,1.\nLocalidad: Madrid"
+    street = Span(text.index("Calle"), text.index("5,1") + 3, "CALLE")
+    assert with_lone_places(text, [street], STREETS) == [street]
+
+
+def test_the_door_after_a_floor_is_part_of_the_street() -> None:
+    assert STREETS is not None
+    text = "Domicilio: C/ Mayor 12, 2.º izq. Tel. 600 000 000"
+    assert [text[s.start:s.end] for s in STREETS.spans(text, [])] == ["C/ Mayor 12, 2.º izq."]
+
+
+def test_a_street_in_a_note_typed_in_lower_case() -> None:
+    # the nursing handover written blind: "c/ de la mar 14, bajo" — no capital to go by, so
+    # the house number is required and no word of the closed lists may be in the name
+    assert STREETS is not None
+    handover = " relevo de noche en planta, paciente tranquila, sin incidencias durante el turno."
+    text = "vive sola en c/ de la mar 14, bajo, alboraia." + handover
+    assert [text[s.start:s.end] for s in STREETS.streets(text, [])] == ["c/ de la mar 14, bajo"]
+    text = "se cayó en la calle y se golpeó 3 veces." + handover
+    assert STREETS.streets(text, []) == []
+    text = "vive sola en c/ de la mar." + handover  # no number: nothing says it is an address
+    assert STREETS.streets(text, []) == []
+
+
+def test_a_town_in_a_note_typed_in_lower_case_and_a_bilingual_town() -> None:
+    assert STREETS is not None
+    handover = " relevo de noche en planta, paciente tranquila, sin incidencias durante el turno."
+    text = "vive en alboraia con su hija. come en granada los domingos." + handover
+    # "granada" is also a word (the fruit): in lower case only words no lexicon knows are taken
+    assert [(text[s.start:s.end], s.label) for s in STREETS.spans(text, [])] == [("alboraia", TOWN)]
+    # "Alboraia/Alboraya" in the INE table: each of its names is the town
+    assert _found("Vive en Alboraia con su hija.") == [("Alboraia", TOWN)]

@@ -422,3 +422,37 @@ def test_a_compound_surname_takes_no_word_over_a_column_gap() -> None:
 ])
 def test_a_facility_found_without_its_type_takes_it(text: str, found: str, whole: str) -> None:
     assert _tidied(text, (HOSPITAL, found), score=0.3) == [(HOSPITAL, whole)]
+
+
+def test_a_town_with_a_kinship_word_in_its_name_is_a_town() -> None:
+    # a maxillofacial note written blind: "(Dos Hermanas)" tagged as a relative; the kinship
+    # generator kept "Hermanas" and the town stayed in clear
+    text = "Derivada por su dentista, de la Clínica Dental Cotán (Dos Hermanas)."
+    assert _tidied(text, (RELATIVE, "Dos Hermanas"), score=0.6) == [(TOWN, "Dos Hermanas")]
+    text = "Acude con sus dos hermanas y su madre."  # a relative's phrase stays one
+    assert _tidied(text, (RELATIVE, "dos hermanas"), score=0.6) == [
+        (RELATIVE, "dos hermanas")]
+
+
+def test_a_span_inside_a_quoted_name_takes_the_whole_name() -> None:
+    # a forensic report written blind: the boat 'embarcación "Nueva Rosario"' found as "Rosario"
+    # (a hospital, by the tagger's guess) left "Nueva" in clear
+    text = 'Patrón de pesca, propietario de la embarcación "Nueva Rosario".'
+    assert _tidied(text, (HOSPITAL, "Rosario"), score=0.02) == [(HOSPITAL, "Nueva Rosario")]
+    text = 'Refiere "mucho dolor" y pide ver a Rosario.'  # not inside the quotes: as it was
+    assert _tidied(text, (PATIENT, "Rosario"), score=0.9) == [(PATIENT, "Rosario")]
+
+
+def test_a_relatives_name_after_the_kinship_word_and_a_comma() -> None:
+    # a rehabilitation note written blind: "marido" found, "Geoffrey" left in clear
+    text = "Vive con su marido, Geoffrey, de movilidad reducida."
+    assert _tidied(text, (RELATIVE, "marido"), score=0.9) == [(RELATIVE, "marido, Geoffrey")]
+    text = "Vive con su marido, Sevilla, de movilidad reducida."  # a place is no name
+    assert _tidied(text, (RELATIVE, "marido"), score=0.9) == [(RELATIVE, "marido")]
+    text = "Acude con su marido, Diabético, de movilidad reducida."  # a word of the language
+    assert _tidied(text, (RELATIVE, "marido"), score=0.9) == [(RELATIVE, "marido")]
+
+
+def test_a_name_in_capitals_runs_on_to_its_last_word() -> None:
+    text = "Paciente: WHITFIELD, MARGARET ANNE        SIP 12873645"
+    assert _tidied(text, (PATIENT, "MARGARET"), score=0.9) == [(PATIENT, "MARGARET ANNE")]
