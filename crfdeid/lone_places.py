@@ -36,7 +36,7 @@ from functools import cached_property
 import regex
 
 from .langpack import LanguagePack, fold
-from .lone_names import typed_in_lower_case
+from .lone_names import lower_case_lines, typed_in_lower_case
 from .span_form import bilingual_parts, folded_entries
 from .types import Span
 
@@ -48,16 +48,26 @@ _PREPOSITIONS = frozenset({"en", "a", "desde", "hasta", "hacia"})
 #: Words that make a "de" introduce a place: where one was born, lives or comes from ("natural
 #: de La Unión", "vecina de Sopela", "procedente de Nador").
 _ORIGIN = r"(?:natural|vecin[oa]s?|procedentes?|originari[oa]s?|oriund[oa]s?)[ \t]+de"
+#: A capitalised name of up to five words, Spanish and Galician particles between.
+_PLACE_NAME = (r"(?P<name>\p{Lu}[\p{L}’']*(?:[ \t]+(?:(?i:de|del|la|las|los|el|do|da|dos|das)[ \t]+)?"
+               r"\p{Lu}[\p{L}’']*){0,4})")
 #: A preposition, then a capitalised name of up to five words (particles between).
 _CANDIDATE = regex.compile(
     rf"(?<![\p{{L}}\p{{N}}])(?P<prep>(?i:{_ORIGIN}|"
     rf"{'|'.join(sorted(_PREPOSITIONS, key=len, reverse=True))}))[ \t]+"
-    r"(?P<name>\p{Lu}[\p{L}’']*(?:[ \t]+(?:(?i:de|del|la|las|los|el)[ \t]+)?\p{Lu}[\p{L}’']*){0,4})"
+    + _PLACE_NAME
+)
+#: Where one lives or was born: after these a town of any population is one ("residente en
+#: Comillas desde 2016": 4,000 people, under the step's threshold).
+_RESIDENT = regex.compile(
+    r"(?<![\p{L}\p{N}])(?i:resid(?:e|en|ía|ente|entes)[ \t]+en|viv(?:e|en|ía|ió)[ \t]+en"
+    r"|domiciliad[oa]s?[ \t]+en|empadronad[oa]s?[ \t]+en|nacid[oa]s?[ \t]+en)[ \t]+"
+    + _PLACE_NAME
 )
 #: The same, in a note typed in lower case: one lower-case word (the words after it are the
 #: sentence's, not more of the name).
 _LOWER_CANDIDATE = regex.compile(
-    rf"(?<![\p{{L}}\p{{N}}])(?P<prep>(?:{_ORIGIN}|en|a|desde|hasta|hacia))[ \t]+"
+    rf"(?<![\p{{L}}\p{{N}}])(?P<prep>(?:{_ORIGIN}|en|a|de|desde|hasta|hacia))[ \t]+"
     r"(?P<name>\p{Ll}[\p{L}’']*)(?![\p{L}\p{N}])"
 )
 #: Where a hospital called by its proper name comes from (``Span.source``).
@@ -83,7 +93,8 @@ _AFTER_PLACE = regex.compile(r"[ \t]*(?:\([ \t]*" + _NAME + r"[ \t]*\)|[,–-][ 
                              + r"(?=[ \t]*(?:[.,;(\n]|$)))")
 #: A capitalised name of one or two words after "en" or "de", then a country in parentheses.
 _BEFORE_COUNTRY = regex.compile(
-    r"(?<![\p{L}\p{N}])(?:en|de)[ \t]+(?P<town>\p{Lu}[\p{L}’']+(?:[ \t]+\p{Lu}[\p{L}’']+)?)"
+    r"(?<![\p{L}\p{N}])(?:en|de)[ \t]+(?P<town>\p{Lu}[\p{L}’']+"
+    r"(?:[ \t]+(?:(?:upon|on|am|an|der|de|del|la|le|sur|do|da)[ \t]+)?\p{Lu}[\p{L}’']+){0,2})"
     r"[ \t]*\([ \t]*(?P<country>\p{Lu}[\p{L} .]{1,30}?)[ \t]*\)")
 #: Where a town after a postal code ends: punctuation, a parenthesis or the line's end.
 _TOWN_END = regex.compile(r"[ \t]*(?:[.,;(\n]|$)")
@@ -249,7 +260,10 @@ class LonePlaces:
         """An organisation of the pack's list named as the list writes it, or in capitals
         ("Mutualista MUFACE n.º", "ASISA - Delegación Provincial"), that no span touches. Over
         MEDDOCAN train+dev every such name but the device makers' is PHI (89 of 89 inside a gold
-        span); the tagger, which has the list as a feature, left "ASISA" of a blind note."""
+        span); the tagger, which has the list as a feature, left "ASISA" of a blind note. A name
+        that is also a word of the language ("Telefónica", "Consum") is taken only as the list
+        writes it and not where a sentence or line starts: "CONSULTA TELEFÓNICA" is a telephone
+        consultation."""
         label = dict(self.labels).get("organisation")
         index = self._organisation_index if label else {}
         found: list[Span] = []
@@ -259,11 +273,46 @@ class LonePlaces:
             for name in index.get(word.group().upper(), ()):
                 start, end = word.start(), word.start() + len(name)
                 written = text[start:end]
-                if (written == name or (written.isupper() and written == name.upper())) \
-                        and not _WORD_GOES_ON.match(text, end) and not _touches(taken, start, end):
+                if written != name and not (written.isupper() and written == name.upper()):
+                    continue
+                if self._ordinary_word(name) and (written != name or _sentence_start(text, start)):
+                    continue
+                if not _WORD_GOES_ON.match(text, end) and not _touches(taken, start, end):
                     found.append(Span(start, end, label, source=ORGANISATION_SOURCE))
                     taken = sorted([*taken, (start, end)])
                     break
+        return found
+
+    def _ordinary_word(self, name: str) -> bool:
+        """Is the organisation's name one word that the language's lexicon knows?"""
+        if " " in name:
+            return False
+        from .lexicon import lexicon
+
+        try:
+            return lexicon().is_known(name.lower(), self.language)
+        except ValueError:
+            return False
+
+    def resident(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+        """A town of any population where one lives or was born ("residente en Comillas",
+        "vive en A Pobra do Caramiñal", "nacida en Becerreá"): the longest run of the name's
+        words that the pack's towns, provinces or regions hold, ending the name, touching no
+        span but those strictly inside it."""
+        town = dict(self.labels).get("town")
+        if not town or not self.address_places:
+            return []
+        places, found = self._address_places, []
+        for m in _RESIDENT.finditer(text):
+            words = list(_WORD.finditer(m["name"]))
+            for k in range(len(words), 0, -1):
+                end = m.start("name") + words[k - 1].end()
+                if fold(text[m.start("name") : end]) not in places:
+                    continue
+                if k == len(words) and not _GLUED.match(text, end) and _within(taken, m.start("name"), end):
+                    found.append(Span(m.start("name"), end, town, source=SOURCE))
+                    taken = sorted([*taken, (m.start("name"), end)])
+                break
         return found
 
     def before_country(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
@@ -283,15 +332,17 @@ class LonePlaces:
         return found
 
     def _candidates(self, text: str) -> Iterable[regex.Match[str]]:
-        """The names after a preposition; in a note typed in lower case ("vive sola en c/ de
-        la mar 14, bajo, alboraia"), lower-case names too, those no lexicon knows as a word
-        ("en granada" may be the fruit: it stays)."""
+        """The names after a preposition; in a note or a line typed in lower case ("vive sola
+        en c/ de la mar 14, bajo, alboraia"; "trabaja de cajera en un super de tacoronte" under a
+        header in capitals), lower-case names too — after "de" as well — those no lexicon knows
+        as a word ("en granada" may be the fruit: it stays)."""
         yield from _CANDIDATE.finditer(text)
-        if not typed_in_lower_case(text):
+        lines = lower_case_lines(text)
+        if not lines:
             return
         from .lexicon import lexicon
 
-        for m in _LOWER_CANDIDATE.finditer(text):
+        for m in (m for start, end in lines for m in _LOWER_CANDIDATE.finditer(text, start, end)):
             try:
                 known = all(lexicon().is_known(w, self.language) for w in _WORD.findall(m["name"])
                             if w not in _PARTICLES)
@@ -313,6 +364,8 @@ class LonePlaces:
         found.extend(self.hospitals(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         found.extend(self.organisations(text, taken))
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found.extend(self.resident(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         found.extend(self.chained(text, [*spans, *found], taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
@@ -341,12 +394,22 @@ def _street_pattern(types: tuple[str, ...], lower: bool = False) -> regex.Patter
         rf"(?<![\p{{L}}\p{{N}}])(?i:{forms})(?<=[./º]|\p{{L}})[ \t]{{0,2}}"
         r"(?:(?:de|del|de[ \t]+la|de[ \t]+los|de[ \t]+las)[ \t]+)?"
         + word + r"(?:[ \t]+(?:(?:de|del|la|las|los|el|y)[ \t]+)?" + word + r"){0,3}"
-        + r"(?:[ \t]*,?[ \t]*(?:n[º°o]\.?[ \t]*)?\d{1,4}[A-Za-z]?(?![\p{L}\p{N}/.,]\d)"
-        r"(?:[ \t]*[-,][ \t]*(?:\d{1,2}(?!\d)(?:\.?[ºª°]|[ \t]*[ºª°])?(?:[ \t]*[A-Za-z](?![\p{L}]))?"
-        r"(?:[ \t]+(?:izda|izq|dcha|der)\.?)?"
-        r"|bajo|izda\.?|izq\.?|dcha\.?"
-        r"|der\.?))*)" + ("" if lower else "?")
+        + r"(?:" + _NUMBER_AND_DOOR + ")" + ("" if lower else "?")
     )
+
+
+#: The house number, floor and door after a street's name: ", 45 - 1º", " 5, 1º A", " 14, bajo".
+_NUMBER_AND_DOOR = (
+    r"[ \t]*,?[ \t]*(?:n[º°o]\.?[ \t]*)?\d{1,4}[A-Za-z]?(?![\p{L}\p{N}/.,]\d)"
+    r"(?:[ \t]*[-,][ \t]*(?:\d{1,2}(?!\d)(?:\.?[ºª°]|[ \t]*[ºª°])?(?:[ \t]*[A-Za-z](?![\p{L}]))?"
+    r"(?:[ \t]+(?:izda|izq|dcha|der)\.?)?"
+    r"|bajo|izda\.?|izq\.?|dcha\.?"
+    r"|der\.?))*")
+#: A Basque street: its name, then the type ("Nafarroa kalea 5, 1º A", "Gipuzkoa etorbidea 12"),
+#: then the house number (required).
+_BASQUE_STREET = regex.compile(
+    r"(?<![\p{L}\p{N}])\p{Lu}[\p{L}’'-]+(?:[ ]\p{Lu}[\p{L}’'-]+){0,2}[ ]"
+    r"(?:kalea|etorbidea|pasealekua|enparantza|errepidea|bidea)(?=[ \t]*,?[ \t]*\d)" + _NUMBER_AND_DOOR)
 
 
 def with_lone_places(text: str, spans: Iterable[Span], step: LonePlaces | None) -> list[Span]:
@@ -426,12 +489,26 @@ def _streets(step: LonePlaces, text: str, taken: list[tuple[int, int]],
         pattern = _STREETS[(step.street_types, lower)] = _street_pattern(step.street_types, lower)
     # a place the tagger found inside the street's name gives way to the street ("España" of
     # "Pza. de España 4, 2º izda.", which had become a country and left the street in clear);
-    # a street the tagger found stays as it found it
-    streets = [(s.start, s.end) for s in spans if s.label == label]
-    return [Span(m.start(), m.end(), label, source=STREET_SOURCE)
-            for m in pattern.finditer(text)
-            if _within(taken, m.start(), m.end()) and not _touches(streets, m.start(), m.end())
-            and not (lower and _ordinary_name(step, m.group()))]
+    # a street the tagger found stays as it found it, unless cut after a particle ("Avda. del"
+    # of "Avda. del Chorrico 88")
+    streets = [(s.start, s.end) for s in spans if s.label == label
+               and fold((_WORD.findall(text, s.start, s.end) or [""])[-1]) not in _PARTICLES]
+    found = [Span(m.start(), m.end(), label, source=STREET_SOURCE)
+             for m in pattern.finditer(text)
+             if _within(taken, m.start(), m.end()) and not _touches(streets, m.start(), m.end())
+             and not (lower and _ordinary_name(step, m.group()))]
+    if "kalea" in text or "etorbidea" in text or "bidea" in text:
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found += [Span(m.start(), m.end(), label, source=STREET_SOURCE) for m in _BASQUE_STREET.finditer(text)
+                  if _within(taken, m.start(), m.end()) and not _touches(streets, m.start(), m.end())]
+    return found
+
+
+def _sentence_start(text: str, at: int) -> bool:
+    """Does a sentence or a line start at ``at`` (nothing but spaces or a bullet after a full
+    stop, a colon or a line break)?"""
+    before = text[max(0, at - 4) : at].rstrip(" \t-•·>")
+    return not before or before[-1] in ".:!?\n"
 
 
 def _ordinary_name(step: LonePlaces, street: str) -> bool:

@@ -47,10 +47,12 @@ _WORD = regex.compile(r"\p{L}[\p{L}’']*")
 _NUMBER = r"(?<![\p{L}\p{N}])\d{1,3}[ \t]*"
 #: Where a sentence ends (the age's items go no further).
 _SENTENCE_END = regex.compile(r"\.(?:[ \t\n]|$)|\n[ \t]*\n")
-#: Where a comma item starts after an age: a comma, semicolon or parenthesis and spaces.
-_ITEM = regex.compile(r"[,;()][ \t]*(?:\n[ \t>]*)?")
-#: Spaces and a comma after a person's name.
-_APPOSITION = regex.compile(r"[ \t]*,[ \t]*(?:\n[ \t]*)?")
+#: Where a comma item starts after an age: a comma, semicolon, parenthesis or middle dot and
+#: spaces ("58 a · varón · ganadero").
+_ITEM = regex.compile(r"[,;()·][ \t]*(?:\n[ \t>]*)?")
+#: Spaces and a comma or an opening parenthesis after a person's name ("Maite Etxeberria Lasa
+#: (fisioterapeuta)").
+_APPOSITION = regex.compile(r"[ \t]*[,(][ \t]*(?:\n[ \t]*)?")
 #: Where an occupation may end: punctuation, the line's or the text's end.
 _PUNCTUATION = regex.compile(r"[ \t]*(?:[,.;:()\n]|$)")
 #: How far after an age its items are looked at.
@@ -155,7 +157,7 @@ class LoneProfessions:
         if end is None:
             return None
         complement = self._patterns["complement"].match(text, end)
-        if complement is not None:
+        if complement is not None and self._patterns["after"].match(text, end) is None:  # "en activo"
             words = list(_WORD.finditer(complement["words"]))
             for k in range(len(words), 0, -1):
                 if any(fold(w.group()) in self._closing or w.group() != w.group().lower() for w in words[:k]):

@@ -119,8 +119,15 @@ _SINGLE_WORD = regex.compile(r"\p{L}+")
 #: One more title-case word after a name, where the phrase ends: " Mery," (one space only).
 _RUNS_ON = regex.compile(r" (?P<word>\p{Lu}(?:\p{Ll}[\p{L}\p{M}]+|[\p{Lu}\p{M}]+))"
                          r"(?=[ \t]*(?:[,.;:)\n]|$)|[ \t]{2,}|\t)")
+#: The given names after "SURNAMES, " in a header field, in capitals or initials, up to the end of
+#: the field: a column gap, the line's end or a parenthesis ("KOVALENKO, OKSANA      NHC").
+_GIVEN_AFTER_COMMA = regex.compile(
+    r",[ ](?P<given>\p{Lu}[\p{Lu}\p{M}’'-]*\.?(?:[ ]\p{Lu}[\p{Lu}\p{M}’'-]*\.?){0,2})"
+    r"(?=[ \t]{2,}|\t|[ \t]*(?:\r?\n|$|\())")
 #: A name in apposition after a kinship word: ", Geoffrey," (one to three capitalised words).
 _APPOSED = regex.compile(r",[ ](?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+){0,2})(?=[ \t]*[,.;:)\n])")
+#: A relative's given name in brackets after the kinship word, any case: " (amparo)", " (Pilar)".
+_BRACKETED_NAME = regex.compile(r"[ ]?\((?P<name>\p{L}+(?:[ ]\p{L}+)?)\)")
 _NEXT_WORD = regex.compile(r"[ \t]+(?P<word>\p{Lu}[\p{L}\p{M}]+)(?![\p{L}\p{M}\d'’-])")
 
 
@@ -230,6 +237,7 @@ class SpanForm:
                 span = self._name_runs_on(text, span, limit)  # "Luz" of "su madre, Luz Mery,"
                 if kind == "person_relative":
                     span = self._kin_apposition(text, span, limit)  # "su marido, Geoffrey,"
+                span = self._given_after_comma(text, span, limit)  # "KOVALENKO" of "KOVALENKO, OKSANA"
             if (span is not None and kind in _NUMBERED
                     and any(c.isdigit() for c in text[span.start : span.end])):
                 span = self._whole_token(text, span, out[-1].end if out else 0,
@@ -246,9 +254,11 @@ class SpanForm:
                 span = self._age_or_kin(text, span)  # "64 años" as a street, "Esposa" as a town
             if span is not None and kind == "person_relative":
                 span = self._town_as_relative(text, span)  # "(Dos Hermanas)"
-            if span is not None and category.get(span.label) == "town" and self._doubted_word(text, span):
+            if span is not None and category.get(span.label) in ("town", "country") \
+                    and self._doubted_word(text, span):
                 continue  # "Dra. Vilaró (Neumología)": a specialty, no town
-            if span is not None and category.get(span.label) in _PROPER and self._doubted_lower(text, span):
+            if span is not None and category.get(span.label) in (*_PROPER, "email", "url") \
+                    and self._doubted_lower(text, span):
                 continue  # "no" of "al Hospital Comarcal al no haber camas" as a hospital
             if span is not None and category.get(span.label) == "street" and self._doubted_street(text, span):
                 continue  # "Hab. 21" (the room) as a street
@@ -371,12 +381,37 @@ class SpanForm:
             return span
         return replace(span, end=nxt.end("word"))
 
+    def _given_after_comma(self, text: str, span: Span, limit: int) -> Span:
+        """A name in capitals written "SURNAMES, GIVEN" in a header found without its given
+        names ("Paciente: KOVALENKO, OKSANA   NHC…" as "KOVALENKO"; "OKSANA" was left): the span
+        runs on over the comma and one to three words in capitals or initials that end where
+        the field does (a column gap, the line's end, a parenthesis), each a given name of the
+        tables or no word of the language, none a title or kinship word, nor a place that is no
+        given name."""
+        if span.fragments:
+            return span
+        value = text[span.start : span.end]
+        if not value.isupper() or "," in value:
+            return span
+        after = _GIVEN_AFTER_COMMA.match(text, span.end)
+        if after is None or after.end("given") > limit:
+            return span
+        for word in _WORDS.findall(after["given"]):
+            key = fold(word)
+            if key in self.countries or key in self._titles or key in self.kinship:
+                return span
+            if len(word) > 1 and key not in self.all_given and (key in self.places or self._known(word)):
+                return span  # "MADRID"; "CANDELARIA" is a given name too
+        return replace(span, end=after.end("given"))
+
     def _kin_apposition(self, text: str, span: Span, limit: int) -> Span:
         """A relative's span of kinship words alone, followed by the relative's name after a
         comma ("Vive con su marido, Geoffrey, de movilidad reducida": "marido" found, "Geoffrey"
         left in clear): the span runs on over one to three capitalised words that are names of
         the tables or no word of the language, not a place, where the phrase ends. MEDDOCAN
-        marks such a relative whole ("marido, Geoffrey")."""
+        marks such a relative whole ("marido, Geoffrey"). A given name of the tables in brackets
+        after the kinship word is taken whatever its case ("la hija (amparo)" in a handover
+        typed in lower case; "amparo" is also a word), with its brackets."""
         if span.fragments:
             return span
         words = [fold(w) for w in _WORDS.findall(text, span.start, span.end)]
@@ -384,7 +419,14 @@ class SpanForm:
                 w in self.kinship or w in self.function_words for w in words):
             return span
         apposed = _APPOSED.match(text, span.end)
-        if apposed is None or apposed.end("name") > limit:
+        if apposed is None:
+            bracketed = _BRACKETED_NAME.match(text, span.end)  # "la hija (amparo)" in lower case
+            names = bracketed["name"].split() if bracketed is not None else []
+            if bracketed is None or bracketed.end("name") > limit or not all(
+                    fold(n) in self.all_given and fold(n) not in self.kinship for n in names):
+                return span
+            return replace(span, end=bracketed.end() if bracketed.end() <= limit else bracketed.end("name"))
+        if apposed.end("name") > limit:
             return span
         names = apposed["name"].split()
         if fold(apposed["name"]) in self.places or any(
@@ -582,7 +624,7 @@ class SpanForm:
     def _doubted_word(self, text: str, span: Span) -> bool:
         """A place span the tagger doubted that is one word of the language no place, name or
         surname table holds ("Neumología" in parentheses after a clinician, added at the
-        de-identification point as a town)."""
+        de-identification point as a town; "Diestro" as a country)."""
         if span.fragments or span.score is None or span.score >= _DOUBT or not self.places:
             return False
         value = text[span.start : span.end]
@@ -612,20 +654,26 @@ class SpanForm:
         return span
 
     def _doubted_lower(self, text: str, span: Span) -> bool:
-        """A span the tagger doubted, under a label of proper names, that is one lower-case
-        closed-class word ("al no" after a hospital, cut to "no" by the trimming; "No" is a
-        surname of the table), or a word of the language no place, name or surname table
-        holds. A note typed in lower case keeps its names and places: they are in the tables,
-        or no word of the language ("alboraia", "puig")."""
+        """A span the tagger doubted, under a label of proper names, that is one closed-class
+        word in any case ("al no" after a hospital, cut to "no" by the trimming — "No" is a
+        surname of the table; "Su" of "Su hijo Brais" as a hospital), or a lower-case word of
+        the language no place, name or surname table holds. A note typed in lower case keeps
+        its names and places: they are in the tables, or no word of the language ("alboraia",
+        "puig")."""
         if span.fragments or span.score is None or span.score >= _DOUBT:
             return False
         value = text[span.start : span.end]
-        if value != value.lower() or not _SINGLE_WORD.fullmatch(value):
+        if not _SINGLE_WORD.fullmatch(value):
             return False
         key = fold(value)
-        return key in self.closed or (key not in self.places and key not in self.countries
-                                      and key not in self.all_given and key not in self.surnames
-                                      and self._known(value))
+        if key in self.closed:
+            return True  # "Su hijo Brais…" with "Su" as a hospital
+        if value != value.lower():
+            return False
+        if self._category.get(span.label) in ("email", "url"):
+            return self._known(value)  # "E-mail autor: …" with "autor" as an address
+        return (key not in self.places and key not in self.countries and key not in self.all_given
+                and key not in self.surnames and self._known(value))
 
     def _doubted_street(self, text: str, span: Span) -> bool:
         """A street span the tagger doubted that is one word without a number: a word of the

@@ -15,11 +15,11 @@ import re
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from stdnum import iban, luhn
+from stdnum import iban, imei, luhn
 from stdnum.at import postleitzahl as at_postleitzahl
 from stdnum.at import vnr as at_vnr
 from stdnum.ch import ssn as ch_ssn
-from stdnum.es import ccc, dni, nie, nif, postal_code
+from stdnum.es import ccc, cif, dni, nie, nif, postal_code
 
 Validator = Callable[[object], bool]
 
@@ -182,6 +182,8 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType({
     "es.dni": _stdnum(dni.is_valid),
     "es.nie": _stdnum(nie.is_valid),
     "es.nif": _stdnum(nif.is_valid),
+    "es.cif": _stdnum(cif.is_valid),
+    "imei": _stdnum(imei.is_valid),
     "es.nss": es_nss,
     "es.ccc": _stdnum(ccc.is_valid),
     "es.postal_code": es_postal_code,

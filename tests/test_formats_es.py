@@ -114,14 +114,14 @@ def test_the_times_of_day_survive_and_nothing_reads_like_a_time_shifted(notes: d
     assert "14:32" in out and "09:10" in out and "10:30h" in out
 
 
-@pytest.mark.parametrize("point, floor", [("viterbi", 0.78), ("deidentify", 0.87)])
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.80), ("deidentify", 0.88)])
 def test_what_the_embedded_model_finds(notes: dict[str, Document], point: str, floor: float) -> None:
     # measured when this test was written (spans_merged recall 0.756 on the best path, 0.841 at
     # the deidentify point; 0.634 / 0.748 before the work these notes prompted, 2026-11-28;
     # 0.762 / 0.857 after the address, code and compound-name steps and the model with copies in
     # other cases of the next round; 0.804 / 0.896 with the occupations, the organisations and
-    # employers of the list, the third round): a floor a little under it, so that a change losing what these
-    # notes taught fails here
+    # employers of the list, the third round; 0.829 / 0.900 after the fourth): a floor a little
+    # under it, so that a change losing what these notes taught fails here
     recall = _recall(notes, point)
     assert recall >= floor, recall
 
@@ -158,25 +158,56 @@ def test_what_leaks_from_the_blind_notes_is_what_we_know_of(blind: dict[str, Doc
     assert words <= BLIND_WORD_LEAKS, sorted(words - BLIND_WORD_LEAKS)
 
 
-@pytest.mark.parametrize("point, floor", [("viterbi", 0.79), ("deidentify", 0.89)])
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.81), ("deidentify", 0.89)])
 def test_what_the_embedded_model_finds_in_the_blind_notes(blind: dict[str, Document], point: str,
                                                            floor: float) -> None:
     # blind, once (before anything was changed for them): 0.644 on the best path, 0.747 at the
     # deidentify point; after the round they prompted (2026-11-28): 0.743 / 0.847; after the
     # third round (occupations, organisations and employers of the list, businesses, schools
     # and health centres in Catalan and Galician, a name before its NIE, notes in lower case,
-    # names in apposition): 0.814 / 0.915
+    # names in apposition): 0.814 / 0.915; after the fourth 0.837 / 0.916
     recall = _recall(blind, point)
     assert recall >= floor, recall
 
 
 # -- the second set written blind -----------------------------------------------------------------
 BLIND2 = BLIND.parent / "es_blind2"
+#: What still leaks from the second set (blind once, then read: the fourth round): a road's
+#: kilometre point, towns of a Galician ambulance report, day-and-month dates after a time or
+#: "fur", a Basque date and hospital name, a relative's occupation after a clinician-tagged name,
+#: the home country (kept by the policy), the lower-case body of a telephone note.
+BLIND2_LEAKS = {
+    ('ambulancia_lugo', '09/12'), ('ambulancia_lugo', 'A-6, p.k. 452,3'), ('ambulancia_lugo', 'Becerreá'),
+    ('ambulancia_lugo', 'Ourense'), ('pediatria_pamplona', 'fisioterapeuta'), ('pericial_toledo', 'España'),
+    ('teledermatologia_gipuzkoa', '2024ko urriaren 3a'),
+    ('teledermatologia_gipuzkoa', 'Donostia Unibertsitate Ospitalea'), ('telefonica_tenerife', '10/11'),
+    ('telefonica_tenerife', 'ayto de la laguna'), ('telefonica_tenerife', 'huc'),
+    ('telefonica_tenerife', 'maracaibo'),
+}
+BLIND2_WORD_LEAKS = {
+    ('ambulancia_lugo', 'Becerreá'), ('ambulancia_lugo', 'Ourense'), ('ambulancia_lugo', 'Pedrafita'),
+    ('dental_logrono', 'Dental'), ('farmacia_merida', 'FARMACIA'), ('pediatria_pamplona', 'Osasunbidea'),
+    ('pericial_toledo', 'España'), ('pericial_toledo', 'García'), ('teledermatologia_gipuzkoa', 'Donostia'),
+    ('teledermatologia_gipuzkoa', 'Ospitalea'), ('teledermatologia_gipuzkoa', 'Unibertsitate'),
+    ('telefonica_tenerife', 'huc'),
+}
 
 
-def test_the_second_blind_set_is_whole_and_not_worse_than_when_measured_blind() -> None:
-    # measured once, blind, with the third round's code (2026-11-28): spans_merged recall 0.674
-    # on the best path, 0.785 at the deidentify point; a floor a little under it
-    notes = load_corpus([BLIND2])
-    assert len(notes) == 12 and sum(len(d.spans) for d in notes.values()) == 349
-    assert _recall(notes, "deidentify") >= 0.77
+@pytest.fixture(scope="module")
+def blind2() -> dict[str, Document]:
+    return load_corpus([BLIND2])
+
+
+def test_what_leaks_from_the_second_blind_set_is_what_we_know_of(blind2: dict[str, Document]) -> None:
+    assert len(blind2) == 12 and sum(len(d.spans) for d in blind2.values()) == 349
+    leaks, words = _whole_leaks(blind2), _word_leaks(blind2)
+    assert leaks <= BLIND2_LEAKS, sorted(leaks - BLIND2_LEAKS)
+    assert words <= BLIND2_WORD_LEAKS, sorted(words - BLIND2_WORD_LEAKS)
+
+
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.75), ("deidentify", 0.86)])
+def test_what_the_embedded_model_finds_in_the_second_blind_set(blind2: dict[str, Document], point: str,
+                                                              floor: float) -> None:
+    # blind, once, with the third round's code (2026-11-28): 0.674 on the best path, 0.785 at
+    # the deidentify point; after the fourth round they prompted: 0.769 / 0.874
+    assert _recall(blind2, point) >= floor

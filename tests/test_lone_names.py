@@ -171,3 +171,8 @@ def test_a_name_in_a_note_typed_in_lower_case() -> None:
     # a note with capitals is left to the rest of the step
     capitals = HANDOVER.replace("relevo", "Relevo De Noche En La Planta Tercera Del Hospital")
     assert STEP.lower_case(capitals, []) == []
+    # a tagger's span inside the name gives way to the whole name
+    ahmed = Span(HANDOVER.index("ahmed"), HANDOVER.index("ahmed") + 5, PATIENT, source="crf")
+    out = with_lone_names(HANDOVER, [ahmed], STEP)
+    patients = [HANDOVER[s.start:s.end] for s in out if s.label == PATIENT]
+    assert patients == ["ahmed benjelloun"]

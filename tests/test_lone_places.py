@@ -251,3 +251,51 @@ def test_a_town_in_a_note_typed_in_lower_case_and_a_bilingual_town() -> None:
     assert [(text[s.start:s.end], s.label) for s in STREETS.spans(text, [])] == [("alboraia", TOWN)]
     # "Alboraia/Alboraya" in the INE table: each of its names is the town
     assert _found("Vive en Alboraia con su hija.") == [("Alboraia", TOWN)]
+
+
+def test_a_town_where_one_lives_whatever_its_population() -> None:
+    # the second blind set: "residente en Comillas" (4,000 people, under the step's threshold)
+    # and a foreign town with a connector before its country
+    text = "natural de Newcastle upon Tyne (Reino Unido) y residente en Comillas desde 2016."
+    assert sorted(_found(text)) == [("Comillas", TOWN), ("Newcastle upon Tyne", TOWN)]
+    assert _found("Vive en A Pobra do Caramiñal con su hija.") == [("A Pobra do Caramiñal", TOWN)]
+    assert _found("Reside en Madrid Centro desde hace años.") == []  # the name goes on
+
+
+def test_a_town_in_a_line_typed_in_lower_case_under_a_header_in_capitals() -> None:
+    text = ("SERVICIO CANARIO DE LA SALUD - C.S. LAGUNA\nPaciente: PÉREZ, ANA     Edad: 38 años\n"
+            "trabaja de cajera en un super de tacoronte, turno de mañana, no puede venir a consulta\n")
+    assert _found(text) == [("tacoronte", TOWN)]
+    # a line with capitals keeps to capitalised names: "de tacoronte" is taken in lower case only there
+    assert _found("Trabaja de Cajera En Un Super de tacoronte, Turno De Mañana, No Puede Venir.") == []
+
+
+def test_a_basque_street_names_its_type_after_its_name() -> None:
+    # "Nafarroa kalea 5, 1º A" (a work-accident report written blind); a tagger's place inside
+    # the name gives way to it
+    assert STREETS is not None
+    text = "Domicilio: Nafarroa kalea 5, 1º A, 48600 Sopela (Bizkaia). Tel. 688.412.905"
+    town = Span(text.index("Nafarroa"), text.index("Nafarroa") + 8, TOWN)
+    out = [(text[s.start:s.end], s.label) for s in with_lone_places(text, [town], STREETS)]
+    assert ("Nafarroa kalea 5, 1º A", "CALLE") in out and ("Nafarroa", TOWN) not in out
+    assert STREETS.streets("Vive en la Nafarroa kalea desde niño.", []) == []  # no number
+
+
+def test_a_street_the_tagger_cut_after_a_particle_is_taken_whole() -> None:
+    assert STREETS is not None
+    text = "RESIDENCIA LOS ALMENDROS\nAvda. del Chorrico 88 · Tel. 968 61 03 25"
+    cut = Span(text.index("Avda"), text.index("Avda") + len("Avda. del"), "CALLE")
+    out = [(text[s.start:s.end], s.label) for s in with_lone_places(text, [cut], STREETS)]
+    assert out == [("Avda. del Chorrico 88", "CALLE")]
+
+
+def test_an_organisation_named_like_a_word_is_taken_only_as_written_inside_a_sentence() -> None:
+    # a telephone consultation of the second blind set: "CONSULTA TELEFÓNICA" is no employer
+    assert STREETS is not None
+
+    def orgs(text: str) -> list[str]:
+        return [text[s.start:s.end] for s in STREETS.spans(text, []) if s.source == ORGANISATION_SOURCE]
+
+    assert orgs("Tipo de cita: CONSULTA TELEFÓNICA (no presencial)") == []
+    assert orgs("Telefónica valoró el caso.") == []
+    assert orgs("Trabaja como ingeniera en Telefónica desde 2010.") == ["Telefónica"]

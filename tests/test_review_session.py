@@ -236,6 +236,9 @@ def test_why_names_the_rule(review):
     ("lone-street", "an address named after its street type"),
     ("address-place", "a place an address goes on with"),
     ("hospital-name", "a hospital called by its proper name"),
+    ("organisation-name", "an organisation of the pack's list"),
+    ("lone-profession", "an occupation where the note says what someone does"),
+    ("lower-case-name", "a name in a note typed in lower case"),
 ])
 def test_the_officer_reads_why_a_completion_step_added_a_span(source: str, why: str) -> None:
     # each step of the completion names itself in the review, not by its internal source tag

@@ -456,3 +456,41 @@ def test_a_relatives_name_after_the_kinship_word_and_a_comma() -> None:
 def test_a_name_in_capitals_runs_on_to_its_last_word() -> None:
     text = "Paciente: WHITFIELD, MARGARET ANNE        SIP 12873645"
     assert _tidied(text, (PATIENT, "MARGARET"), score=0.9) == [(PATIENT, "MARGARET ANNE")]
+
+
+@pytest.mark.parametrize("text, found, whole", [
+    # notes written blind (second set): the header's "SURNAMES, GIVEN" found as the surnames
+    ("Paciente: KOVALENKO, OKSANA                 NHC: 2148837", "KOVALENKO", "KOVALENKO, OKSANA"),
+    ("Paciente: PÉREZ COLMENARES, YUSMARY CAROLINA     Edad: 38 años", "PÉREZ COLMENARES",
+     "PÉREZ COLMENARES, YUSMARY CAROLINA"),
+    ("Profesional: HERNÁNDEZ DÉNIZ, M. CANDELARIA (MF)   Nº empleado", "HERNÁNDEZ DÉNIZ",
+     "HERNÁNDEZ DÉNIZ, M. CANDELARIA"),
+])
+def test_the_given_names_after_the_comma_of_a_header_name(text: str, found: str, whole: str) -> None:
+    assert _tidied(text, (PATIENT, found), score=0.9) == [(PATIENT, whole)]
+
+
+def test_a_place_after_the_comma_is_no_given_name() -> None:
+    text = "Remitido desde: HOSPITAL COMARCAL, MADRID\n"
+    assert _tidied(text, (PATIENT, "HOSPITAL COMARCAL"), score=0.3) == [(PATIENT, "HOSPITAL COMARCAL")]
+
+
+def test_a_relatives_given_name_in_brackets_whatever_its_case() -> None:
+    text = " - la hija (amparo) se queda por la noche, tlf 654 32 18 90."
+    assert _tidied(text, (RELATIVE, "hija"), score=0.9) == [(RELATIVE, "hija (amparo)")]
+    text = "Acude con su hija (diabética) a la consulta."  # no given name
+    assert _tidied(text, (RELATIVE, "hija"), score=0.9) == [(RELATIVE, "hija")]
+
+
+def test_a_doubted_closed_class_word_alone_is_no_name() -> None:
+    text = "remitiéndose posteriormente al Hospital Comarcal al no haber camas disponibles."
+    assert _tidied(text, (HOSPITAL, "no"), score=0.05) == []
+    text = "Se contacta con la esposa. Su hijo Brais trabaja en Ourense."
+    assert _tidied(text, (HOSPITAL, "Su"), score=0.14) == []
+    assert _tidied(text, (HOSPITAL, "Su"), score=0.9) == [(HOSPITAL, "Su")]  # not doubted: kept
+
+
+def test_a_doubted_word_of_the_language_is_no_address() -> None:
+    text = "Tel.: 963 862 500 E-mail autor: jorge_planelles@yahoo.es"
+    assert _tidied(text, (EMAIL, "autor"), (EMAIL, "jorge_planelles@yahoo.es"), score=0.03) == [
+        (EMAIL, "jorge_planelles@yahoo.es")]

@@ -27,11 +27,14 @@ from ..acronyms import SOURCE as ACRONYM
 from ..batch import Note
 from ..deidentify import Deidentifier, NoteResult
 from ..errors import CrfdeidError
+from ..lone_names import LOWER_SOURCE as LOWER_CASE_NAME
 from ..lone_names import SOURCE as LONE_NAME
 from ..lone_places import CHAIN_SOURCE as ADDRESS_PLACE
 from ..lone_places import HOSPITAL_SOURCE as HOSPITAL_NAME
+from ..lone_places import ORGANISATION_SOURCE as ORGANISATION_NAME
 from ..lone_places import SOURCE as LONE_PLACE
 from ..lone_places import STREET_SOURCE as LONE_STREET
+from ..lone_professions import SOURCE as LONE_PROFESSION
 from ..pseudonymise import AuditRecord, apply_replacements
 from ..surrogates import normalise, too_close
 from ..surrogates.base import LETTERS
@@ -750,6 +753,12 @@ def _why_short(span: SpanState) -> str:
         short = "a place an address goes on with"
     elif source == HOSPITAL_NAME:
         short = "a hospital called by its proper name"
+    elif source == ORGANISATION_NAME:
+        short = "an organisation of the pack's list"
+    elif source == LONE_PROFESSION:
+        short = "an occupation where the note says what someone does"
+    elif source == LOWER_CASE_NAME:
+        short = "a name in a note typed in lower case"
     else:
         short = source
     if span.detected_label and span.detected_label != span.label:
