@@ -605,10 +605,12 @@ class SpanForm:
                                    and fold(w) not in self.surnames for w in words)
 
     def _no_name(self, text: str, span: Span) -> bool:
-        """A person's span that is prose, not a name: in lower case, with no common given name
-        and no surname that is not also a word (a note typed in lower case still writes "juan
-        garcía"); capitalised, made of words of the language none of which a name table holds
-        ("Ayudante: Dra. Sofía Medina", "Anestesista"). Only a span the tagger doubted (its mean
+        """A person's span that is prose, not a name: in lower case in a line with capitals
+        ("Puesto: carretillero, turno de mañana"; "Mañana" is a given name of the table), or in
+        a line in lower case with no common given name and no surname that is not also a
+        word (a handover typed in lower case still writes "juan garcía"); capitalised, made of
+        words of the language none of which a name table holds ("Ayudante: Dra. Sofía Medina",
+        "Anestesista"). Only a span the tagger doubted (its mean
         marginal under ``_DOUBT``: one the de-identification point added) is dropped: in
         MEDDOCAN's gold, 3 names of 8,000 are such words, "madre" and "Mujer" (annotation slips)
         and "Josefino", which the tagger finds at 0.999."""
@@ -617,6 +619,8 @@ class SpanForm:
         if not self.given or not words or span.score is None or span.score >= _DOUBT:
             return False  # a rule's span, or one the tagger is sure of ("Nombre: Josefino")
         if value == value.lower():
+            if _line_has_capitals(text, span.start):
+                return True  # "turno de mañana" in a line with capitals: its names have them
             return not any(fold(w) in self.given or (fold(w) in self.surnames and not self._known(w))
                            for w in words)
         return self._ordinary_words(value)  # an initial is a name's
@@ -624,16 +628,21 @@ class SpanForm:
     def _doubted_word(self, text: str, span: Span) -> bool:
         """A place span the tagger doubted that is one word of the language no place, name or
         surname table holds ("Neumología" in parentheses after a clinician, added at the
-        de-identification point as a town; "Diestro" as a country)."""
+        de-identification point as a town; "Diestro" as a country), or an abbreviation no
+        table holds, its full stop after it ("Tlf. contacto 1:", whose "Tlf" became "Villa de
+        Mazo")."""
         if span.fragments or span.score is None or span.score >= _DOUBT or not self.places:
             return False
         value = text[span.start : span.end]
         words = _WORDS.findall(value)
-        if len(words) != 1 or len(value) != len(words[0]) or len(value) < 4 or value.isupper():
+        if len(words) != 1 or len(value) != len(words[0]) or value.isupper():
             return False  # two capitals are a place's code ("Dublin, CA")
         key = fold(value)
-        return (key not in self.places and key not in self.countries and key not in self.all_given
-                and key not in self.surnames and self._known(value))
+        if key in self.places or key in self.countries or key in self.all_given or key in self.surnames:
+            return False
+        if text[span.end : span.end + 1] == "." and 2 <= len(value) <= 5 and not self._known(value):
+            return True  # an abbreviation: "Tlf. contacto 1: 922…" with "Tlf" as a town
+        return len(value) >= 4 and self._known(value)
 
     def _quoted_whole(self, text: str, span: Span, previous_end: int, next_start: int) -> Span:
         """A span inside a quoted name of capitalised words, widened to the whole name: the
@@ -830,6 +839,14 @@ def folded_entries(pack: LanguagePack, tables: Sequence[str], parts: bool = Fals
                 if parts:
                     out.update(fold(p) for p in bilingual_parts(entry))
     return frozenset(out)
+
+
+def _line_has_capitals(text: str, at: int) -> bool:
+    """Does the line of ``at`` hold a capital letter (its writer uses them)?"""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    line = text[start : end if end >= 0 else len(text)]
+    return line != line.lower()
 
 
 def _doubted_scrap(text: str, span: Span) -> bool:

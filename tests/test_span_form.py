@@ -494,3 +494,13 @@ def test_a_doubted_word_of_the_language_is_no_address() -> None:
     text = "Tel.: 963 862 500 E-mail autor: jorge_planelles@yahoo.es"
     assert _tidied(text, (EMAIL, "autor"), (EMAIL, "jorge_planelles@yahoo.es"), score=0.03) == [
         (EMAIL, "jorge_planelles@yahoo.es")]
+
+
+def test_a_doubted_abbreviation_is_no_town_and_lower_case_prose_no_name() -> None:
+    # a telephone note and a mutual's report of the second blind set: "Tlf." had become
+    # "Villa de Mazo.", "turno de mañana" (Mañana: a given name of the table) "turno de fernández"
+    text = "CIP: CAN 1047 8812 93    NHC: 0917736\nTlf. contacto 1: 922 63 18 54\n"
+    assert _tidied(text, (TOWN, "Tlf"), score=0.02) == []
+    assert _tidied("Vive en Sta. Cruz.", (TOWN, "Sta"), score=0.9) == [(TOWN, "Sta")]  # not doubted
+    text = "Puesto: carretillero, turno de mañana. Antigüedad: 6 años."
+    assert _tidied(text, (CLINICIAN, "turno de mañana"), score=0.06) == []
