@@ -126,6 +126,13 @@ _GIVEN_AFTER_COMMA = regex.compile(
     r"(?=[ \t]{2,}|\t|[ \t]*(?:\r?\n|$|\())")
 #: A name in apposition after a kinship word: ", Geoffrey," (one to three capitalised words).
 _APPOSED = regex.compile(r",[ ](?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+){0,2})(?=[ \t]*[,.;:)\n])")
+#: A month and a year in numbers ("02/2024", "2-2024").
+_MONTH_YEAR = regex.compile(r"(?:0?[1-9]|1[0-2])[/.-](?:19|20)\d{2}")
+#: A word of time just before: "desde", "hasta", "en", "de", "el".
+_TIME_WORD_BEFORE = regex.compile(r"(?<![\p{L}])(?i:desde|hasta|en|de|el|entre)[ \t]+$")
+#: A kinship word, a comma and a capitalised name of one to four words ("madre, Fadma Mohand").
+_KIN_AND_NAME = regex.compile(
+    r"(?P<kin>\p{L}+),[ ](?:\p{Lu}[\p{L}’'-]+)(?:[ ](?:de[ ]|del[ ])?\p{Lu}[\p{L}’'-]+){0,3}")
 #: A relative's given name in brackets after the kinship word, any case: " (amparo)", " (Pilar)".
 _BRACKETED_NAME = regex.compile(r"[ ]?\((?P<name>\p{L}+(?:[ ]\p{L}+)?)\)")
 _NEXT_WORD = regex.compile(r"[ \t]+(?P<word>\p{Lu}[\p{L}\p{M}]+)(?![\p{L}\p{M}\d'’-])")
@@ -242,6 +249,7 @@ class SpanForm:
                     and any(c.isdigit() for c in text[span.start : span.end])):
                 span = self._whole_token(text, span, out[-1].end if out else 0,
                                          ordered[i + 1].start if i + 1 < len(ordered) else len(text))
+                span = self._month_year(text, span)  # "desde 02/2024" as an identifier
             if span is not None and kind == "street":
                 span = self._street_whole(text, span, out[-1].end if out else 0,
                                           ordered[i + 1].start if i + 1 < len(ordered) else len(text))
@@ -555,9 +563,22 @@ class SpanForm:
             end = number.end()
         return span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end)
 
+    def _month_year(self, text: str, span: Span) -> Span:
+        """An identifier the tagger doubted that is a month and a year in numbers after a word
+        of time ("Percibe el Ingreso Mínimo Vital desde 02/2024", which had become "desde
+        94/7653"): the date's label, so that it is shifted as a date."""
+        date = dict(self.category_labels).get("date")
+        if (date is None or span.score is None or span.score >= _DOUBT
+                or not _MONTH_YEAR.fullmatch(text, span.start, span.end)
+                or not _TIME_WORD_BEFORE.search(text[max(0, span.start - 12) : span.start])):
+            return span
+        return replace(span, label=date)
+
     def _age_or_kin(self, text: str, span: Span) -> Span:
         """A span that is an age ("64 años") or a kinship word alone ("Esposa") under another
-        label: the age's or the relative's label (it was a street, a town)."""
+        label: the age's or the relative's label (it was a street, a town); a kinship word with
+        a capitalised name after it, the relative's ("madre, Fadma Mohand, 73 años" as a street
+        had become "Alta, López Pérez, 99 años")."""
         value = text[span.start : span.end]
         words = [fold(w) for w in _WORDS.findall(value)]
         age = dict(self.category_labels).get("age")
@@ -565,6 +586,11 @@ class SpanForm:
             return replace(span, label=age)
         if self.relative and words and all(w in self.kinship for w in words) and len(words) <= 2:
             return replace(span, label=self.relative)
+        kin = _KIN_AND_NAME.match(value)
+        if self.relative and kin is not None and fold(kin["kin"]) in self.kinship \
+                and not any(c.isdigit() for c in kin.group()):
+            # "madre, Fadma Mohand, 73 años" as a street: the relative, without the age after
+            return replace(span, end=span.start + kin.end(), label=self.relative)
         return span
 
     def _town_as_relative(self, text: str, span: Span) -> Span:
@@ -692,6 +718,9 @@ class SpanForm:
             return False
         value = text[span.start : span.end]
         words = _WORDS.findall(value)
+        if not any(c.isdigit() for c in value) and value == value.lower() and len(words) > 1 \
+                and all(self._known(w) for w in words):
+            return True  # "vive en" (no number, no capital: words of the sentence)
         if len(words) != 1 or len(value) != len(words[0]) or fold(value) in self.places:
             return False
         return self._known(value) or (len(value) <= 4 and text[span.end : span.end + 1] == ".")

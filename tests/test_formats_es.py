@@ -209,5 +209,5 @@ def test_what_leaks_from_the_second_blind_set_is_what_we_know_of(blind2: dict[st
 def test_what_the_embedded_model_finds_in_the_second_blind_set(blind2: dict[str, Document], point: str,
                                                               floor: float) -> None:
     # blind, once, with the third round's code (2026-11-28): 0.674 on the best path, 0.785 at
-    # the deidentify point; after the fourth round they prompted: 0.769 / 0.874
+    # the deidentify point; after the fourth round they prompted: 0.772 / 0.877
     assert _recall(blind2, point) >= floor

@@ -504,3 +504,21 @@ def test_a_doubted_abbreviation_is_no_town_and_lower_case_prose_no_name() -> Non
     assert _tidied("Vive en Sta. Cruz.", (TOWN, "Sta"), score=0.9) == [(TOWN, "Sta")]  # not doubted
     text = "Puesto: carretillero, turno de mañana. Antigüedad: 6 años."
     assert _tidied(text, (CLINICIAN, "turno de mañana"), score=0.06) == []
+
+
+def test_a_relative_and_a_sentence_tagged_as_streets() -> None:
+    # a social-services report of the second blind set: the tagger took a line of the family
+    # list for an address: "Alta, López Pérez, 99 años, Puturru de Fua El Cairo (Egipto)."
+    text = "    Fuera del domicilio: madre, Fadma Mohand, 73 años, vive en Nador (Marruecos).\n"
+    assert _tidied(text, ("CALLE", "madre, Fadma Mohand, 73 años"), ("CALLE", "vive en"), (TOWN, "Nador"),
+                   score=0.03) == [(RELATIVE, "madre, Fadma Mohand"), (TOWN, "Nador")]
+    text = "Domicilio: Calle Mayor 12, Madrid."  # a street is a street
+    assert _tidied(text, ("CALLE", "Calle Mayor 12"), score=0.6) == [("CALLE", "Calle Mayor 12")]
+
+
+def test_a_month_and_year_after_a_word_of_time_is_a_date() -> None:
+    text = "Percibe el Ingreso Mínimo Vital desde 02/2024. Vivienda de alquiler."
+    assert _tidied(text, ("OTRO_NUMERO_IDENTIF", "02/2024"), score=0.14) == [(DATE, "02/2024")]
+    text = "Expediente 02/2024 del juzgado."  # no word of time: a file number
+    other = "OTRO_NUMERO_IDENTIF"
+    assert _tidied(text, (other, "02/2024"), score=0.14) == [(other, "02/2024")]
