@@ -274,6 +274,9 @@ class SpanForm:
                 span = self._company(text, span)  # "Estampaciones Artola S" of "… S.L."
             if span is not None and kind in ("country", "town", "email", "url"):
                 span = self._refit(text, span, kind, out[-1] if out else None)
+                if (span is not None and category.get(span.label) in _NAMED_PEOPLE
+                        and self._no_name(text, span)):
+                    continue  # "Noche, lluvia, asfalto mojado" with "lluvia" as a country
             if (span is not None and (kind in _NOT_PEOPLE or kind == "person_clinician") and self.patient
                     and self._patient_field(text, span)):
                 span = replace(span, label=self.patient)  # "Paciente: PUIG I FERRER, JORDI"
@@ -707,8 +710,15 @@ class SpanForm:
             return False
         if self._category.get(span.label) in ("email", "url"):
             return self._known(value)  # "E-mail autor: …" with "autor" as an address
+        if self._category.get(span.label) in ("hospital", "health_centre", "organisation") \
+                and key in self._facility_type_words:
+            return True  # "Llegada hospital 00:31": a kind of facility names none ("Hospital" is a surname)
         return (key not in self.places and key not in self.countries and key not in self.all_given
                 and key not in self.surnames and self._known(value))
+
+    @cached_property
+    def _facility_type_words(self) -> frozenset[str]:
+        return frozenset(fold(f) for f in self.facility_types)
 
     def _doubted_street(self, text: str, span: Span) -> bool:
         """A street span the tagger doubted that is one word without a number: a word of the

@@ -522,3 +522,12 @@ def test_a_month_and_year_after_a_word_of_time_is_a_date() -> None:
     text = "Expediente 02/2024 del juzgado."  # no word of time: a file number
     other = "OTRO_NUMERO_IDENTIF"
     assert _tidied(text, (other, "02/2024"), score=0.14) == [(other, "02/2024")]
+
+
+def test_a_kind_of_facility_alone_and_a_word_refitted_as_a_person() -> None:
+    # an ambulance report of the second blind set: "Llegada hospital 00:31" became "Llegada
+    # Clínica Nostra Senyora del Remei 00:31"; "Noche, lluvia, asfalto mojado" became "…, víctor, …"
+    text = "Aviso 22:47 | Llegada lugar 23:11 | Llegada hospital 00:31 (09/12)\n"
+    assert _tidied(text, (HOSPITAL, "hospital"), score=0.08) == []
+    text = "Lugar: A-6, p.k. 452,3, sentido A Coruña. Noche, lluvia, asfalto mojado.\n"
+    assert _tidied(text, (COUNTRY, "lluvia"), score=0.016) == []
