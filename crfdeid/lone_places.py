@@ -207,7 +207,7 @@ class LonePlaces:
                 whole = k == len(words) and digits and _TOWN_END.match(text, end) is not None
                 if not whole and fold(text[m.start("name") : end]) not in places:
                     continue
-                if not _touches(taken, m.start("name"), end):
+                if not overlaps(taken, m.start("name"), end):
                     new = Span(m.start("name"), end, town, source=CHAIN_SOURCE)
                     found.append(new)
                     taken = sorted([*taken, (new.start, new.end)])
@@ -277,7 +277,7 @@ class LonePlaces:
                     continue
                 if self._ordinary_word(name) and (written != name or _sentence_start(text, start)):
                     continue
-                if not _WORD_GOES_ON.match(text, end) and not _touches(taken, start, end):
+                if not _WORD_GOES_ON.match(text, end) and not overlaps(taken, start, end):
                     found.append(Span(start, end, label, source=ORGANISATION_SOURCE))
                     taken = sorted([*taken, (start, end)])
                     break
@@ -327,7 +327,7 @@ class LonePlaces:
             if places.get(fold(m["country"])) != "country" or fold(m["town"]) in self.stop:
                 continue
             start, end = m.span("town")
-            if fold(m["town"]) not in places and not _touches(taken, start, end):
+            if fold(m["town"]) not in places and not overlaps(taken, start, end):
                 found.append(Span(start, end, town, source=SOURCE))
         return found
 
@@ -495,12 +495,12 @@ def _streets(step: LonePlaces, text: str, taken: list[tuple[int, int]],
                and fold((_WORD.findall(text, s.start, s.end) or [""])[-1]) not in _PARTICLES]
     found = [Span(m.start(), m.end(), label, source=STREET_SOURCE)
              for m in pattern.finditer(text)
-             if _within(taken, m.start(), m.end()) and not _touches(streets, m.start(), m.end())
+             if _within(taken, m.start(), m.end()) and not overlaps(streets, m.start(), m.end())
              and not (lower and _ordinary_name(step, m.group()))]
     if "kalea" in text or "etorbidea" in text or "bidea" in text:
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         found += [Span(m.start(), m.end(), label, source=STREET_SOURCE) for m in _BASQUE_STREET.finditer(text)
-                  if _within(taken, m.start(), m.end()) and not _touches(streets, m.start(), m.end())]
+                  if _within(taken, m.start(), m.end()) and not overlaps(streets, m.start(), m.end())]
     return found
 
 
@@ -532,5 +532,7 @@ def _within(taken: list[tuple[int, int]], start: int, end: int) -> bool:
     return all(start <= s and e <= end and (s, e) != (start, end) for s, e in touching)
 
 
-def _touches(taken: list[tuple[int, int]], start: int, end: int) -> bool:
+def overlaps(taken: list[tuple[int, int]], start: int, end: int) -> bool:
+    """Does a taken range overlap [start, end)? (Ranges that only abut do not.)"""
     return any(s < end and start < e for s, e in taken)
+

@@ -36,6 +36,7 @@ from functools import cached_property
 import regex
 
 from .langpack import LanguagePack, fold
+from .lone_places import overlaps
 from .types import Span
 
 #: Where a detected span carries it (``Span.source``).
@@ -163,10 +164,10 @@ class LoneProfessions:
                 if any(fold(w.group()) in self._closing or w.group() != w.group().lower() for w in words[:k]):
                     continue  # a capitalised word is a name of its own ("del IES Francisco…")
                 stop = complement.start("words") + words[k - 1].end()
-                if self._ends_here(text, stop) and not _touches(taken, end, stop):
+                if self._ends_here(text, stop) and not overlaps(taken, end, stop):
                     end = stop
                     break
-        if not self._ends_here(text, end) or _touches(taken, first, end):
+        if not self._ends_here(text, end) or overlaps(taken, first, end):
             return None
         return Span(first, end, self.label, source=SOURCE)
 
@@ -178,7 +179,7 @@ class LoneProfessions:
 
         def add(span: Span | None) -> None:
             nonlocal taken
-            if span is not None and not _touches(taken, span.start, span.end):
+            if span is not None and not overlaps(taken, span.start, span.end):
                 found.append(span)
                 taken = sorted([*taken, (span.start, span.end)])
 
@@ -201,7 +202,7 @@ class LoneProfessions:
                 if words[-1].end() == m.start() and fold(text[begin : m.start()]) in self.forms:
                     if not _WORD_BEFORE.search(text[max(0, begin - 1) : begin]):
                         add(Span(begin, m.start(), self.label, source=SOURCE)
-                            if not _touches(taken, begin, m.start()) else None)
+                            if not overlaps(taken, begin, m.start()) else None)
                     break
         for s in spans:
             if s.label in self.person_labels:
@@ -213,7 +214,7 @@ class LoneProfessions:
             joined = pats["join"].match(text, queue.pop(0).end)
             if joined is not None:
                 span = self._occupation(text, joined.end(), taken)
-                if span is not None and not _touches(taken, span.start, span.end):
+                if span is not None and not overlaps(taken, span.start, span.end):
                     add(span)
                     queue.append(span)
         return found
@@ -227,10 +228,6 @@ def _spaces(text: str, at: int) -> int:
     while at < len(text) and text[at] in " \t":
         at += 1
     return at
-
-
-def _touches(taken: list[tuple[int, int]], start: int, end: int) -> bool:
-    return any(s < end and start < e for s, e in taken)
 
 
 def with_lone_professions(text: str, spans: Iterable[Span], step: LoneProfessions | None) -> list[Span]:

@@ -730,6 +730,22 @@ def _score(score: float | None) -> float | None:
     return score if score is None or 0.0 <= score <= 1.0 else None
 
 
+#: What each source of a span that is no rule's nor the tagger's says to the officer.
+_SOURCE_WHY = {
+    ADDED: "added by the reviewer",
+    PROPAGATED: "second mention",
+    ACRONYM: "acronym of an organisation named before it",
+    LONE_NAME: "a given name standing alone in the text",
+    LONE_PLACE: "a place named after a preposition",
+    LONE_STREET: "an address named after its street type",
+    ADDRESS_PLACE: "a place an address goes on with",
+    HOSPITAL_NAME: "a hospital called by its proper name",
+    ORGANISATION_NAME: "an organisation of the pack's list",
+    LONE_PROFESSION: "an occupation where the note says what someone does",
+    LOWER_CASE_NAME: "a name in a note typed in lower case",
+}
+
+
 def _why_short(span: SpanState) -> str:
     source = span.source
     if source.startswith("rule:"):
@@ -737,30 +753,8 @@ def _why_short(span: SpanState) -> str:
         short = f"rule {parts[0]}" + (" + CRF" if "crf" in parts[1:] else "")
     elif source == "crf":
         short = f"CRF {span.score:.2f}" if span.score is not None else "CRF"
-    elif source == ADDED:
-        short = "added by the reviewer"
-    elif source == PROPAGATED:
-        short = "second mention"
-    elif source == ACRONYM:
-        short = "acronym of an organisation named before it"
-    elif source == LONE_NAME:
-        short = "a given name standing alone in the text"
-    elif source == LONE_PLACE:
-        short = "a place named after a preposition"
-    elif source == LONE_STREET:
-        short = "an address named after its street type"
-    elif source == ADDRESS_PLACE:
-        short = "a place an address goes on with"
-    elif source == HOSPITAL_NAME:
-        short = "a hospital called by its proper name"
-    elif source == ORGANISATION_NAME:
-        short = "an organisation of the pack's list"
-    elif source == LONE_PROFESSION:
-        short = "an occupation where the note says what someone does"
-    elif source == LOWER_CASE_NAME:
-        short = "a name in a note typed in lower case"
     else:
-        short = source
+        short = _SOURCE_WHY.get(source, source)
     if span.detected_label and span.detected_label != span.label:
         short += f" (was {span.detected_label})"
     return short
