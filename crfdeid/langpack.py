@@ -146,6 +146,12 @@ class CalendarName:
     #: forms, else a region's own ("AT": "Jänner", "Jän."); empty when the pack gives none
     forms: tuple[tuple[str, str, str], ...] = ()
 
+    @property
+    def regional_keys(self) -> frozenset[str]:
+        """The folded forms only a region writes the month with (not its name)."""
+        standard = {fold(f).rstrip(".") for r, _, f in self.forms if not r} | {fold(self.name)}
+        return frozenset(fold(f).rstrip(".") for r, _, f in self.forms if r) - standard
+
     def written(self, style: str, region: str = "") -> str:
         """The month in a style of ``MONTH_STYLES``, the region's form where it has one; the
         full name where the pack gives no form of that style."""
@@ -186,6 +192,9 @@ class LanguagePack:
     #: ``lone_professions`` of the manifest (optional): the words around an occupation of the
     #: profession table that say it is one (``crfdeid.lone_professions``); empty: never.
     lone_professions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: ``elision`` of the calendar (optional): region -> (its "of" before a month beginning with a
+    #: consonant, before one beginning with a vowel): Catalan ("de ", "d'") — "de març", "d'abril".
+    month_elision: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
     def table(self, name: str) -> Table:
         try:
@@ -206,12 +215,16 @@ class LanguagePack:
     def is_stopword(self, word: str) -> bool:
         return fold(word) in self.stopwords
 
-    def month(self, word: str) -> CalendarName | None:
+    def month(self, word: str, *, regional: bool = True) -> CalendarName | None:
+        """The month ``word`` names; with ``regional=False`` not by a form only a region writes
+        (the Catalan "març" folds to "marc", a given name)."""
         key = fold(word).rstrip(".")
         if not key:
             return None
         for month in self.months:
-            if key == fold(month.name) or key in month.abbreviations or key == fold(month.roman or ""):
+            if key == fold(month.name) or key == fold(month.roman or ""):
+                return month
+            if key in month.abbreviations and (regional or key not in month.regional_keys):
                 return month
         return None
 
@@ -380,9 +393,26 @@ def _load_honorifics(path: Path) -> dict[str, Honorific]:
     return out
 
 
+def _load_elision(path: Path) -> dict[str, tuple[str, str]]:
+    """The calendar's ``elision``: ``{REGION: {full: "de ", elided: "d'"}}``."""
+    spec = _yaml_file(path).get("elision") or {}
+    if not isinstance(spec, dict):
+        raise PackError("elision: expected a mapping of regions", path)
+    out = {}
+    for region, forms in spec.items():
+        if not isinstance(forms, dict):
+            raise PackError(f"elision {region!r}: expected {{full, elided}}", path)
+        _check_keys(forms, ("full", "elided"), path, f"elision {region!r}", required=("full", "elided"))
+        if not all(isinstance(forms[k], str) and forms[k].strip() for k in ("full", "elided")):
+            raise PackError(f"elision {region!r}: 'full' and 'elided' must be words", path)
+        out[str(region)] = (forms["full"], forms["elided"])
+    return out
+
+
 def _load_calendar(path: Path) -> tuple[tuple[CalendarName, ...], tuple[CalendarName, ...]]:
     data = _yaml_file(path)
-    _check_keys(data, ("language", "months", "weekdays"), path, "calendar", required=("months", "weekdays"))
+    _check_keys(data, ("language", "elision", "months", "weekdays"), path, "calendar",
+                required=("months", "weekdays"))
     parts = []
     for key, count in (("months", 12), ("weekdays", 7)):
         items = []
@@ -597,6 +627,7 @@ def _load_pack_cached(root_str: str) -> LanguagePack:
         lone_names=_load_lone_names(data.get("lone_names"), manifest, tables),
         lone_places=_load_lone_places(data.get("lone_places"), manifest, tables),
         lone_professions=_load_lone_professions(data.get("lone_professions"), manifest, tables),
+        month_elision=_load_elision(root / closed["calendar"]),
     )
 
 

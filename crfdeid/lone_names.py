@@ -282,7 +282,8 @@ def common_given_names(pack: LanguagePack, least: int) -> frozenset[str]:
 
 def _ordinary(pack: LanguagePack, word: str) -> bool:
     """A word of the pack's closed lists: a stop-listed name, a title, a month, a kinship word."""
-    return (pack.is_stopword(word) or pack.honorific(word) is not None or pack.month(word) is not None
+    return (pack.is_stopword(word) or pack.honorific(word) is not None
+            or pack.month(word, regional=False) is not None
             or pack.kinship_term(word) is not None)
 
 

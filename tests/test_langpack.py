@@ -268,3 +268,17 @@ def test_yaml_booleans_in_word_lists_are_rejected(tmp_path: Path) -> None:
     with pytest.raises(PackError, match="False is not a word") as err:
         load_pack(root)
     assert "quote the word" in str(err.value)
+
+
+def test_months_of_the_co_official_languages_read_as_their_month(pack) -> None:
+    babel = pytest.importorskip("babel")
+    for language, region, style in (("ca", "CA", "name"), ("gl", "GL", "name"), ("eu", "EU", "short")):
+        wide = babel.Locale(language).months["stand-alone"]["wide"]
+        assert [m.written(style, region) for m in pack.months] == [wide[n] for n in range(1, 13)]
+    # the Basque date's genitive: the nominative and "-ren" ("urria" -> "urriaren")
+    assert all(m.written("name", "EU") == m.written("short", "EU") + "ren" for m in pack.months)
+    assert pack.month("xaneiro").number == 1 and pack.month("urriaren").number == 10
+    assert pack.month("març").number == 3 and pack.month("Outubro").number == 10
+    # "març" folds to "marc": a given name is no month where only a region's forms are excluded
+    assert pack.month("Marc", regional=False) is None and pack.month("marzo", regional=False).number == 3
+    assert pack.month_elision == {"CA": ("de ", "d'")}

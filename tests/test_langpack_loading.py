@@ -79,3 +79,12 @@ def test_the_tsv_reader_pads_short_rows_and_rejects_bad_ones(tmp_path):
     path.write_text("name\tcount\n \t3\n", encoding="utf-8")
     with pytest.raises(PackError, match="empty first cell"):
         read_tsv(path)
+
+
+def test_a_calendar_elision_needs_both_forms(tmp_path):
+    path = tmp_path / "calendar.yaml"
+    path.write_text("elision:\n  CA: {full: 'de '}\n", encoding="utf-8")
+    with pytest.raises(PackError, match="elided"):
+        langpack._load_elision(path)
+    path.write_text("elision:\n  CA: {full: 'de ', elided: \"d'\"}\n", encoding="utf-8")
+    assert langpack._load_elision(path) == {"CA": ("de ", "d'")}

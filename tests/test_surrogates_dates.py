@@ -103,3 +103,43 @@ def test_dates_out_of_the_calendar_or_absurdly_long_never_fail(original):
 def test_a_one_digit_date_still_changes():
     for seed in range(10):
         assert shifted("el día 5", seed) != "el día 5"
+
+
+#: the months in Catalan and Galician, and the Basque genitive of dates (the pack's test holds
+#: them against CLDR)
+CATALAN = [m.written("name", "CA") for m in GEN.data.pack.months]
+GALICIAN = [m.written("name", "GL") for m in GEN.data.pack.months]
+BASQUE = [m.written("name", "EU") for m in GEN.data.pack.months]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_date_in_a_co_official_language_shifts_into_a_month_of_that_language(seed):
+    # once, 15 de xaneiro de 2024 stayed "15 de xaneiro de 2020" (only the year read) and
+    # "2024ko urriaren 3a" became "2121fz kgofegin 9n"
+    text = ("Ingrés: 3 d'octubre de 2024. Alta: 12 de març del 2022. Data de ingreso: 15 de "
+            "xaneiro de 2024. Data: 2024ko urriaren 3a, 2024ko urria.")
+    dates = ("3 d'octubre de 2024", "12 de març del 2022", "15 de xaneiro de 2024",
+             "2024ko urriaren 3a", "2024ko urria")
+    ca1, ca2, gl, eu, eu_month = new_texts(run(text, *((D, x) for x in dates), seed=seed))
+    for new in (ca1, ca2):
+        day, of, month, year = re.fullmatch(r"(\d{1,2}) (de |d')(\w+) del? (\d{4})", new).groups()
+        assert month in CATALAN and of == ("d'" if month[0] in "ao" else "de ")
+    day, month, year = re.fullmatch(r"(\d{1,2}) de (\w+) de (\d{4})", gl).groups()
+    assert month in GALICIAN
+    assert (dt.date(int(year), GALICIAN.index(month) + 1, int(day)) - dt.date(2024, 1, 15)).days % 7 == 0
+    year, month, day = re.fullmatch(r"(\d{4})ko (\w+) (\d{1,2})a", eu).groups()
+    assert month in BASQUE
+    shift = dt.date(int(year), BASQUE.index(month) + 1, int(day)) - dt.date(2024, 10, 3)
+    assert shift.days % 7 == 0 and shift.days < 0
+    assert re.fullmatch(r"\d{4}ko (urtarrila|otsaila|martxoa|apirila|maiatza|ekaina|uztaila|abuztua|iraila"
+                        r"|urria|azaroa|abendua)", eu_month) and eu_month != "2024ko urria"
+
+
+def test_a_spanish_date_keeps_its_spanish_month_and_its_abbreviation_style():
+    # the co-official forms are among the months' readings, not their abbreviations: "sept-2024"
+    # once became "juliol-2021"
+    for seed in range(8):
+        new = shifted("sept-2024", seed)
+        month = new.split("-")[0]
+        assert re.fullmatch(r"[a-z]{3,4}-\d{4}", new) and month not in CATALAN + GALICIAN, new
+        assert not re.fullmatch(r"0\d de .*", shifted("12 de marzo de 2012", seed))  # no padding added

@@ -7,8 +7,8 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from stdnum import iban
-from stdnum.es import dni, nie
+from stdnum import iban, imei
+from stdnum.es import cif, dni, nie
 
 from crfdeid.surrogates import SurrogateFailure, build_registry, surrogate_data, too_close
 from crfdeid.surrogates.base import LETTERS
@@ -43,6 +43,10 @@ def test_format_is_kept_and_value_changes(text):
         ("X1234567L", nie.is_valid),
         ("ES91 2100 0418 4502 0005 1332", iban.is_valid),
         ("28 12345678 40", es_nss),
+        ("A58818501", cif.is_valid),  # a company's CIF: check digit
+        ("Q2818002D", cif.is_valid),  # a public body's: check letter
+        ("B-58818501", lambda v: cif.is_valid(v.replace("-", ""))),
+        ("356938035643809", imei.is_valid),  # a phone's IMEI: Luhn
     ],
 )
 def test_check_characters_stay_valid(text, check):
@@ -51,6 +55,8 @@ def test_check_characters_stay_valid(text, check):
         new = gen("ID_SUJETO_ASISTENCIA", text, seed)
         assert check(new) and shape(new) == shape(text) and new != text
     assert gen("ID_SUJETO_ASISTENCIA", "X1234567L", 3)[0] == "X"
+    # the CIF's letter is the kind of organisation (A: a company; Q: a public body): kept
+    assert {gen("OTRO_NUMERO_IDENTIF", "Q2818002D", s)[0] for s in range(5)} == {"Q"}
 
 
 @pytest.mark.parametrize(

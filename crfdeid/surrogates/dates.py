@@ -87,7 +87,9 @@ class DateGenerator:
         self.min_weeks = min_weeks
         self.max_weeks = max_weeks
         #: the pack's calendar says how its months are written: dates keep the original's style
-        self.styled = any(m.forms for m in data.pack.months)
+        self.styled = any(r == "" and style != "name" for m in data.pack.months for r, style, _ in m.forms)
+        #: the regions that elide their "of" before a month ("d'octubre"): region -> (full, elided)
+        self.elision = data.pack.month_elision
         #: a region's own month spellings (letters, case folded, not the standard's) -> region
         standard = {f.rstrip(".").casefold() for m in data.pack.months for r, _, f in m.forms if not r}
         self.regional = {f.rstrip(".").casefold(): r for m in data.pack.months for r, _, f in m.forms
@@ -138,7 +140,21 @@ class DateGenerator:
                 t = before[-1][1]
                 day = int(t[2])
                 parts.append(Part(t[0], t[1], "day", t[2]))
-            if after and len(after[0][1][2]) in (2, 4):
+            elif before and len(before[-1][1][2]) == 4 and (day_after := _day(after[:1])):
+                # the year first, the day after the month: Basque "2024ko urriaren 3a"
+                t = before[-1][1]
+                year = full_year(t[2])
+                parts += [Part(t[0], t[1], "year", t[2]), Part(*day_after[:2], "day", day_after[2])]
+                day = int(day_after[2])
+            elif (day_after := _day(after[:1])) and len(after) > 1 and len(after[1][1][2]) == 4:
+                after = after[1:]  # the day after the month, the year after both: "octubre 3, 2024"
+                parts.append(Part(*day_after[:2], "day", day_after[2]))
+                day = int(day_after[2])
+            if year is None and day is None and before and len(before[-1][1][2]) == 4 and not after:
+                t = before[-1][1]  # the year first: Basque "2024ko urria"
+                year = full_year(t[2])
+                parts.append(Part(t[0], t[1], "year", t[2]))
+            if year is None and after and len(after[0][1][2]) in (2, 4):
                 t = after[0][1]
                 year = full_year(t[2])
                 parts.append(Part(t[0], t[1], "year", t[2]))
@@ -194,14 +210,59 @@ class DateGenerator:
         numeric = [p for p in parsed.parts if p.role in ("day", "month_num")]
         pad = not any(len(p.text) == 1 for p in numeric)
         named = self.styled and any(p.role == "month_name" for p in parsed.parts)
-        if named:  # "13. Juni" -> "1. Juli", "03. Juni" -> "01. Juli"
+        prose = any(p.role == "month_name" for p in parsed.parts) and any(
+            p.role == "day" and text[p.end : p.end + 1] == " " for p in parsed.parts)
+        if named or prose:  # "13. Juni" -> "1. Juli", "03. Juni" -> "01. Juli", "12 de marzo" -> "1 de
+            # agosto"; "12-dic-2009" -> "03-may-2008"
             pad = any(p.role == "day" and p.text.startswith("0") for p in parsed.parts)
         out = text
         for part in sorted(parsed.parts, key=lambda p: -p.start):
-            new_part = self.styled_month(part, new, region) if named and part.role == "month_name" \
-                else self.render_part(part, new, pad)
-            out = out[: part.start] + new_part + out[part.end :]
+            start = part.start
+            if named and part.role == "month_name":
+                new_part = self.styled_month(part, new, region)
+            elif part.role == "month_name" and (own := self.regional_form(text, part, region)):
+                new_part = self.data.pack.months[new.month - 1].written(own[1], own[0])
+                new_part = match_case(part.text, new_part)
+                start, new_part = self.elided(text, part.start, own[0], new_part)
+            else:
+                new_part = self.render_part(part, new, pad)
+            out = out[:start] + new_part + out[part.end :]
         return out
+
+    def regional_form(self, text: str, part: Part, region: str) -> tuple[str, str] | None:
+        """(region, style) of a month written in a region's language — its own form ("xaneiro",
+        "urriaren"), or a name it shares with the standard ("octubre") after the region's elided
+        "of" ("d'octubre") or in a note that writes the region's months — else None: the new
+        month is then written as the standard writes it."""
+        old = self.data.pack.month(part.text)
+        if old is None or not old.forms:
+            return None
+        folded = fold(part.text).rstrip(".")
+        if folded != fold(old.name):
+            return next(((r, style) for r, style, form in old.forms
+                         if r and fold(form).rstrip(".") == folded), None)
+        before = text[: part.start].casefold().replace("’", "'")
+        region = next((r for r, (_, elided) in self.elision.items() if before.endswith(elided.casefold())),
+                      region)
+        return (region, "name") if region and any(r == region for r, _, _ in old.forms) else None
+
+    def elided(self, text: str, start: int, region: str, word: str) -> tuple[int, str]:
+        """The new month with its "of" as the region writes it before the month's first sound:
+        "d'octubre" -> "de març", "de gener" -> "d'abril"; (where the rewrite starts, the text).
+        Only an "of" inside the date's span is rewritten."""
+        if region not in self.elision:
+            return start, word
+        full, elided = self.elision[region]
+        before = text[:start]
+        vowel = fold(word[:1]) in "aeiouh"
+        for form in (elided, elided.replace("'", "’"), full):
+            if before.casefold().endswith(form.casefold()):
+                written = before[len(before) - len(form):]
+                new = elided if vowel else full
+                if "’" in written:
+                    new = new.replace("'", "’")
+                return start - len(form), match_case(written, new) + word
+        return start, word
 
     def styled_month(self, part: Part, new: dt.date, region: str) -> str:
         """The new month in the original's style (and the note's region, or the original's own
@@ -265,9 +326,11 @@ class DateGenerator:
         target = self.data.pack.months[new.month - 1]
         folded = fold(part.text)
         word = target.name
-        if old is not None and folded != fold(old.name) and folded in old.abbreviations:
-            index = old.abbreviations.index(folded)
-            abbreviations = target.abbreviations or (target.name[:3],)
+        ours = [a for a in old.abbreviations if a not in old.regional_keys] if old is not None else []
+        if old is not None and folded != fold(old.name) and folded in ours:
+            index = ours.index(folded)  # a region's forms are not abbreviations: regional_form
+            abbreviations = [a for a in target.abbreviations if a not in target.regional_keys] \
+                or (target.name[:3],)
             word = abbreviations[min(index, len(abbreviations) - 1)]
         return match_case(part.text, word)
 
@@ -284,6 +347,8 @@ class DateGenerator:
         if self.styled:
             region = self.note_region(state)
             reference = self.in_note_year(parsed, state) or reference
+        elif self.regional and any(p.role == "month_name" for p in parsed.parts):
+            region = self.note_region(state)  # "octubre" in a note that writes "xaneiro"
         try:
             result = self.render(text, parsed, reference + self.shift(state), region)
         except (ValueError, OverflowError):  # shifted out of the calendar: not a real date
@@ -308,6 +373,13 @@ def _is_clock(text: str, start: int, end: int) -> bool:
 
 def _between_numbers(tokens: list[tuple[int, int, str]], i: int) -> bool:
     return 0 < i < len(tokens) - 1 and tokens[i - 1][2].isdigit() and tokens[i + 1][2].isdigit()
+
+
+def _day(numbers: list[tuple[int, tuple[int, int, str]]]) -> tuple[int, int, str] | None:
+    """The first of ``numbers`` if it can be a day of the month (one or two digits, 1–31)."""
+    if numbers and len(numbers[0][1][2]) <= 2 and 1 <= int(numbers[0][1][2]) <= 31:
+        return numbers[0][1]
+    return None
 
 
 def _checked(parsed: ParsedDate) -> ParsedDate | None:

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 import regex
 from stdnum import iban, luhn
 from stdnum.at import vnr as at_vnr
-from stdnum.es import ccc, dni, nie
+from stdnum.es import ccc, cif, dni, nie
 
 from ..memo import Memo
 from ..validators import VALIDATORS, es_nss
@@ -116,6 +116,8 @@ def _kind_of(compact: str) -> str | None:
         return "dni"
     if VALIDATORS["es.nie"](compact):
         return "nie"
+    if VALIDATORS["es.cif"](compact):
+        return "cif"
     if VALIDATORS["iban"](compact):
         return "iban"
     if es_nss(compact):
@@ -134,7 +136,7 @@ def with_check(text: str, kind: str | None, rng: random.Random, swap: WordSwap |
     original = "".join(text[i] for i in positions).upper()
     out = list(scramble(text, rng))
     compact = [out[i].upper() for i in positions]
-    if kind == "nie":
+    if kind in ("nie", "cif"):  # the letter says the kind of person or organisation
         compact[0] = original[0]
     if kind == "iban":
         compact[0:2] = list(original[0:2])
@@ -143,6 +145,9 @@ def with_check(text: str, kind: str | None, rng: random.Random, swap: WordSwap |
         value = value[:8] + dni.calc_check_digit(value[:8])
     elif kind == "nie":
         value = value[:8] + nie.calc_check_digit(value[:8])
+    elif kind == "cif":  # the check is a digit or a letter by the organisation's kind: as written
+        digit, letter = cif.calc_check_digits(value[:8])
+        value = value[:8] + (letter if original[8].isalpha() else digit)
     elif kind == "nss":
         province, number = int(value[:2]), int(value[2:10])
         base = number + province * 10_000_000 if number < 10_000_000 else int(value[:10])
