@@ -79,6 +79,16 @@ _LOWER_NAME = regex.compile(
     r"(?![\p{L}\p{N}])")
 #: How far back a kinship word makes the name a relative's ("su hermano mayor, Ovidio").
 _KIN_WINDOW = 3
+#: A capitalised word of three letters or more after a word and one space: where a name after
+#: a kinship word may start ("esposa Sabine Brenner", "sobrina Inmaculada Carmona Ruz", "germana
+#: Laia"); the kinship word is looked up behind it (``_KIN_BEFORE``), the name read from it
+#: (``_KIN_NAME_AT``: one to three capitalised words, particles between).
+_AFTER_A_WORD = regex.compile(r"(?<=\p{L}[ ])\p{Lu}\p{Ll}{2,}")
+_KIN_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?P<kin>\p{L}+)[ ]$")
+_KIN_NAME_AT = regex.compile(r"\p{Lu}\p{Ll}{2,}(?:[ ](?:(?:de|del|de[ ]la|y|i)[ ])?\p{Lu}\p{Ll}+){0,2}"
+                             r"(?![\p{L}\p{N}'’-])")
+#: Where a relative found after a kinship word comes from (``Span.source``).
+KIN_SOURCE = "kin-name"
 
 
 @dataclass(frozen=True)
@@ -122,6 +132,8 @@ class LoneNames:
         after a title (``titled``)."""
         taken = sorted((s.start, s.end) for s in spans)
         found: list[Span] = self.titled(text, taken)
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found.extend(self.kin_named(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         found.extend(self.lower_case(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
@@ -192,6 +204,38 @@ class LoneNames:
                 continue
             if not _touches(taken, m.start("name"), m.end("name")):
                 found.append(Span(m.start("name"), m.end("name"), label, source=SOURCE))
+        return found
+
+    def kin_named(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+        """A relative named after a kinship word that no detected span names ("Contacto: esposa
+        Sabine Brenner, móvil …", "su sobrina Inmaculada Carmona Ruz": the tagger found neither
+        in notes written blind). The first word must be a given name of the step's list or a
+        word the lexicon does not know ("hermano Mayor" is no name); the span holds the kinship
+        word too, as MEDDOCAN writes "hermano Ramon", unless a span holds it already."""
+        if not self.relative:
+            return []
+        found: list[Span] = []
+        for after in _AFTER_A_WORD.finditer(text):
+            kin = _KIN_BEFORE.search(text, max(0, after.start() - 16), after.start())
+            if kin is None or fold(kin["kin"]) not in self.kinship or kin["kin"].isupper():
+                continue
+            name = _KIN_NAME_AT.match(text, after.start())
+            if name is None:
+                continue
+            first = after.group()
+            key = fold(first)
+            if key in self.kinship or key in self.honorifics or not (
+                    key in self.names or not self._known(first)):
+                continue
+            name_start, name_end = name.start(), name.end()
+            inside = [(s, e) for s, e in taken if s < name_end and name_start < e]
+            if any(s < name_start or e > name_end for s, e in inside):
+                continue  # a span reaching out of the name: the tagger's reading stands
+            if inside and all(s == name_start and e == name_end for s, e in inside):
+                continue  # found already
+            start = name_start if _touches(taken, kin.start("kin"), kin.end("kin")) else kin.start("kin")
+            # spans inside the name ("Carmona" of "Inmaculada Carmona Ruz" as a town) give way to it
+            found.append(Span(start, name_end, self.relative, source=KIN_SOURCE))
         return found
 
     def _known(self, word: str) -> bool:
@@ -265,8 +309,9 @@ def with_lone_names(text: str, spans: Iterable[Span], step: LoneNames | None) ->
     if step is None:
         return spans
     found = step.spans(text, spans)
-    lower = [(s.start, s.end) for s in found if s.source == LOWER_SOURCE]
-    if lower:  # "ahmed" of "ahmed benjelloun" gives way to the whole name
+    lower = [(s.start, s.end) for s in found if s.source in (LOWER_SOURCE, KIN_SOURCE)]
+    if lower:  # "ahmed" of "ahmed benjelloun" gives way to the whole name, "Carmona" to "Inmaculada
+        # Carmona Ruz" after "sobrina"
         spans = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in lower)]
     return sorted([*spans, *found], key=lambda s: (s.start, s.end, s.label))
 

@@ -8,7 +8,9 @@ the same label with source ``propagated``, so it is replaced exactly as the firs
 person, one surrogate).
 
 Guards against ordinary words: a name word is propagated only where it is written with a
-capital, never a closed-class word or a name particle ("de", "del"); a name word that is also an
+capital, a word found in lower case (an occupation: "estudiante") not where a capital inside a
+sentence makes it part of a name ("Unidad de Salud del Estudiante"), never a closed-class
+word or a name particle ("de", "del"); a name word that is also an
 ordinary word (the pack's stop list: "Mora", "Blanco", "Pastor") only after an honorific ("Sra.
 Mora") or inside a sentence, not where a sentence or line starts ("Mora en el diagnóstico…"
 stays, and the leftover scan holds the note for a reader if it was the name). An acronym the
@@ -23,6 +25,9 @@ original's letters. And a word of three or four capitals equal to the initials o
 person of the note ("FAF" signing for the Dr. Francisco Alberto Ferrer) is a mention of that
 person, unless the pack knows it as something else (``known_acronym``: "HTA", "TAC", "NHC",
 a name, a closed-class word).
+
+A relative's span is not propagated for its kinship words ("su madre" is kept); the name in it
+is ("Hijo Pedro José", then "Llamar a Pedro José": the leftover scan had held the note).
 """
 
 from __future__ import annotations
@@ -46,6 +51,8 @@ from .types import Document, Span
 NOT_PROPAGATED = frozenset({
     "FECHAS", "EDAD_SUJETO_ASISTENCIA", "SEXO_SUJETO_ASISTENCIA", "FAMILIARES_SUJETO_ASISTENCIA",
 })
+#: A relative's span: its kinship words are kept, its name (the capitalised words) is propagated.
+RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
 #: Strings shorter than this (folded) are not looked for: "M", "3", "Gil" is three.
 MIN_LENGTH = 3
 SOURCE = "propagated"
@@ -61,6 +68,7 @@ class _Wanted:
     capitalised: bool  # a single capitalised word: only capitalised occurrences ("Rosa", not "rosa")
     ordinary: bool  # also an ordinary word: after an honorific or inside a sentence only
     upper: bool  # written all in capitals in the span
+    lower: bool = False  # one word in lower case: a common noun ("estudiante"), not a capitalised one
 
 
 def propagate(document: Document, replaced: Callable[[str], bool], pack: LanguagePack,
@@ -86,6 +94,16 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
     wanted: dict[str, _Wanted] = {}  # folded key -> what an occurrence must look like
     for span in sorted(document.spans, key=lambda s: (s.start, s.end, s.label)):
         as_label = (kind(span.label) if kind is not None else None) or span.label
+        if as_label == RELATIVE and replaced(span.label):
+            # the relative's name, not the kinship words: "Hijo Pedro José", then "Llamar a
+            # Pedro José" (the leftover scan had held the note for it)
+            name = [w for w in name_words(document.span_text(span))
+                    if w[0].isupper() and pack.kinship_term(w) is None and not _closed(w, pack, particles)]
+            if name and len(" ".join(name)) >= MIN_LENGTH:
+                whole = " ".join(name)
+                wanted.setdefault(normalise(whole), _Wanted(span.label, " " not in whole,
+                                                            pack.is_stopword(whole), _upper(whole)))
+            continue
         if as_label in NOT_PROPAGATED or not replaced(span.label):
             continue
         original = document.span_text(span)
@@ -96,7 +114,8 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
             # ("lucía ferrer") are the string whatever their case
             capitalised = single and original[:1].isupper()
             wanted.setdefault(key, _Wanted(span.label, capitalised,
-                                           capitalised and pack.is_stopword(original), _upper(original)))
+                                           capitalised and pack.is_stopword(original), _upper(original),
+                                           single and original.islower() and as_label not in PERSON_LABELS))
         if as_label in PERSON_LABELS:
             for word in name_words(original):
                 if word[0].isupper() and not _closed(word, pack, particles):
@@ -114,9 +133,11 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
         want = wanted[key]
         if want.capitalised and not text[start].isupper():
             continue  # "Rosa" the name, "rosa" the colour
+        if want.lower and text[start].isupper() and inside_sentence(text, start, pack):
+            continue  # "estudiante" the occupation, "Unidad de Salud del Estudiante" a name
         if key in acronyms and not want.upper and _upper(text[start:end]):
             continue  # "ANA positivos": the antibodies, not Ana
-        if want.ordinary and not _inside_sentence(text, start, pack):
+        if want.ordinary and not inside_sentence(text, start, pack):
             continue  # "Mora en el diagnóstico…": the word, as far as a scan can tell
         if _overlaps(taken, starts, longest_end, start, end):
             continue
@@ -251,7 +272,7 @@ def _upper(text: str) -> bool:
     return len(letters) > 1 and all(c.isupper() for c in letters)
 
 
-def _inside_sentence(text: str, start: int, pack: LanguagePack) -> bool:
+def inside_sentence(text: str, start: int, pack: LanguagePack) -> bool:
     """An occurrence after an honorific ("Sra. Mora"), or neither at the start of the text, of
     a line nor of a sentence: where a capital says "a name" rather than "a sentence begins"."""
     before = text[max(0, start - 24):start]

@@ -47,7 +47,7 @@ from .memo import Memo
 from .occurrences import Scannable, find_whole_words, name_words, word_bounds
 from .packs import NO_PACK
 from .policy import Policy
-from .propagate import propagate
+from .propagate import inside_sentence, propagate
 from .schemes import Scheme, known_category
 from .surrogates import (
     DocumentState,
@@ -67,6 +67,9 @@ from .surrogates.base import RerolledSecret
 from .surrogates.people import PERSON_LABELS, PeopleGenerator
 from .textview import TextView, form_of, same_form
 from .types import Document, Span
+
+#: Between the two names of a bilingual place ("Pamplona-Iruña", "Alboraia/Alboraya").
+_BILINGUAL_PARTS = regex.compile(r"[ \t]*/[ \t]*|-(?=\p{Lu})")
 
 #: Originals shorter than this are not looked for in the output ("M", "3"): they occur
 #: everywhere and the report would drown in noise.
@@ -501,6 +504,10 @@ class Pseudonymiser:
             elif generated in FACILITY_LABELS and self.data is not None:
                 # "Hospital de León" must not become the note's other hospital, "El Bierzo"
                 state.facility_words.update(self.data.distinctive_words(original))
+            elif generated == "TERRITORIO" and _BILINGUAL_PARTS.search(original):
+                # each name of a bilingual town is the town: "Pamplona-Iruña" had become "Pamplona"
+                state.forbidden.update(normalise(part) for part in _BILINGUAL_PARTS.split(original)
+                                       if len(part.strip()) > 3)
         kinds = {label: self._kind(label) for label in {s.label for s in spans}}  # asked once per label
         triples = [
             (s.start, s.end, kind[1]) for s in spans
@@ -772,6 +779,7 @@ class Pseudonymiser:
         acronyms = self.data.name_acronyms if self.data is not None else frozenset()
         particles = self.data.name_particles if self.data is not None else frozenset()
         written_upper: set[str] = set()  # name words written in capitals: an acronym of them counts
+        lower: set[str] = set()  # one word in lower case: a common noun ("estudiante")
         for i, span in enumerate(spans):
             if planned[i].kept:
                 continue  # kept on purpose
@@ -780,6 +788,9 @@ class Pseudonymiser:
                 wanted.setdefault(key, (span.label, hashes[i], False))
                 if original.isupper():
                     written_upper.add(key)
+                person = generator_of[span.label] in (*PERSON_LABELS, "FAMILIARES_SUJETO_ASISTENCIA")
+                if original.islower() and " " not in original and not person:
+                    lower.add(key)  # a common noun; a name typed in lower case is a name anywhere
             if generator_of[span.label] in PERSON_LABELS:
                 for word in name_words(original):
                     if fold(word) not in particles and word[0].isupper():
@@ -796,6 +807,9 @@ class Pseudonymiser:
             label, digest, capitalised = wanted[key]
             if capitalised and not new_text[start].isupper():
                 continue  # a name token as a common word ("Blanco" / "blanco")
+            if (key in lower and new_text[start].isupper() and self.data is not None
+                    and inside_sentence(new_text, start, self.data.pack)):
+                continue  # "estudiante" replaced, "Unidad de Salud del Estudiante" a name (propagate)
             if key in acronyms and key not in written_upper and new_text[start:end].isupper():
                 continue  # "ANA positivos": the pack's acronym spelled like the name, not the name
             if capitalised and _FIELD_NAME.match(new_text, end) and (

@@ -21,6 +21,19 @@ spans the pseudonymiser then turned into nonsense:
   table holds ("Ayudante:", "Anestesista:", "Implante: malla…"), or reaching over a column gap
   into one; a title alone ("Sr. D."), a letter with a dot ("F. Nac"), the minutes of a time.
 
+- **a span its label's text can never be** (the third set of notes written blind): a telephone
+  with fewer than six digits in its run ("Fax", the "52" of "FGe 52"), the position of a variant
+  in HGVS ("5946" of "c.5946del" as a year), a field's key in capitals ("NUHSA:"), a street with
+  no letters in a decimal ("1,68 m") or of abbreviations only ("Nº col", "AV OD 1"), a clinical
+  acronym as a place ("NAMC", "OIA"), a hospital's department ("Servei de Nefrologia", and the
+  word after "Servizo de"), a heading's common words as an organisation ("Cáncer Hereditario"),
+  a kind of facility alone ("Centro"); and spans under the wrong label: an age that is a code,
+  digits glued to a code's letters as a town, an occupation as an organisation or a place, a
+  nickname as a street, a town as a company, a doctor a hospital is named after, a place where a
+  report is signed as a person, a relative's name after a kinship word and a comma as an
+  organisation, Catalan kinship words and names read as streets; a name cut inside a word, after
+  a lower-case lead, at an elision, or before the rest of its place, made whole.
+
 Nothing here removes a character of PHI: the hours and function words dropped are not PHI
 under the scheme, and a relabelled span is still replaced.
 """
@@ -100,6 +113,13 @@ _DATE_CODE = regex.compile(r"\d{1,2}([-/.])\d{1,2}\1\d{2,4}")
 _NAME_GOES_ON = regex.compile(r"[ ](?:(?:de|del|la)[ ])?\p{Lu}")  # one space: not over a column gap
 #: A company's legal form after its name: " S.L.", ", S.A.", " SLU" (not "S" alone).
 _LEGAL_FORM = regex.compile(r",?[ \t]+S\.[ \t]?[AL]\.(?:[ \t]?U\.)?|,?[ \t]+S(?:LU|L|A)(?![\p{L}\p{N}])")
+#: A foreign company's legal form after a span, maybe after more capitalised words of the name.
+_FOREIGN_AFTER = regex.compile(
+    r"(?:[ ]\p{Lu}[\p{L}-]*){0,3}[ ](?:GmbH|AG|Ltd\.?|Inc\.?|LLC|PLC|S\.p\.A\.|B\.V\.|N\.V\.|SARL)"
+    r"(?![\p{L}\p{N}])")
+#: A foreign company's legal form ending a name: "Lumeris Biopharma GmbH", "Acme Ltd.".
+_FOREIGN_FORM = regex.compile(
+    r"[ \t]+(?:GmbH|AG|Ltd\.?|Inc\.?|LLC|PLC|plc|S\.p\.A\.|B\.V\.|N\.V\.|SAS|SARL)$")
 #: The rest of a legal form whose "S" a span ends with: ".L.", ".A.", ".L.U.".
 _LEGAL_REST = regex.compile(r"\.[ \t]?[AL]\.(?:[ \t]?U\.)?")
 #: A street span's end that is no street's end: a particle ("Pza. de", "C/ de la").
@@ -130,12 +150,45 @@ _APPOSED = regex.compile(r",[ ](?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+){0,2})(
 _MONTH_YEAR = regex.compile(r"(?:0?[1-9]|1[0-2])[/.-](?:19|20)\d{2}")
 #: A word of time just before: "desde", "hasta", "en", "de", "el".
 _TIME_WORD_BEFORE = regex.compile(r"(?<![\p{L}])(?i:desde|hasta|en|de|el|entre)[ \t]+$")
-#: A kinship word, a comma and a capitalised name of one to four words ("madre, Fadma Mohand").
+#: A kinship word, a comma, a space or a bracket, and a capitalised name of one to four words
+#: ("madre, Fadma Mohand", "Germana Laia", "pare (Narcís Casadevall").
 _KIN_AND_NAME = regex.compile(
-    r"(?P<kin>\p{L}+),[ ](?:\p{Lu}[\p{L}’'-]+)(?:[ ](?:de[ ]|del[ ])?\p{Lu}[\p{L}’'-]+){0,3}")
+    r"(?P<kin>\p{L}+)(?P<sep>,[ ]|[ ]\(|[ ])"
+    r"(?P<name>\p{Lu}[\p{L}’'-]+(?:[ ](?:de[ ]|del[ ]|i[ ])?\p{Lu}[\p{L}’'-]+){0,3})")
 #: A relative's given name in brackets after the kinship word, any case: " (amparo)", " (Pilar)".
 _BRACKETED_NAME = regex.compile(r"[ ]?\((?P<name>\p{L}+(?:[ ]\p{L}+)?)\)")
 _NEXT_WORD = regex.compile(r"[ \t]+(?P<word>\p{Lu}[\p{L}\p{M}]+)(?![\p{L}\p{M}\d'’-])")
+#: The reference sequence of a variant written in HGVS just before a span: "c." of "BRCA2
+#: c.5946del", "p.Ser" of "p.Ser1982fs" (a letter alone, a dot, and the token up to the span).
+_HGVS = regex.compile(r"(?<![\p{L}\p{N}])[cgmnopr]\.[\p{L}\p{N}_*>-]*$")
+#: A run of a telephone number's digits and separators around a span.
+_PHONE_RUN = regex.compile(r"\+?\(?\d[\d \t./()-]*\d|\d")
+#: The fewest digits of a telephone or fax number (MEDDOCAN train+dev: every one has 6 or more).
+_PHONE_DIGITS = 6
+#: A hospital's department, which MEDDOCAN never annotates (528 "Servicio/Unidad/Sección de …"
+#: in train+dev, none a span): not a health service ("Servicio de Salud del Principado…").
+_DEPARTMENT_KINDS = (r"(?i:servicio|servei|servizo|unidad|unitat|unidade|ugc|secci[óo]n|secció"
+                     r"|departamento|departament)")
+_DEPARTMENT = regex.compile(
+    _DEPARTMENT_KINDS + r"[ ](?:de|del|d['’])(?:[ ]|(?<=['’]))(?!(?i:salud|salut|saúde|la[ ]salut)\b)")
+#: A department's kind and its "de" just before a span: "Servizo de " of "Servizo de Cardioloxía".
+_DEPARTMENT_BEFORE = regex.compile(r"(?<![\p{L}])" + _DEPARTMENT_KINDS + r"[ ](?:de|del|d['’])[ ]?$")
+#: The words a place's name may go on with, one at a time: " de Compostela", " DE LA FRONTERA".
+_PLACE_GOES_ON = regex.compile(r"[ ](?:(?i:de|del|la|las|los|el|d['’])[ ])?[\p{Lu}][\p{L}\p{M}'’-]*")
+#: A comma and a date after a place that opens a line: where and when a report was signed.
+_SIGNED_DATE = regex.compile(r",[ \t]*(?:a[ ])?\d{1,2}(?:[ ]de[ ]|[ ]d['’]|[/.-])")
+#: An initial and its dot before a span: "U. " of "U. Castro".
+_INITIAL_BEFORE = regex.compile(r"(?<![\p{L}])\p{Lu}\.[ ]$")
+#: The rest of a decimal number after or before a span of digits ("1" of "1,68 m").
+_DECIMAL_AFTER = regex.compile(r"[.,]\d")
+_DECIMAL_BEFORE = regex.compile(r"\d[.,]$")
+#: An extension's or a pager's word before a short number, which is then a telephone's.
+_EXTENSION_BEFORE = regex.compile(
+    r"(?<![\p{L}])(?i:ext|extensi[óo]n|busca|buscapersonas)\.?[ \t]*[:.]?[ \t]*$")
+#: Between a person's span and their nickname: a bracket and/or a quotation mark.
+_NICKNAME_GAP = regex.compile(r"[ \t]*[(\"“«'][ \t]*[\"“«']?")
+#: A field's key: a colon after the span, then spacing and the value on the same line.
+_KEY_COLON = regex.compile(r"[ \t]*:[ \t]*[^\s]")
 
 
 @dataclass(frozen=True)
@@ -161,6 +214,11 @@ class SpanForm:
     street_types: tuple[str, ...] = ()  # every written form of the pack's street types
     facility_types: tuple[str, ...] = ()  # every written form of the pack's facility types
     closed: frozenset[str] = frozenset()  # the pack's closed-class words ("no", "al", "ya")
+    stop: frozenset[str] = frozenset()  # the pack's stop list: names that are mostly words ("Vigil")
+    sex_words: frozenset[str] = frozenset()  # folded words that give a sex ("mujer", "home")
+    clinical: frozenset[str] = frozenset()  # the pack's medical acronyms, as written ("NAMC", "HTA")
+    professions: frozenset[str] = frozenset()  # folded forms of the profession table
+    retired: frozenset[str] = frozenset()  # folded words after an occupation that are none ("jubilado")
 
     @classmethod
     def for_pack(cls, scheme: Scheme, pack: LanguagePack | None) -> SpanForm:
@@ -196,6 +254,15 @@ class SpanForm:
                                          if len(f) > 3 and f.replace(" ", "").isalpha()}))
             if pack is not None else (),
             closed=frozenset(fold(w) for w in pack.word_classes) if pack is not None else frozenset(),
+            stop=frozenset(pack.stopwords) if pack is not None else frozenset(),
+            sex_words=frozenset(fold(w) for words in (pack.surrogate.get("sex_words") or {}).values()
+                                for w in words if " " not in w and len(w) > 2) if pack is not None
+            else frozenset(),
+            clinical=frozenset(pack.surrogate.get("medical_acronyms") or ()) if pack is not None
+            else frozenset(),
+            professions=folded_entries(pack, ("profession",)) if pack is not None else frozenset(),
+            retired=frozenset(fold(w) for w in (pack.lone_professions.get("after") or ()) if " " not in w)
+            if pack is not None else frozenset(),
         )
 
     @cached_property
@@ -220,6 +287,10 @@ class SpanForm:
         ordered = sorted(spans, key=lambda s: (s.start, s.end, s.label))
         for i, span in enumerate(ordered):
             kind = category.get(span.label)
+            if not span.fragments and self._not_its_kind(text, span, kind):
+                continue  # "Fax" or the "52" of "FGe 52" as a phone, "5946" of "c.5946del" as a date
+            if kind in _NAMED and not span.fragments:
+                span = _whole_words(text, span)  # "Lumeris Biopharma Gmb" of "… GmbH"
             if not span.fragments and (self._title_only(text, span) or (
                     not self.times_are_phi and _clock_part(text, span.start, span.end))
                     or (kind not in _INITIALLED and _ABBREVIATION.fullmatch(text, span.start, span.end + 1))
@@ -235,9 +306,15 @@ class SpanForm:
                     continue  # "La Sra" as a town: a title once its article is gone
             if span is not None and kind in _NAMED_PEOPLE:
                 span = self._column_cut(text, span)  # "Sofía Medina   Anestesista:"
-                if self._no_name(text, span):
+                if self._no_name(text, span) or self._opening_word(text, span):
                     continue  # "Implante: malla de polipropileno" read as a "Nombre:" field
-            if span is not None and kind in _PEOPLE:
+            if span is not None and kind in (*_PEOPLE, "organisation") and span.score is not None:
+                span = self._signed_at(text, span)  # "Palma, 7 de agosto de 2024" as a patient
+            if span is not None and kind == "person_clinician":
+                span = self._doctor_of_facility(text, span)  # "HOSPITAL … DR. BALMIS"
+            if span is not None and kind in _NAMED_PEOPLE:
+                span = self._facility_as_person(text, span)  # "Parc Hospitalari Martí i Julià"
+            if span is not None and category.get(span.label) in _PEOPLE:
                 span = self._after_name(text, span)  # "su hijo Álvaro informados"
                 limit = ordered[i + 1].start if i + 1 < len(ordered) else len(text)
                 span = self._hyphened(text, span, limit)  # "Ruiz-Gallardo Peñalver"
@@ -245,6 +322,10 @@ class SpanForm:
                 if kind == "person_relative":
                     span = self._kin_apposition(text, span, limit)  # "su marido, Geoffrey,"
                 span = self._given_after_comma(text, span, limit)  # "KOVALENKO" of "KOVALENKO, OKSANA"
+            if span is not None and kind == "age":
+                span = self._age_as_code(text, span)  # "Nº empleado: 004517" as an age
+            if span is not None and kind == "town":
+                span = self._digits_as_code(text, span)  # "MU0170342918" with its digits as a town
             if (span is not None and kind in _NUMBERED
                     and any(c.isdigit() for c in text[span.start : span.end])):
                 span = self._whole_token(text, span, out[-1].end if out else 0,
@@ -253,6 +334,9 @@ class SpanForm:
             if span is not None and kind == "street":
                 span = self._street_whole(text, span, out[-1].end if out else 0,
                                           ordered[i + 1].start if i + 1 < len(ordered) else len(text))
+            if span is not None and kind in ("hospital", "health_centre", "organisation"):
+                span = self._place_runs_on(text, span, ordered[i + 1].start if i + 1 < len(ordered)
+                                           else len(text))  # "… DE SANTIAGO" of "… DE COMPOSTELA"
             if span is not None and kind in ("hospital", "health_centre"):
                 span = self._facility_whole(text, span, out[-1].end if out else 0)
             if span is not None and kind in _PROPER:
@@ -272,6 +356,18 @@ class SpanForm:
                 continue  # "Hab. 21" (the room) as a street
             if span is not None and (kind in _PEOPLE or kind in _NOT_PEOPLE):
                 span = self._company(text, span)  # "Estampaciones Artola S" of "… S.L."
+            if span is not None and kind in ("organisation", "hospital", "health_centre"):
+                span = self._lower_case_lead(text, span)  # "contacto del Consulado de Alemania en Palma"
+            if span is not None and kind == "organisation":
+                span = self._town_as_organisation(text, span)  # "Sant Feliu de Guíxols" as a company
+            if span is not None and kind in ("town", "country"):
+                span = self._acronym_as_organisation(text, span)  # "UPNA" as a country
+            if span is not None and kind in ("profession", "organisation", "town", "country"):
+                span = self._occupation(text, span)  # "guardia civil jubilado" as an organisation
+            if span is not None and kind in ("organisation", "town", "country"):
+                span = self._named_relative(text, span, out[-1] if out else None)  # "marido, Petro K."
+            if span is not None and kind == "street":
+                span = self._nickname(text, span, out[-1] if out else None)  # '("Paquita")'
             if span is not None and kind in ("country", "town", "email", "url"):
                 span = self._refit(text, span, kind, out[-1] if out else None)
                 if (span is not None and category.get(span.label) in _NAMED_PEOPLE
@@ -282,7 +378,218 @@ class SpanForm:
                 span = replace(span, label=self.patient)  # "Paciente: PUIG I FERRER, JORDI"
             if span is not None:
                 out.append(span)
-        return self._streets_joined(text, out)
+        return self._elided_joined(text, self._streets_joined(text, out))
+
+    def _not_its_kind(self, text: str, span: Span, kind: str | None) -> bool:
+        """A span its label's text can never be: a telephone or fax number with fewer than six
+        digits in its run of digits ("Fax" of "Fax 981 950 390", which became "Hlb"; the "52"
+        of "FGe 52", a lab value), the position of a variant in HGVS ("5946" of "BRCA2
+        c.5946del" as a date), the key of a field in capitals no name table holds ("NUHSA" of
+        "NUHSA: AN0517392846" as a clinician), a street the tagger doubted with no letters ("1"
+        of "1,68 m", which became "calle,68 m") or no word longer than an abbreviation ("Nº col")."""
+        value = text[span.start : span.end]
+        doubted = span.score is not None and span.score < _DOUBT
+        if kind in ("phone", "fax"):
+            run = next((m for m in _PHONE_RUN.finditer(text, max(0, span.start - 40), span.end + 40)
+                        if m.start() <= span.start < m.end() or span.start <= m.start() < span.end), None)
+            digits = sum(c.isdigit() for c in (run.group() if run is not None else value))
+            return digits < _PHONE_DIGITS and not _EXTENSION_BEFORE.search(
+                text, max(0, span.start - 16), span.start)  # "me llamáis a la ext. 76321"
+        if kind in ("email", "url") and span.score is not None and span.score < _DOUBT \
+                and not any(c in value for c in "@./") and fold(value) in self.sex_words:
+            return True  # "Sexe: Home" as an e-mail address (other words: _refit)
+        if (kind == "organisation" and span.score is not None and span.score < _DOUBT / 5
+                and self._common_words_only(value)):
+            return True  # "Consulta de Consejo Genético en Cáncer Hereditario" ("… en Grupo Ayala")
+        if doubted and _SINGLE_WORD.fullmatch(value) and _DEPARTMENT_BEFORE.search(
+                text, max(0, span.start - 24), span.start):
+            return True  # "Servizo de Cardioloxía" with "Cardioloxía" as an e-mail address
+        if kind in ("organisation", "hospital", "health_centre") and _DEPARTMENT.match(value):
+            return True  # "Servei de Nefrologia" (a hospital's department) had become "Grupo López"
+        if value[:1].isdigit() and _HGVS.search(text, max(0, span.start - 12), span.start):
+            return True
+        if (kind in _NAMED and value.isupper() and len(value) > 2 and _SINGLE_WORD.fullmatch(value)
+                and _KEY_COLON.match(text, span.end) and fold(value) not in self.surnames
+                and fold(value) not in self.all_given and fold(value) not in self.places):
+            return True
+        if (kind in ("town", "country") and doubted and value in self.clinical
+                and self._mixed_case_line(text, span)):
+            return True  # "NAMC" (no known drug allergies) as a town, "OIA" (a foetus's position)
+        if kind in ("organisation", "hospital", "health_centre") and doubted and (
+                fold(value) in self._facility_type_words or fold(value) in self._facility_type_heads):
+            return True  # "Centro de Valladolid: C/ …" with "Centro" as an organisation
+        if kind == "street" and span.score is not None and span.score < _DOUBT:
+            words = _WORDS.findall(value)
+            if not words:  # a number: not the house number after a street, a decimal's part
+                return bool(_DECIMAL_AFTER.match(text, span.end) or _DECIMAL_BEFORE.search(
+                    text, max(0, span.start - 2), span.start))
+            if any(c.isdigit() for c in value) and all(len(w) <= 2 for w in words):
+                return True  # "AV OD 1 / OI 0,9" (visual acuity) as "Avenida OD 1"
+            # abbreviations alone ("Nº col" of a collegiate number; "col" is also "colonia"):
+            # no name of a street, whatever its type; a code's prefix ("AT" of "AT-48-552903")
+            # is the identifier's, which _whole_token makes whole
+            return (not any(c.isdigit() for c in value) and not any(len(w) > 3 for w in words)
+                    and text[span.end : span.end + 1] not in _JOINERS
+                    and not _ENDS_WITH_PARTICLE.search(value))  # "Pza. de" + "España 4": joined later
+        return False
+
+    def _common_words_only(self, value: str) -> bool:
+        """Two words or more, each capitalised and a word of the language that no table holds as
+        a given name or a place, none a facility's kind: a heading's words ("Cáncer
+        Hereditario"; Cáncer is a surname too), not a name ("Cruz Roja": Cruz is a given name)."""
+        words = _WORDS.findall(value)
+        content = [w for w in words if fold(w) not in self.function_words]
+        return len(content) >= 2 and all(
+            w[:1].isupper() and self._known(w) and fold(w) not in self.all_given
+            and fold(w) not in self.places
+            and fold(w) not in self._facility_type_heads and fold(w) not in self._facility_type_words
+            for w in content)
+
+    @staticmethod
+    def _mixed_case_line(text: str, span: Span) -> bool:
+        """Does the span's line hold lower-case letters (so capitals there mean an acronym)?"""
+        start = text.rfind("\n", 0, span.start) + 1
+        end = text.find("\n", span.end)
+        line = text[start : end if end >= 0 else len(text)]
+        return any(c.islower() for c in line)
+
+    def _digits_as_code(self, text: str, span: Span) -> Span:
+        """A town span of digits glued to letters before it, which no postal code is ("CIP-AUT
+        MU0170342918" with "0170342918" as a town): the label of other identifiers, which
+        ``_whole_token`` then widens to the whole code."""
+        other = dict(self.category_labels).get("id_other")
+        value = text[span.start : span.end]
+        if other is None or not value.isdigit() or not text[span.start - 1 : span.start].isalpha():
+            return span  # foreign postal codes have 4, 6 or 7 digits ("CP: 1426"), none a prefix
+        return replace(span, label=other)
+
+    def _nickname(self, text: str, span: Span, previous: Span | None) -> Span:
+        """A street span the tagger doubted that is one given name in quotation marks or
+        brackets right after a person's span: the person's nickname ("Francisca Meroño Sáez
+        ("Paquita")", whose "Paquita" became the street "Doctor Vicente Lino Ferrandiz")."""
+        if (previous is None or span.fragments or span.score is None or span.score >= _DOUBT
+                or self._category.get(previous.label) not in _PEOPLE):
+            return span
+        value = text[span.start : span.end]
+        if not _SINGLE_WORD.fullmatch(value) or fold(value) not in self.all_given:
+            return span
+        if not _NICKNAME_GAP.fullmatch(text, previous.end, span.start):
+            return span
+        return replace(span, label=previous.label)
+
+    def _occupation(self, text: str, span: Span) -> Span:
+        """An occupation without the word after it that says one no longer works ("albañil
+        jubilado": the surrogate "cristalero" had dropped "jubilado"); an organisation span in
+        lower case that is an occupation of the table, the occupation's ("guardia civil
+        jubilado" had become "Guardia Civil de Cádiz")."""
+        words = list(_WORDS.finditer(text, span.start, span.end))
+        end = span.end
+        while len(words) > 1 and fold(words[-1].group()) in self.retired:
+            words.pop()
+            end = words[-1].end()
+        value = text[span.start : end]
+        label = span.label
+        kind = self._category.get(span.label)
+        if kind == "organisation":
+            profession = dict(self.category_labels).get("profession")
+            if profession is None or value != value.lower() or fold(value) not in self.professions:
+                return span
+            label = profession
+        elif kind in ("town", "country"):  # "AGRICULTOR JUBILADO" as a town
+            profession = dict(self.category_labels).get("profession")
+            key = fold(value)
+            if (profession is None or span.score is None or span.score >= _DOUBT
+                    or key not in self.professions or key in self.places or key in self.countries):
+                return span
+            label = profession
+        return span if (end, label) == (span.end, span.label) else replace(span, end=end, label=label)
+
+    def _named_relative(self, text: str, span: Span, previous: Span | None) -> Span:
+        """Capitalised names right after a relative's kinship word and a comma, under an
+        organisation's or a place's label ("el marido, Petro Kovalenko, camionero", whose name
+        the tagger took for an organisation): the relative's. Not a name of the place tables,
+        nor a kind of facility or organisation."""
+        if (self.relative is None or previous is None or previous.label != self.relative or span.fragments
+                or text[previous.end : span.start] != ", "):
+            return span
+        words = _WORDS.findall(text, previous.start, previous.end)
+        if not words or fold(words[-1]) not in self.kinship:
+            return span
+        value = text[span.start : span.end]
+        names = [w for w in _WORDS.findall(value) if fold(w) not in self.function_words]
+        kinds = self._facility_type_heads | self._facility_type_words
+        if (not names or not all(w[:1].isupper() for w in names) or fold(value) in self.places
+                or any(fold(w) in kinds for w in names)):
+            return span
+        return replace(span, label=self.relative)
+
+    def _age_as_code(self, text: str, span: Span) -> Span:
+        """An age span that is a code, not an age: digits only, four or more or with a leading
+        zero ("Nº empleado: 004517" as an age had become "90 o más", the generalisation of old
+        ages): the label of other identifiers."""
+        other = dict(self.category_labels).get("id_other")
+        value = text[span.start : span.end]
+        if other is None or not value.isdigit() or not (
+                len(value) >= 4 or (len(value) > 1 and value[0] == "0")):
+            return span
+        return replace(span, label=other)
+
+    def _acronym_as_organisation(self, text: str, span: Span) -> Span:
+        """A place span the tagger doubted that is capitals no table of places, names or
+        clinical acronyms holds, in a line in lower case: an organisation's acronym ("Enfermera -
+        Unidad de Salud del Estudiante, UPNA", whose "UPNA" had become "Corea del Sur")."""
+        organisation = dict(self.category_labels).get("organisation")
+        value = text[span.start : span.end]
+        key = fold(value)
+        if (organisation is None or span.fragments or span.score is None or span.score >= _DOUBT
+                or not value.isupper() or not 2 < len(value) <= 6 or not value.isalpha()
+                or key in self.places or key in self.countries or key in self.all_given
+                or key in self.surnames or value in self.clinical or not self._mixed_case_line(text, span)):
+            return span
+        return replace(span, label=organisation)
+
+    def _lower_case_lead(self, text: str, span: Span) -> Span:
+        """An organisation's or facility's span that opens with lower-case words of the language
+        before its capitalised name ("contacto del Consulado de Alemania en Palma", whose
+        surrogate had swallowed "contacto del"): the span from the first capitalised word. A
+        name in lower case throughout (a note typed so) is left whole."""
+        if span.fragments:
+            return span
+        words = list(_WORDS.finditer(text, span.start, span.end))
+        first = next((i for i, w in enumerate(words) if w.group()[:1].isupper()), None)
+        if not first or not all(
+                (fold(w.group()) in self.function_words or self._known(w.group()))
+                and fold(w.group()) not in self._facility_type_heads
+                and fold(w.group()) not in self._facility_type_words for w in words[:first]):
+            return span  # "hospital Saint John of God": the kind is the name's
+        return replace(span, start=words[first].start())
+
+    def _town_as_organisation(self, text: str, span: Span) -> Span:
+        """An organisation span that is a town of the pack's tables, whole ("Sant Feliu de
+        Guíxols" after "vive con sus padres en", which became the company "Riera Farma"): the
+        town's label. A name that is also a company's stays when the list of organisations
+        holds it (the tables of places are folded, like this test)."""
+        town = dict(self.category_labels).get("town")
+        if town is None or span.fragments:
+            return span
+        value = text[span.start : span.end]
+        if " " not in value or fold(value) not in self.places:
+            return span  # one word: "Mapfre" is also a place's name
+        return replace(span, label=town)
+
+    def _elided_joined(self, text: str, spans: list[Span]) -> list[Span]:
+        """Two spans of one label parted by an apostrophe only are one name: the tagger cut
+        "INSTITUT D'ASSISTÈNCIA SANITÀRIA" at the elision, and its halves became "Grupo
+        Roldán'Laboratorios Robles"."""
+        out: list[Span] = []
+        for span in spans:
+            last = out[-1] if out else None
+            if (last is not None and last.label == span.label and not last.fragments and not span.fragments
+                    and text[last.end : span.start] in ("'", "’")):
+                out[-1] = replace(last, end=span.end)
+                continue
+            out.append(span)
+        return out
 
     def _streets_joined(self, text: str, spans: list[Span]) -> list[Span]:
         """A street the tagger broke in pieces, its name read as a country or a town ("Pza. de"
@@ -514,6 +821,43 @@ class SpanForm:
             regex.V1)
 
     @cached_property
+    def _facility_doctor(self) -> regex.Pattern[str] | None:
+        """A facility's type, up to four words of its name, then a doctor's title, up to a
+        span's start ("HOSPITAL GENERAL UNIVERSITARIO DR. " before "BALMIS")."""
+        if not self.facility_types:
+            return None
+        types = _alternatives(self.facility_types)
+        return regex.compile(
+            rf"(?<![\p{{L}}\p{{M}}])(?P<type>(?i:{types}))[ \t]+"
+            rf"(?:(?i:de|del|la|las|los|el)[ \t]+|\p{{Lu}}[\p{{L}}\p{{M}}]*\.?[ \t]+){{0,4}}"
+            rf"(?i:dr|dra|doctor|doctora)\.?[ \t]*$", regex.V1)
+
+    def _facility_as_person(self, text: str, span: Span) -> Span:
+        """A person's span that opens with a facility's type ("Parc Hospitalari Martí i Julià",
+        which became "Marian Burgos Rodríguez i Sánchez"): the hospital's label."""
+        hospital = dict(self.category_labels).get("hospital")
+        if hospital is None or span.fragments or not self.facility_types:
+            return span
+        found = self._facility_start.match(text, span.start)
+        if found is None or found.end() >= span.end or not text[span.start].isupper():
+            return span
+        return replace(span, label=hospital)
+
+    def _doctor_of_facility(self, text: str, span: Span) -> Span:
+        """A clinician's span that is the name of the doctor a hospital is named after
+        ("HOSPITAL GENERAL UNIVERSITARIO DR. BALMIS", "Hospital Universitario Dr. Peset"): the
+        hospital, widened to its type."""
+        head = self._facility_doctor
+        hospital = dict(self.category_labels).get("hospital")
+        if head is None or hospital is None or span.fragments:
+            return span
+        line_start = text.rfind("\n", 0, span.start) + 1
+        found = head.search(text, max(line_start, span.start - 80), span.start)
+        if found is None:
+            return span
+        return replace(span, start=found.start("type"), label=hospital)
+
+    @cached_property
     def _facility_start(self) -> regex.Pattern[str]:
         types = _alternatives(self.facility_types)
         return regex.compile(rf"(?i:{types})(?![\p{{L}}\p{{M}}])")
@@ -591,9 +935,13 @@ class SpanForm:
             return replace(span, label=self.relative)
         kin = _KIN_AND_NAME.match(value)
         if self.relative and kin is not None and fold(kin["kin"]) in self.kinship \
-                and not any(c.isdigit() for c in kin.group()):
-            # "madre, Fadma Mohand, 73 años" as a street: the relative, without the age after
-            return replace(span, end=span.start + kin.end(), label=self.relative)
+                and not any(c.isdigit() for c in kin.group()) and (
+                    kin["sep"] == ", " or fold(kin["name"].split()[0]) in self.all_given):
+            # without a comma, a given name must follow: "Hermanos Falcó, s/n" is a street
+            # "madre, Fadma Mohand, 73 años" as a street: the relative, without the age after;
+            # "pare (Narcís Casadevall, 61 a.)": the name in the bracket
+            start = span.start + (kin.start("name") if "(" in kin["sep"] else 0)
+            return replace(span, start=start, end=span.start + kin.end(), label=self.relative)
         return span
 
     def _town_as_relative(self, text: str, span: Span) -> Span:
@@ -632,6 +980,56 @@ class SpanForm:
         words = _WORDS.findall(value)
         return bool(words) and all(len(w) > 1 and self._known(w) and fold(w) not in self.all_given
                                    and fold(w) not in self.surnames for w in words)
+
+    def _signed_at(self, text: str, span: Span) -> Span:
+        """A person's span that is a place of the tables opening a line, then a comma and a date
+        ("Palma, 7 de agosto de 2024" where a report is signed: Palma is a surname too, and had
+        become "Ruiz, 24 de marzo"): the town's label; the second name of a bilingual town
+        takes the first with it ("Pamplona-Iruña", whose "Iruña" had become "Josefina")."""
+        town = dict(self.category_labels).get("town")
+        if town is None or span.fragments or not _SIGNED_DATE.match(text, span.end):
+            return span
+        start = text.rfind("\n", 0, span.start) + 1  # "Pamplona-" of "Pamplona-Iruña, 3 de marzo"
+        parts = _BILINGUAL.split(text[start : span.end])
+        if len(parts) > 2 or not all(fold(p) in self.places for p in parts):
+            return span
+        return replace(span, start=start, label=town)
+
+    def _place_runs_on(self, text: str, span: Span, next_start: int) -> Span:
+        """A facility's or organisation's span ending with the first words of a place whose name
+        goes on after it ("COMPLEXO HOSPITALARIO UNIVERSITARIO DE SANTIAGO" of "… DE SANTIAGO
+        DE COMPOSTELA (CHUS)", which left "DE COMPOSTELA" in clear): widened to the whole place,
+        when the tables hold it."""
+        if span.fragments:
+            return span
+        value = text[span.start : span.end]
+        last = list(_WORDS.finditer(value))
+        if not last:
+            return span
+        first = span.start + last[-1].start()
+        best = span.end
+        for m in _PLACE_GOES_ON.finditer(text, span.end, min(next_start, span.end + 40)):
+            if fold(text[first : m.end()]) in self.places:
+                best = m.end()
+            if "\n" in m.group():
+                break
+        return span if best == span.end else replace(span, end=best)
+
+    def _opening_word(self, text: str, span: Span) -> bool:
+        """A person's span the tagger all but ruled out (under a tenth) that is one word of the
+        language (or of the pack's stop list) opening a line or a sentence, a comma after it, and
+        no given name: "Vigil,
+        orientado en persona" of a psychiatric examination (Vigil is a surname of the table)
+        had become "Cáceres, orientado"."""
+        if span.fragments or span.score is None or span.score >= _DOUBT / 5:
+            return False
+        value = text[span.start : span.end]
+        if not _SINGLE_WORD.fullmatch(value) or not value[:1].isupper() or fold(value) in self.all_given:
+            return False
+        before = text[max(0, span.start - 2) : span.start]
+        opens = span.start == 0 or before.endswith("\n") or before == ". "
+        return opens and text[span.end : span.end + 1] == "," and (
+            fold(value) in self.stop or self._known(value))
 
     def _no_name(self, text: str, span: Span) -> bool:
         """A person's span that is prose, not a name: in lower case in a line with capitals
@@ -708,13 +1106,24 @@ class SpanForm:
             return True  # "Su hijo Brais…" with "Su" as a hospital
         if value != value.lower():
             return False
+        if key in self.retired:
+            return True  # "pare (…, 61 a.), jubilat," with the Catalan "jubilat" as a town
         if self._category.get(span.label) in ("email", "url"):
             return self._known(value)  # "E-mail autor: …" with "autor" as an address
         if self._category.get(span.label) in ("hospital", "health_centre", "organisation") \
                 and key in self._facility_type_words:
             return True  # "Llegada hospital 00:31": a kind of facility names none ("Hospital" is a surname)
+        if self._category.get(span.label) in ("hospital", "health_centre", "organisation", "street"):
+            # no organisation is a surname in lower case: "cama articulada en préstamo del
+            # Ayuntamiento" ("Préstamo" is a surname of the table) had become "en Laboratorios Durán"
+            return key not in self.places and key not in self.countries and self._known(value)
         return (key not in self.places and key not in self.countries and key not in self.all_given
                 and key not in self.surnames and self._known(value))
+
+    @cached_property
+    def _facility_type_heads(self) -> frozenset[str]:
+        """The first words of the facility types ("centro" of "centro de salud")."""
+        return frozenset(fold(f).split()[0] for f in self.facility_types if " " in f)
 
     @cached_property
     def _facility_type_words(self) -> frozenset[str]:
@@ -748,6 +1157,10 @@ class SpanForm:
         if end is None:
             form = _LEGAL_FORM.match(text, span.end)
             end = form.end() if form is not None else None
+        if end is None and _FOREIGN_FORM.search(text, span.start, span.end):
+            end = span.end  # "Lumeris Biopharma GmbH" as a clinician
+        if end is None and (after := _FOREIGN_AFTER.match(text, span.end)) is not None:
+            end = after.end()  # "Lumeris" of "Lumeris Biopharma GmbH"
         if end is None:
             return span
         label = dict(self.category_labels).get("organisation", span.label)
@@ -796,6 +1209,10 @@ class SpanForm:
             return replace(span, label=previous.label)  # "GARCÍA LÓPEZ, MARÍA DEL CARMEN"
         if kind == "country" and (key in self.countries or key in self.places or self._like_country(key)):
             return span
+        if (kind == "town" and span.score is not None and span.score < _DOUBT and key in self.surnames
+                and _INITIAL_BEFORE.search(text, max(0, span.start - 4), span.start)):
+            return replace(span, label=self._title_or_kin(text, span) or self.clinician or span.label)
+            # "Firma IP: U. Castro" (Castro is a town) had become "U. Punta Arenas"
         if kind == "town":
             # a town's name is often a given name's ("Vitoria", "Estella", "Santa María"): only
             # one the pack's places lack, made of given names, is a person's
@@ -886,6 +1303,27 @@ def _line_has_capitals(text: str, at: int) -> bool:
     end = text.find("\n", at)
     line = text[start : end if end >= 0 else len(text)]
     return line != line.lower()
+
+
+def _whole_words(text: str, span: Span) -> Span:
+    """A name span that cuts a word is widened to the whole word ("Lumeris Biopharma Gmb" of
+    "GmbH", whose surrogate became "Noah Luna AlbarránH"): no surrogate can replace part of
+    a word."""
+    start, end = span.start, span.end
+    # not where the case turns from lower to upper: MEDDOCAN glues a name to the next field
+    # ("Marta Ortega MartínezNºCol", "DRAlberto Miján")
+    if 0 < end < len(text) and text[end - 1].isalpha() and text[end].isalpha() and (
+            text[end].islower() or text[end - 1].isupper()):
+        while end < len(text) and text[end].isalpha():
+            end += 1
+    if 0 < start < end and text[start - 1].isalpha() and text[start].isalpha() and (
+            text[start].islower() or text[start - 1].isupper()) and not (
+            text[start].isupper() and text[start - 1].isupper() and text[start + 1 : start + 2].islower()):
+        while start > 0 and text[start - 1].isalpha():
+            start -= 1
+    if text[end - 3 : end] == "Gmb" and text[end : end + 1] == "H":
+        end += 1  # the legal form the tokenizer cut at its capital
+    return span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end)
 
 
 def _doubted_scrap(text: str, span: Span) -> bool:

@@ -299,3 +299,34 @@ def test_an_organisation_named_like_a_word_is_taken_only_as_written_inside_a_sen
     assert orgs("Tipo de cita: CONSULTA TELEFÓNICA (no presencial)") == []
     assert orgs("Telefónica valoró el caso.") == []
     assert orgs("Trabaja como ingeniera en Telefónica desde 2010.") == ["Telefónica"]
+
+
+@pytest.mark.parametrize("text, places", [
+    # a nursing handover written blind: "barrio de Los Dolores (Cartagena)" left both in clear
+    ("Domicilio: C/ Pintor Portela, 31, 1º, barrio de Los Dolores (Cartagena). SIN ascensor.",
+     [("Los Dolores", TOWN), ("Cartagena", TOWN)]),
+    ("Vive en la pedanía de La Aljorra con su hija.", [("La Aljorra", TOWN)]),
+    # where one comes from: "sus padres son de Lekunberri" (1,536 people)
+    ("Vive en un piso compartido; sus padres son de Lekunberri.", [("Lekunberri", TOWN)]),
+])
+def test_districts_and_home_towns(text: str, places: list[tuple[str, str]]) -> None:
+    assert _found(text) == places
+
+
+@pytest.mark.parametrize("text", [
+    "Médico: Victoria Fuentelsaz del Barrio  NºCol: 08 08 57483.",  # a surname
+    "Me contó que desde Navidad come poco.",  # a feast (Navidad is a town in Chile)
+    "es de destacar la mejoría.",
+])
+def test_no_district_or_home_town_in_other_words(text: str) -> None:
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize("text, place", [
+    # where a report was signed: towns the tagger missed in notes written blind
+    ("rama de primeros episodios psicóticos.\n\nSalt, 18 de març de 2024\nDra. M. Roura", "Salt"),
+    ("Médico adjunto: Dr. Bartomeu Oliver Riera\nPalma, 7 de agosto de 2024\n", "Palma"),
+    ("Enfermera: Beatriz Cuesta\nValladolid, a 9 de noviembre de 2023", "Valladolid"),
+])
+def test_the_town_a_report_was_signed_in(text: str, place: str) -> None:
+    assert _found(text) == [(place, TOWN)]

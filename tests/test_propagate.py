@@ -185,3 +185,17 @@ def test_initials_of_a_name():
     assert initials_of("M.a José de la Torre", PACK, DATA.name_particles) == ["mjt"]
     assert initials_of("ÁngelGarcía Escudero", PACK, DATA.name_particles) == ["age"]
     assert initials_of("Ana Pons", PACK, DATA.name_particles) == []  # two letters: not an acronym
+
+
+def test_a_relatives_name_is_propagated_and_an_occupation_not_into_a_name():
+    # a nursing handover written blind: "Hijo Pedro José" replaced, "Llamar a Pedro José" left
+    # (the leftover scan held the note); "estudiante" replaced inside "Unidad de Salud del
+    # Estudiante" (the leftover scan held that one too)
+    text = "- Hijo Pedro José: vive en Madrid.\n2. Llamar a Pedro José para informar. Su hijo vino."
+    assert found(doc(("FAMILIARES_SUJETO_ASISTENCIA", "Hijo Pedro José"), text=text)) == [
+        ("FAMILIARES_SUJETO_ASISTENCIA", "Pedro José")]
+    text = ("Unidad de Salud del Estudiante\nAne, 20 años, estudiante de Enfermería. Estudiante "
+            "aplicada.")
+    assert found(doc(("PROFESION", "estudiante"), text=text)) == [("PROFESION", "Estudiante")]  # a sentence's
+    result = Pseudonymiser(seed=1).pseudonymise(doc(("PROFESION", "estudiante"), text=text))
+    assert result.text.startswith("Unidad de Salud del Estudiante\n") and not result.leftovers

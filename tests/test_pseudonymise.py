@@ -435,3 +435,15 @@ def test_two_hospitals_of_a_note_never_trade_names(seed: int) -> None:
     words = set(re.findall(r"\w+", result.text))
     assert not words & {"León", "Bierzo", "Astorga", "Ponferrada", "Olmos"}, result.text
     assert "Residencia " in result.text  # the kind of an institution stays
+
+
+def test_no_name_of_a_bilingual_town_is_its_surrogate():
+    # a letter written blind: "Pamplona-Iruña, 3 de marzo" had become "Pamplona, …" (a town of
+    # the province the note's other towns went to; "Pamplona" is not the whole original)
+    text = "Pamplona-Iruña, 3 de marzo de 2025\nVive en Burlada; sus padres son de Lekunberri."
+    spans = tuple(Span(text.index(w), text.index(w) + len(w), "TERRITORIO")
+                  for w in ("Pamplona-Iruña", "Burlada", "Lekunberri"))
+    for seed in range(30):
+        out = Pseudonymiser(seed=seed).pseudonymise(Document("14_carta_pamplona", text, spans)).text
+        first = out.split(",")[0]
+        assert "Pamplona" not in first and "Iruña" not in first, (seed, first)

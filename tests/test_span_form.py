@@ -531,3 +531,131 @@ def test_a_kind_of_facility_alone_and_a_word_refitted_as_a_person() -> None:
     assert _tidied(text, (HOSPITAL, "hospital"), score=0.08) == []
     text = "Lugar: A-6, p.k. 452,3, sentido A Coruña. Noche, lluvia, asfalto mojado.\n"
     assert _tidied(text, (COUNTRY, "lluvia"), score=0.016) == []
+
+
+# -- the third set written blind (tests/fixtures/es_blind3): mangled outputs, each a test --------
+STREET, PHONE, FAX, ORG = "CALLE", "NUMERO_TELEFONO", "NUMERO_FAX", "INSTITUCION"
+AGE, PROFESSION, OTHER_ID = "EDAD_SUJETO_ASISTENCIA", "PROFESION", "OTRO_NUMERO_IDENTIF"
+
+
+def test_a_telephone_needs_six_digits_in_its_run() -> None:
+    # "Fax" became "Hlb"; the "52" of "FGe 52" (a lab value) became "93"
+    text = "Tel. 981 950 374   Fax 981 950 390\nFGe < 25 ml/min ........ FGe 52\n"
+    assert _tidied(text, (PHONE, "981 950 374"), (PHONE, "Fax"), (PHONE, "52"), score=0.9) == [
+        (PHONE, "981 950 374")]
+    # a number the tagger cut in two keeps its parts; an extension is a telephone's
+    assert _tidied("Tel. 981 950 374", (PHONE, "981 950"), score=0.9) == [(PHONE, "981 950")]
+    assert _tidied("me llamáis a la ext. 76321.", (PHONE, "76321"), score=0.9) == [(PHONE, "76321")]
+    assert _tidied("Fax: (5982) 487-3837", (FAX, "5982) 487-3837"), score=0.9) == [(FAX, "5982) 487-3837")]
+
+
+def test_the_position_of_a_variant_is_no_date_and_a_field_key_no_name() -> None:
+    # "BRCA2 c.5946del" had become "c.5709del"; "NUHSA: AN0517392846" "JIMÉNEZ: …"
+    text = "portadora de la variante patogénica BRCA2 c.5946del (p.Ser1982fs)."
+    assert _tidied(text, (DATE, "5946"), (DATE, "1982"), score=0.9) == []
+    text = "Consultante: Macarena Ruiz-Berdejo Ponce     NUHSA: AN0517392846\n"
+    assert _tidied(text, (PATIENT, "Macarena Ruiz-Berdejo Ponce"), (CLINICIAN, "NUHSA"), score=0.9) == [
+        (PATIENT, "Macarena Ruiz-Berdejo Ponce")]
+    text = "PACIENTE: GARCÍA LÓPEZ, ANA\n"  # a surname of the table in capitals stays
+    assert _tidied(text, (PATIENT, "GARCÍA LÓPEZ"), score=0.9) == [(PATIENT, "GARCÍA LÓPEZ, ANA")]
+
+
+def test_doubted_streets_without_a_street() -> None:
+    # "1,68 m" had become "calle,68 m"; "Nº col. 14/2904177" "calle. 11/…"; "AV OD 1" (visual acuity)
+    # "AV HUERTA 9"
+    text = "cadáver de varón adulto, 1,68 m, 94 kg.\nLa Médico Forense: Ana Toledano   Nº col. 14/2904177\n"
+    assert _tidied(text, (STREET, "1"), (STREET, "Nº col")) == []
+    assert _tidied("Control visión: AV OD 1 / OI 0,9.", (STREET, "AV OD 1")) == []
+    text = "Vive en C/ Sangüesa, 22, 3º izda.; sus padres son de Lekunberri."  # a house number stays
+    assert (STREET, "22") in _tidied(text, (STREET, "Sangüesa"), (STREET, "22"))
+    assert _tidied("N.º de parte: AT-48-552903.", (STREET, "AT")) != []  # a code's prefix: its own step
+
+
+def test_departments_headings_and_kinds_alone_are_no_organisations() -> None:
+    # "Servei de Nefrologia" had become "Grupo López", "Cáncer Hereditario" "Grupo Ayala",
+    # "Centro de Valladolid" "Laboratorios Lozano de Salamanca", "préstamo" "Laboratorios Durán"
+    text = "Remitido por: Dra. Núria Camps. Servei de Nefrologia. Hospital Universitari Arnau de Vilanova."
+    assert _tidied(text, (ORG, "Servei de Nefrologia"), score=0.9) == []
+    service = "Servicio de Salud del Principado de Asturias"  # a health service is no department
+    assert _tidied(service, (ORG, service), score=0.9) == [(ORG, service)]
+    assert _tidied("Consulta de Consejo Genético en Cáncer Hereditario", (ORG, "Cáncer Hereditario"),
+                   score=0.008) == []
+    assert _tidied("Centro de Valladolid: C/ Santiago Rusiñol, 8", (ORG, "Centro"), score=0.02) == []
+    assert _tidied("cama articulada en préstamo del Ayuntamiento", (ORG, "préstamo"), score=0.13) == []
+    assert _tidied("Unidade de Ensaios Clínicos - Servizo de Cardioloxía", (EMAIL, "Cardioloxía"),
+                   score=0.2) == []
+
+
+def test_acronyms_in_capitals_in_a_line_in_lower_case_are_no_places() -> None:
+    # "NAMC" (no known drug allergies) had become "CABRERIZOS", "UPNA" "Corea del Sur"
+    assert _tidied("Alcohol: 2-3 cervezas/día. NAMC.", (TOWN, "NAMC")) == []  # a clinical acronym
+    assert _tidied("Parto eutócico, cefálica, OIA. Sin episiotomía.", (TOWN, "OIA")) == []
+    # an acronym no table knows is an organisation's, not a place's
+    text = "Enfermera - Unidad de Salud del Estudiante, UPNA"
+    assert _tidied(text, (COUNTRY, "UPNA")) == [(ORG, "UPNA")]
+    kept = _tidied("Paciente: VILARIÑO LESTÓN, UXÍA", (TOWN, "UXÍA"))  # a given name: a person's
+    assert [text for _, text in kept] == ["UXÍA"] and kept[0][0] != ORG
+
+
+def test_people_that_are_places_hospitals_or_companies() -> None:
+    # "Palma, 7 de agosto" (signed) had become "Ruiz, …", "Pamplona-Iruña" "Pamplona-Josefina",
+    # "U. Castro" "U. Punta Arenas", "HOSPITAL … DR. BALMIS" and "Parc Hospitalari Martí i Julià"
+    # people, "Lumeris Biopharma GmbH" "Noah Luna AlbarránH"
+    assert _tidied("Palma, 7 de agosto de 2024\n", (PATIENT, "Palma"), score=0.02) == [(TOWN, "Palma")]
+    assert _tidied("Pamplona-Iruña, 3 de marzo de 2025\n", (PATIENT, "Iruña"), score=0.02) == [
+        (TOWN, "Pamplona-Iruña")]
+    text = "Firma IP: U. Castro - 21/02/2024"
+    assert _tidied(text, (TOWN, "Castro"), score=0.07) == [(CLINICIAN, "Castro")]
+    assert _tidied("Conselleria de Sanitat\nHOSPITAL GENERAL UNIVERSITARIO DR. BALMIS - ALICANTE",
+                   (CLINICIAN, "BALMIS"), score=0.9) == [
+        (HOSPITAL, "HOSPITAL GENERAL UNIVERSITARIO DR. BALMIS")]
+    park = "Parc Hospitalari Martí i Julià"
+    assert _tidied(park + " · Unitat d'Aguts", (CLINICIAN, park), score=0.5) == [(HOSPITAL, park)]
+    assert _tidied("Promotor: Lumeris Biopharma GmbH (www.lumeris.de)", (CLINICIAN, "Lumeris Biopharma Gmb"),
+                   score=0.04) == [(ORG, "Lumeris Biopharma GmbH")]
+    assert _tidied("Promotor: Lumeris Biopharma GmbH (www.lumeris.de)", (CLINICIAN, "Lumeris"),
+                   score=0.03) == [(ORG, "Lumeris Biopharma GmbH")]
+    # MEDDOCAN glues a name to the next field: the case turning is a border, not a cut word
+    text = "Médico: Marta Ortega MartínezNºCol: 28 28 1"
+    name = "Marta Ortega Martínez"
+    assert _tidied(text, (CLINICIAN, name), score=0.9) == [(CLINICIAN, name)]
+
+
+def test_a_place_and_a_relative_that_go_on() -> None:
+    # "… DE SANTIAGO" left "DE COMPOSTELA" in clear; "INSTITUT D'" and "ASSISTÈNCIA SANITÀRIA"
+    # became "Grupo Roldán'Laboratorios Robles"; "pare (Narcís Casadevall, 61 a." a street
+    text = "COMPLEXO HOSPITALARIO UNIVERSITARIO DE SANTIAGO DE COMPOSTELA (CHUS)\n"
+    assert _tidied(text, (HOSPITAL, "COMPLEXO HOSPITALARIO UNIVERSITARIO DE SANTIAGO"), score=0.06) == [
+        (HOSPITAL, "COMPLEXO HOSPITALARIO UNIVERSITARIO DE SANTIAGO DE COMPOSTELA")]
+    text = "INSTITUT D'ASSISTÈNCIA SANITÀRIA - Xarxa de Salut Mental\n"
+    assert _tidied(text, (ORG, "INSTITUT D"), (ORG, "ASSISTÈNCIA SANITÀRIA"), score=0.1) == [
+        (ORG, "INSTITUT D'ASSISTÈNCIA SANITÀRIA")]
+    text = "- Familiares: pare (Narcís Casadevall, 61 a.), jubilat. Germana Laia, 33 a., es la referencia."
+    assert _tidied(text, (STREET, "pare (Narcís Casadevall, 61 a"), (STREET, "Germana Laia, 33 a"),
+                   score=0.8) == [(RELATIVE, "Narcís Casadevall"), (RELATIVE, "Germana Laia")]
+    assert _tidied(text, (TOWN, "jubilat"), score=0.011) == []  # the Catalan "retired" as a town
+    text = "Dirección: Hermanos Falcó, s/n. Albacete."  # a street named after relatives stays one
+    assert _tidied(text, (STREET, "Hermanos Falcó, s/n"), score=0.8) == [(STREET, "Hermanos Falcó, s/n")]
+
+
+def test_codes_occupations_and_nicknames_under_other_labels() -> None:
+    # "Nº empleado: 004517" had become "90 o más" (an old age generalised); "guardia civil
+    # jubilado" "Guardia Civil de Cádiz"; "albañil jubilado" "cristalero"; "("Paquita")" a street
+    text = "Nº empleado: 004517      Nº afiliación"
+    assert _tidied(text, (AGE, "004517"), score=0.01) == [(OTHER_ID, "004517")]
+    assert _tidied("Edad: 44   Sexo: Hombre", (AGE, "44"), score=0.9) == [(AGE, "44")]
+    text = "de 67 años, guardia civil jubilado, con"
+    assert _tidied(text, (ORG, "guardia civil jubilado"), score=0.25) == [(PROFESSION, "guardia civil")]
+    assert _tidied("Profesión: albañil jubilado.", (PROFESSION, "albañil jubilado"), score=0.9) == [
+        (PROFESSION, "albañil")]
+    text = 'Paciente: Francisca Meroño Sáez ("Paquita")   86 a.   NHC 0388104   CIP-AUT MU0170342918'
+    assert _tidied(text, (PATIENT, "Francisca Meroño Sáez"), (STREET, "Paquita"), (TOWN, "0170342918"),
+                   score=0.13) == [(PATIENT, "Francisca Meroño Sáez"), (PATIENT, "Paquita"),
+                                   (OTHER_ID, "0170342918")]
+
+
+def test_an_opening_word_of_an_examination_is_no_name() -> None:
+    # "Vigil, orientado en persona" (Vigil: a surname of the table) had become "Cáceres, orientado"
+    text = "EXPLORACIÓN PSICOPATOLÓGICA\nVigil, orientado en persona, parcialmente en tiempo."
+    assert _tidied(text, (PATIENT, "Vigil"), score=0.015) == []
+    assert _tidied(text, (PATIENT, "Vigil"), score=0.9) == [(PATIENT, "Vigil")]  # the tagger was sure

@@ -64,3 +64,13 @@ def test_the_generalised_phrase_drops_its_article_after_one():
     text = "Se observa la presencia de un tatuaje de 10 años de antigüedad."
     result = run(text, ("OTROS_SUJETO_ASISTENCIA", "tatuaje de 10 años de antigüedad"))
     assert result.text == "Se observa la presencia de un dato personal."
+
+
+@pytest.mark.parametrize("text", ["familiar", "carta", "lactante"])
+def test_one_common_word_under_an_identifier_label_is_kept(text):
+    # a genetic counselling note written blind: "Historia familiar" and "se entrega carta
+    # familiar" had become "Historia un dato personal", "un dato personal familiar"
+    surrogate = REG["ID_SUJETO_ASISTENCIA"].generate(text, "ID_SUJETO_ASISTENCIA", 0, state(text))
+    assert surrogate.kept and surrogate.text == text
+    # a word no lexicon holds, or several words, is still generalised
+    assert not GEN.generate("Xq7zz", "OTROS_SUJETO_ASISTENCIA", 0, state()).kept

@@ -198,3 +198,26 @@ def test_a_care_home_day_centre_or_school_stays_one(name: str, kind: tuple[str, 
     for seed in range(4):
         (new,) = new_texts(run(f"Acude a {name} a diario.", ("INSTITUCION", name), seed=seed))
         assert new.startswith(kind) and name.split()[-1] not in new, new
+
+
+@pytest.mark.parametrize("original, kind", [
+    # notes written blind: a regional ministry, a police force, a funeral home had become
+    # companies ("Grupo Sánchez", "Laboratorios García")
+    ("Conselleria de Sanitat", r"Consejería de Sanidad de "),
+    ("Mossos d'Esquadra", r"Policía (Local|Municipal) de "),
+    ("Policía Local de Montilla", r"Policía Local de "),
+    ("Funeraria Nuestra Señora de la Aurora", r"(Funeraria|Tanatorio) "),
+    ("Jutjat de Primera Instància núm. 4 de Girona", r"Juzgado de Instrucción de "),
+])
+def test_public_bodies_and_businesses_keep_their_kind(original, kind):
+    text = f"Comunicado a {original} hoy."
+    (new,) = new_texts(run(text, ("INSTITUCION", original)))
+    assert re.match(kind, new), new
+
+
+def test_an_institution_in_capitals_stays_in_capitals():
+    # "INSTITUTO DE MEDICINA LEGAL Y CIENCIAS FORENSES DE CÓRDOBA" had become title case
+    original = "INSTITUTO DE MEDICINA LEGAL Y CIENCIAS FORENSES DE CÓRDOBA"
+    for seed in range(4):
+        (new,) = new_texts(run(original + "\nServicio de Patología", ("INSTITUCION", original), seed=seed))
+        assert new == new.upper() and new.startswith("INSTITUTO")

@@ -431,3 +431,17 @@ def test_maria_del_carmen_stays_one_given_name():
 def test_a_surname_after_del_is_still_a_surname():
     (new,) = new_texts(run("Dr. Juan del Castillo.", (S, "Juan del Castillo")))
     assert " del " in new and "Castillo" not in new and "Juan" not in new
+
+
+def test_a_whole_name_field_and_two_given_names():
+    # "Nombre y apellidos: Antonio Jesús Carmona Lucena" had become four surnames ("Molano
+    # García Cuadrado Cano"); "Hijo Pedro José" "Francisco Arrabal" (José is a surname too)
+    text = "Nombre y apellidos: Antonio Jesús Carmona Lucena\nDNI: 30491826-J\n"
+    (new,) = new_texts(run(text, (P, "Antonio Jesús Carmona Lucena")))
+    words = new.split()
+    assert len(words) == 4 and all(fold(w) in DATA.given for w in words[:2])
+    text = "Su hijo Pedro José vive en Madrid."
+    (new,) = new_texts(run(text, (P, "Pedro José")))
+    assert all(fold(w) in DATA.given for w in new.split())
+    (new,) = new_texts(run("Paciente: Luis Martín.", (P, "Luis Martín")))  # Martín: a surname first
+    assert fold(new.split()[-1]) in DATA.surname

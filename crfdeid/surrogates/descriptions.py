@@ -79,9 +79,21 @@ class DescriptionGenerator:
         words = [fold(w) for w in LETTERS.findall(stripped)]
         if words and all(self._plain(w) for w in words):
             return "kept"
+        if len(words) == 1 and stripped.islower() and self._word_of_the_language(stripped):
+            return "kept"  # "Historia familiar", "carta" had become "Historia un dato personal"
         if words and all(self._plain(w) or w in data.nationality_forms for w in words):
             return "with nationality"  # "origen boliviano": the adjective changes, the rest stays
         return "generalised"
+
+    def _word_of_the_language(self, word: str) -> bool:
+        """One word of the pack's language in lower case ("familiar", "carta", "lactante"): a
+        common word identifies no one on its own, and its generalisation mangled the sentence."""
+        from ..lexicon import lexicon
+
+        try:
+            return lexicon().is_known(word, self.data.pack.language)
+        except ValueError:  # no lexicon for the language
+            return False
 
     def _plain(self, folded: str) -> bool:
         """A word that identifies no one: a kept description word, a closed-class word, the

@@ -205,10 +205,13 @@ class InstitutionGenerator:
                 break
 
         place = self.place(name, start, start + len(text), state)
+        upper = len(letters) > 3 and all(c.isupper() for c in letters)  # a header in capitals
 
         def make(options: list[str]) -> Callable[[random.Random], str]:
             def one(rng: random.Random) -> str:
                 new = self.fill(rng.choice(options), rng, place)
+                if upper:  # "INSTITUTO DE MEDICINA LEGAL … DE CÓRDOBA" stays in capitals
+                    new = new.upper()
                 return f"{new} ({self.initials(new)})" if named else new
 
             return one

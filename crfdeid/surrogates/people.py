@@ -31,12 +31,15 @@ SEX_LABEL = "SEXO_SUJETO_ASISTENCIA"
 _WORD = LETTERS
 #: A header field before a name, at the start of its line or with its colon: "Apellidos:",
 #: "Nombre:" (not "… su hija de nombre Natalia Ontiveros", a full name in prose).
-_SURNAMES_FIELD = re.compile(r"(?:^\W*apellidos?\s*[:.]?|(?<!\w)apellidos?\s*:)\s*$", re.IGNORECASE)
+#: "Nombre y apellidos:" heads a whole name, given names first.
+_SURNAMES_FIELD = re.compile(r"(?:^\W*apellidos?\s*[:.]?|(?<!y )(?<!\w)apellidos?\s*:)\s*$", re.IGNORECASE)
 _GIVEN_FIELD = re.compile(r"(?:^\W*nombre\s*[:.]?|(?<!y )(?<!\w)nombre\s*:)\s*$", re.IGNORECASE)
 _SURNAMES_ANYWHERE = re.compile(r"^\W*apellidos?\s*[:.]", re.IGNORECASE | re.MULTILINE)
 #: Where two names were written glued ("ÁngelGarcía"): a lower-case letter (two, so that "McArdle"
 #: stays whole) followed by a capitalised word.
 _GLUED = regex.compile(r"(?<=\p{Ll}{2})(?=\p{Lu}\p{Ll})")
+#: How many more bearers as a given name than as a surname make a name's last word a given name.
+_GIVEN_OVER_SURNAME = 10
 _SEX_FIELD = WordLed(re.compile(r"\bsexo\s*[:.]?\s*([^\W\d_]+)", re.IGNORECASE), ["sexo"])
 #: how a case report introduces its patient: a sex word (the pack's), at most two words, then
 #: an age: "Varón de 51 años", "mujer caucásica de 56 años", "paciente masculino de 52 años"
@@ -329,7 +332,9 @@ class PeopleGenerator:
             elif index == 0:
                 kind = "given" if g > 0 or n == 0 else "surname"
             elif index == len(tokens) - 1 and not seen_surname:
-                kind = "surname" if n > 0 or g == 0 else "given"
+                # "Pedro José", "María José": a second given name far more borne than its
+                # surname (José is both) is one — "Hijo Pedro José" had become "Francisco Arrabal"
+                kind = "surname" if (n > 0 and g <= _GIVEN_OVER_SURNAME * n) or g == 0 else "given"
             else:
                 kind = "given" if g > n else "surname"
             seen_surname = seen_surname or kind == "surname"

@@ -11,6 +11,7 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from crfdeid.propagate import inside_sentence
 from crfdeid.pseudonymise import (
     MIN_LEFTOVER_LENGTH,
     Pseudonymiser,
@@ -152,6 +153,7 @@ def leftovers_by_regex(pseudonymiser: Pseudonymiser, document: Document, result)
     kept = {(r.start, r.end) for r in result.audit if r.surrogate is None}
     wanted: dict[str, tuple[str, bool]] = {}
     upper: set[str] = set()  # written in capitals in a span: its acronym may be the name
+    lower: set[str] = set()
     spans = whole_words(document.text, document.spans)  # a span inside a word replaces the word
     for span in sorted(spans, key=lambda s: (s.start, -s.end, s.label)):
         if (span.start, span.end) in kept:
@@ -162,6 +164,8 @@ def leftovers_by_regex(pseudonymiser: Pseudonymiser, document: Document, result)
             wanted.setdefault(key, (span.label, False))
             if original.isupper():
                 upper.add(key)
+            if original.islower() and " " not in original and span.label not in PERSON_LABELS:
+                lower.add(key)  # a common noun: not where a capital inside a sentence makes a name
         if span.label in PERSON_LABELS:
             for run in re.findall(r"[^\W\d_]{3,}", original):
                 parts = [p for p in re.split(r"(?<=[a-zà-ÿ])(?=[A-ZÀ-Þ])", run) if len(p) >= 3]
@@ -186,6 +190,9 @@ def leftovers_by_regex(pseudonymiser: Pseudonymiser, document: Document, result)
         label, capitalised = wanted[key]
         if capitalised and not new_text[match.start()].isupper():
             continue
+        if (key in lower and new_text[match.start()].isupper()
+                and inside_sentence(new_text, match.start(), pseudonymiser.data.pack)):
+            continue  # "estudiante" replaced, "Unidad de Salud del Estudiante"
         if (key in pseudonymiser.data.name_acronyms and key not in upper
                 and new_text[match.start():match.end()].isupper()):
             continue  # "ANA positivos"
