@@ -217,6 +217,7 @@ class SpanForm:
     stop: frozenset[str] = frozenset()  # the pack's stop list: names that are mostly words ("Vigil")
     sex_words: frozenset[str] = frozenset()  # folded words that give a sex ("mujer", "home")
     clinical: frozenset[str] = frozenset()  # the pack's medical acronyms, as written ("NAMC", "HTA")
+    organisation_kinds: frozenset[str] = frozenset()  # folded one-word kinds ("facultad", "fundación")
     professions: frozenset[str] = frozenset()  # folded forms of the profession table
     retired: frozenset[str] = frozenset()  # folded words after an occupation that are none ("jubilado")
 
@@ -259,6 +260,9 @@ class SpanForm:
                                 for w in words if " " not in w and len(w) > 2) if pack is not None
             else frozenset(),
             clinical=frozenset(pack.surrogate.get("medical_acronyms") or ()) if pack is not None
+            else frozenset(),
+            organisation_kinds=frozenset(fold(k) for k in (pack.surrogate.get("institutions") or {})
+                                         if " " not in k and k != "default") if pack is not None
             else frozenset(),
             professions=folded_entries(pack, ("profession",)) if pack is not None else frozenset(),
             retired=frozenset(fold(w) for w in (pack.lone_professions.get("after") or ()) if " " not in w)
@@ -416,7 +420,8 @@ class SpanForm:
                 and self._mixed_case_line(text, span)):
             return True  # "NAMC" (no known drug allergies) as a town, "OIA" (a foetus's position)
         if kind in ("organisation", "hospital", "health_centre") and doubted and (
-                fold(value) in self._facility_type_words or fold(value) in self._facility_type_heads):
+                fold(value) in self._facility_type_words or fold(value) in self._facility_type_heads
+                or fold(value) in self.organisation_kinds):
             return True  # "Centro de Valladolid: C/ …" with "Centro" as an organisation
         if kind == "street" and span.score is not None and span.score < _DOUBT:
             words = _WORDS.findall(value)

@@ -581,6 +581,9 @@ def test_departments_headings_and_kinds_alone_are_no_organisations() -> None:
     assert _tidied("Consulta de Consejo Genético en Cáncer Hereditario", (ORG, "Cáncer Hereditario"),
                    score=0.008) == []
     assert _tidied("Centro de Valladolid: C/ Santiago Rusiñol, 8", (ORG, "Centro"), score=0.02) == []
+    # MEDDOCAN dev: "a la Facultad de Veterinaria" had become "a la González Farma de Veterinaria"
+    text = "y a la Facultad de Veterinaria para su identificación"
+    assert _tidied(text, (ORG, "Facultad"), score=0.04) == []
     assert _tidied("cama articulada en préstamo del Ayuntamiento", (ORG, "préstamo"), score=0.13) == []
     assert _tidied("Unidade de Ensaios Clínicos - Servizo de Cardioloxía", (EMAIL, "Cardioloxía"),
                    score=0.2) == []
