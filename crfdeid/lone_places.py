@@ -29,7 +29,7 @@ REINA", where a tagger's "LA REINA" gives way to the whole town).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -400,22 +400,21 @@ class LonePlaces:
         after a detected one (``chained``)."""
         places, labels = self._place_of, dict(self.labels)
         taken = sorted((s.start, s.end) for s in spans)
-        found: list[Span] = self.streets(text, taken, spans)
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
-        found.extend(self.before_country(text, taken))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
-        found.extend(self.hospitals(text, taken))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
-        found.extend(self.organisations(text, taken))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
-        found.extend(self.resident(text, taken))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
-        found.extend(self.districts(text, taken))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
-        found.extend(self.signed(text, taken))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
-        found.extend(self.chained(text, [*spans, *found], taken))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found: list[Span] = []
+        steps: tuple[Callable[[list[tuple[int, int]]], list[Span]], ...] = (
+            lambda taken: self.streets(text, taken, spans),
+            lambda taken: self.before_country(text, taken),
+            lambda taken: self.hospitals(text, taken),
+            lambda taken: self.organisations(text, taken),
+            lambda taken: self.resident(text, taken),
+            lambda taken: self.districts(text, taken),
+            lambda taken: self.signed(text, taken),
+            lambda taken: self.chained(text, [*spans, *found], taken),
+        )
+        for step in steps:  # each step sees what the ones before it found as taken
+            new = step(taken)
+            found.extend(new)
+            taken = sorted([*taken, *((s.start, s.end) for s in new)])
         for m in self._candidates(text):
             words = list(_WORD.finditer(m["name"]))
             # the longest run of the name's first words that is a place, and that the name ends

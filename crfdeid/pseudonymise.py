@@ -49,6 +49,7 @@ from .packs import NO_PACK
 from .policy import Policy
 from .propagate import inside_sentence, propagate
 from .schemes import Scheme, known_category
+from .span_form import bilingual_parts
 from .surrogates import (
     DocumentState,
     Generator,
@@ -67,9 +68,6 @@ from .surrogates.base import RerolledSecret
 from .surrogates.people import PERSON_LABELS, PeopleGenerator
 from .textview import TextView, form_of, same_form
 from .types import Document, Span
-
-#: Between the two names of a bilingual place ("Pamplona-Iruña", "Alboraia/Alboraya").
-_BILINGUAL_PARTS = regex.compile(r"[ \t]*/[ \t]*|-(?=\p{Lu})")
 
 #: Originals shorter than this are not looked for in the output ("M", "3"): they occur
 #: everywhere and the report would drown in noise.
@@ -504,10 +502,9 @@ class Pseudonymiser:
             elif generated in FACILITY_LABELS and self.data is not None:
                 # "Hospital de León" must not become the note's other hospital, "El Bierzo"
                 state.facility_words.update(self.data.distinctive_words(original))
-            elif generated == "TERRITORIO" and _BILINGUAL_PARTS.search(original):
+            elif generated == "TERRITORIO":
                 # each name of a bilingual town is the town: "Pamplona-Iruña" had become "Pamplona"
-                state.forbidden.update(normalise(part) for part in _BILINGUAL_PARTS.split(original)
-                                       if len(part.strip()) > 3)
+                state.forbidden.update(normalise(part) for part in bilingual_parts(original))
         kinds = {label: self._kind(label) for label in {s.label for s in spans}}  # asked once per label
         triples = [
             (s.start, s.end, kind[1]) for s in spans
