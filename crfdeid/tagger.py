@@ -493,6 +493,7 @@ class CrfTagger:
                 a, b = cols.keep or (0, len(cols.tokens))
                 decoded = tuple(x[a:b] for x in self._decode_columns(cols))
                 spans += feed_at(builder, cols.tokens[a:b], decoded, labels, self.point)  # type: ignore[arg-type]
+            cols = decoded = None  # freed now, not walked by the collection the pause ends with
         return spans + builder.finish()
 
     def decode(

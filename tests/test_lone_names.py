@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crfdeid.langpack import load_pack
-from crfdeid.lone_names import KIN_SOURCE, SOURCE, LoneNames, with_lone_names
+from crfdeid.lone_names import _TITLED, KIN_SOURCE, SOURCE, LoneNames, titled_matches, with_lone_names
 from crfdeid.pipeline import load_pipeline
 from crfdeid.types import Document, Span
 
@@ -204,3 +204,27 @@ def test_a_name_after_a_kinship_word_is_the_relative(text: str, spans: list[tupl
     assert [(text[s.start:s.end], s.label) for s in STEP.kin_named(text, taken)] == found
     merged = with_lone_names(text, marked, STEP)
     assert not any(s.label == "TERRITORIO" for s in merged) or not found  # "Carmona" gave way
+
+
+#: Titles, names, particles and other words, and what goes between them: the pieces ``_TITLED`` reads.
+_TITLED_WORDS = st.sampled_from(["Dr", "Dra", "Sr", "Dª", "Ilmo", "D", "doctora", "Enfermera", "García",
+                                 "López", "de", "la", "y", "Ñúñez", "Ángel", "ab", "Xy", "abcdefghij",
+                                 "Abcdefghij", "1", "º", "ª", "-", "'"])
+_TITLED_GAPS = st.sampled_from([" ", " ", ". ", ".  ", "\t", "", ",", "\n", ".", " 1 "])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(_TITLED_WORDS, _TITLED_GAPS).map("".join), max_size=12).map("".join))
+def test_titled_matches_are_the_patterns_own(text: str) -> None:
+    """The fast scan finds exactly what trying the title pattern at every position finds."""
+    expected = [(m.span(), m.groupdict()) for m in _TITLED.finditer(text)]
+    assert [(m.span(), m.groupdict()) for m in titled_matches(text)] == expected
+
+
+def test_titled_matches_on_a_signature_line() -> None:
+    text = ("Informados por el Dr. Sainz y la Dra.  Ruiz de la Fuente; Sr Gómez, superdoctora Pérez, "
+            "la Enfermera García.")
+    found = [(m["title"], m["name"]) for m in titled_matches(text)]
+    assert ("Dr", "Sainz") in found and ("Dra", "Ruiz de la Fuente") in found and ("Sr", "Gómez") in found
+    assert ("Enfermera", "García") in found  # nine letters: the longest title
+    assert "superdoctora" not in [t for t, _ in found]  # ten letters: no title
