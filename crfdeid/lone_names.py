@@ -90,6 +90,10 @@ _AFTER_A_WORD = regex.compile(r"(?<=\p{L}[ ])\p{Lu}\p{Ll}{2,}")
 _KIN_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?P<kin>\p{L}+)[ ]$")
 _KIN_NAME_AT = regex.compile(r"\p{Lu}\p{Ll}{2,}(?:[ ](?:(?:de|del|de[ ]la|y|i)[ ])?\p{Lu}\p{Ll}+){0,2}"
                              r"(?![\p{L}\p{N}'’-])")
+#: A kinship word and a name (a nickname) in quotation marks or brackets after it.
+_KIN_QUOTED = regex.compile(r"(?<![\p{L}\p{N}])(?P<kin>\p{L}+),?[ ]+(?P<open>[\"“«(])"
+                            r"(?P<name>\p{Lu}\p{Ll}{2,}(?:[ ]\p{Lu}\p{Ll}+)?)(?P<close>[\"”»)])")
+_CLOSING = {'"': '"', "“": "”", "«": "»", "(": ")"}
 #: Where a relative found after a kinship word comes from (``Span.source``).
 KIN_SOURCE = "kin-name"
 
@@ -239,6 +243,18 @@ class LoneNames:
             start = name_start if _touches(taken, kin.start("kin"), kin.end("kin")) else kin.start("kin")
             # spans inside the name ("Carmona" of "Inmaculada Carmona Ruz" as a town) give way to it
             found.append(Span(start, name_end, self.relative, source=KIN_SOURCE))
+        for m in _KIN_QUOTED.finditer(text):  # 'su hermano, "Chema", se hizo cargo'
+            if fold(m["kin"]) not in self.kinship or m["kin"].isupper():
+                continue
+            if _CLOSING.get(m["open"]) != m["close"]:
+                continue
+            first = m["name"].split()[0]
+            key = fold(first)
+            if key in self.kinship or key in self.honorifics or not (
+                    key in self.names or not self._known(first)):
+                continue
+            if not _touches(taken, m.start("name"), m.end("name")):
+                found.append(Span(m.start("name"), m.end("name"), self.relative, source=KIN_SOURCE))
         return found
 
     def _known(self, word: str) -> bool:

@@ -93,6 +93,7 @@ _NOT_PEOPLE = frozenset({"town", "region", "country", "organisation", "hospital"
 #: People whose span is their name alone (a relative's holds a kinship phrase).
 _NAMED_PEOPLE = frozenset({"person_patient", "person_clinician", "person_other"})
 _WORDS = regex.compile(r"[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*")
+_LETTERS = regex.compile(r"[\p{L}\p{M}]+")
 #: The rest of a compound surname after a name span: a hyphen and a capitalised word ("-Gallardo").
 _HYPHENED = regex.compile(r"-\p{Lu}[\p{L}\p{M}]+(?:-\p{Lu}[\p{L}\p{M}]+)*(?![\p{L}\p{M}\d])")
 #: A house number after a street's name: ", 119-129", " 45", ", nº 12" (not a postal code).
@@ -187,6 +188,27 @@ _EXTENSION_BEFORE = regex.compile(
     r"(?<![\p{L}])(?i:ext|extensi[óo]n|busca|buscapersonas)\.?[ \t]*[:.]?[ \t]*$")
 #: Between a person's span and their nickname: a bracket and/or a quotation mark.
 _NICKNAME_GAP = regex.compile(r"[ \t]*[(\"“«'][ \t]*[\"“«']?")
+#: A score after a scale's name ("Glasgow 15", "Barthel 65/100", "Pfeiffer: 7").
+_SCORE_AFTER = regex.compile(r"[ \t]*[:=]?[ \t]*\d")
+#: A scale's, test's or sign's word before its name ("escala de Barthel", "signo de Murphy").
+_SCALE_BEFORE = regex.compile(r"(?i:escala|test|índice|indice|signo|maniobra|clasificación|clasificacion"
+                              r"|estadio|criterios|puntuación|puntuacion|score)[ \t]+(?:de[ \t]+)?$")
+#: The key of a number, abbreviated ("Nº Col", "Núm", "Nº"), which no name or street is.
+_NUMBER_KEY = regex.compile(r"(?i:n[º°o]\.?|n[uú]m\.?)(?:[ \t]*(?i:col|colegiado|de[ \t]+col)\.?)?|(?i:col)")
+#: A number and lower-case words ("7 errores").
+_NUMBER_THEN_WORDS = regex.compile(r"\d+[ \t]+\p{Ll}+(?:[ \t]+\p{Ll}+)*")
+#: A town (and its postal code) after a comma at a street span's end ("…, 1º izda., Huesca (22003").
+_TOWN_AFTER_STREET = regex.compile(
+    r",[ \t]*(?P<town>\p{Lu}[\p{L}'’-]*(?:[ \t]+(?:de|del|de[ \t]+la|la|el|los|las|\p{Lu}[\p{L}'’-]*))*)"
+    r"(?:[ \t]*\(?(?P<code>\d{5})\)?)?$")
+#: A title right before a name ("Dr. ", "Sra. ").
+_TITLE_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?P<title>\p{L}{1,9}|Dª)(?P<dot>\.)?[ \t]+$")
+#: Where one comes from or lives, before a town ("natural de Haro", "vecino de", "residente en").
+_ORIGIN_BEFORE = regex.compile(
+    r"(?<![\p{L}])(?i:natural|nacid[oa]|residente|vecin[oa]|procedente|originari[oa]|vive|viv[íi]a"
+    r"|reside|resid[íi]a|empadronad[oa])[ \t]+(?:de|en)[ \t]+$")
+#: A town's part named before it ("el barrio de Retuerto").
+_DISTRICT_BEFORE = regex.compile(r"(?<![\p{L}])(?i:barrio|barriada|distrito|pedan[íi]a)[ \t]+(?:de[ \t]+)?$")
 #: A field's key: a colon after the span, then spacing and the value on the same line.
 _KEY_COLON = regex.compile(r"[ \t]*:[ \t]*[^\s]")
 
@@ -220,6 +242,8 @@ class SpanForm:
     organisation_kinds: frozenset[str] = frozenset()  # folded one-word kinds ("facultad", "fundación")
     professions: frozenset[str] = frozenset()  # folded forms of the profession table
     retired: frozenset[str] = frozenset()  # folded words after an occupation that are none ("jubilado")
+    calendar: frozenset[str] = frozenset()  # folded month and weekday names, abbreviations, regional forms
+    eponyms: frozenset[str] = frozenset()  # folded names of clinical scales and signs ("pfeiffer")
 
     @classmethod
     def for_pack(cls, scheme: Scheme, pack: LanguagePack | None) -> SpanForm:
@@ -267,6 +291,11 @@ class SpanForm:
             professions=folded_entries(pack, ("profession",)) if pack is not None else frozenset(),
             retired=frozenset(fold(w) for w in (pack.lone_professions.get("after") or ()) if " " not in w)
             if pack is not None else frozenset(),
+            eponyms=frozenset(fold(w) for w in (pack.surrogate.get("clinical_eponyms") or ()))
+            if pack is not None else frozenset(),
+            calendar=frozenset(fold(w).rstrip(".") for c in (*pack.months, *pack.weekdays)
+                               for w in (c.name, *c.abbreviations, *(f for _, _, f in c.forms)))
+            if pack is not None else frozenset(),
         )
 
     @cached_property
@@ -310,6 +339,7 @@ class SpanForm:
                     continue  # "La Sra" as a town: a title once its article is gone
             if span is not None and kind in _NAMED_PEOPLE:
                 span = self._column_cut(text, span)  # "Sofía Medina   Anestesista:"
+                span = self._role_cut(text, span)  # "Médico Alfonso Cid" ("Reyes Guillermo …")
                 if self._no_name(text, span) or self._opening_word(text, span):
                     continue  # "Implante: malla de polipropileno" read as a "Nombre:" field
             if span is not None and kind in (*_PEOPLE, "organisation") and span.score is not None:
@@ -338,6 +368,10 @@ class SpanForm:
             if span is not None and kind == "street":
                 span = self._street_whole(text, span, out[-1].end if out else 0,
                                           ordered[i + 1].start if i + 1 < len(ordered) else len(text))
+                span, after = self._town_after_street(text, span)  # "…, 1º izda., Huesca (22003"
+                if after:
+                    out.extend([span, *after])
+                    continue
             if span is not None and kind in ("hospital", "health_centre", "organisation"):
                 span = self._place_runs_on(text, span, ordered[i + 1].start if i + 1 < len(ordered)
                                            else len(text))  # "… DE SANTIAGO" of "… DE COMPOSTELA"
@@ -358,12 +392,16 @@ class SpanForm:
                 continue  # "no" of "al Hospital Comarcal al no haber camas" as a hospital
             if span is not None and category.get(span.label) == "street" and self._doubted_street(text, span):
                 continue  # "Hab. 21" (the room) as a street
+            if span is not None and self._doubted_common(text, span, category.get(span.label)):
+                continue  # "miope magno" with "magno" as a town, "Lactancia" as a relative
             if span is not None and (kind in _PEOPLE or kind in _NOT_PEOPLE):
                 span = self._company(text, span)  # "Estampaciones Artola S" of "… S.L."
             if span is not None and kind in ("organisation", "hospital", "health_centre"):
                 span = self._lower_case_lead(text, span)  # "contacto del Consulado de Alemania en Palma"
             if span is not None and kind == "organisation":
                 span = self._town_as_organisation(text, span)  # "Sant Feliu de Guíxols" as a company
+            if span is not None and kind in ("organisation", "town", "country", "hospital", "street"):
+                span = self._after_title(text, span)  # "El Dr. Huerta de Soto" with "Huerta" as a town
             if span is not None and kind in ("town", "country"):
                 span = self._acronym_as_organisation(text, span)  # "UPNA" as a country
             if span is not None and kind in ("profession", "organisation", "town", "country"):
@@ -380,9 +418,13 @@ class SpanForm:
             if (span is not None and (kind in _NOT_PEOPLE or kind == "person_clinician") and self.patient
                     and self._patient_field(text, span)):
                 span = replace(span, label=self.patient)  # "Paciente: PUIG I FERRER, JORDI"
+            if span is not None and out and kind in ("organisation", "town", "country", "hospital") \
+                    and self._surname_after_name(text, span, out[-1]):
+                out[-1] = replace(out[-1], end=span.end)  # "Begoña Goikoetxea" with the surname as a company
+                continue
             if span is not None:
                 out.append(span)
-        return self._elided_joined(text, self._streets_joined(text, out))
+        return self._joined(text, self._elided_joined(text, self._streets_joined(text, out)))
 
     def _not_its_kind(self, text: str, span: Span, kind: str | None) -> bool:
         """A span its label's text can never be: a telephone or fax number with fewer than six
@@ -393,6 +435,12 @@ class SpanForm:
         of "1,68 m", which became "calle,68 m") or no word longer than an abbreviation ("Nº col")."""
         value = text[span.start : span.end]
         doubted = span.score is not None and span.score < _DOUBT
+        if kind == "date" and span.score is not None and self.calendar and self._no_date(value):
+            return True  # "Hexavalente" of "06/05/2025  Hexavalente" had become "Fnmawyykptj"
+        if doubted and kind in _NAMED and fold(value) in self.eponyms and (
+                _SCORE_AFTER.match(text, span.end)
+                or _SCALE_BEFORE.search(text, max(0, span.start - 24), span.start)):
+            return True  # "Pfeiffer 7 errores" (a test) with "Pfeiffer" as a town
         if kind in ("phone", "fax"):
             run = next((m for m in _PHONE_RUN.finditer(text, max(0, span.start - 40), span.end + 40)
                         if m.start() <= span.start < m.end() or span.start <= m.start() < span.end), None)
@@ -423,6 +471,8 @@ class SpanForm:
                 fold(value) in self._facility_type_words or fold(value) in self._facility_type_heads
                 or fold(value) in self.organisation_kinds):
             return True  # "Centro de Valladolid: C/ …" with "Centro" as an organisation
+        if kind in ("street", *_PEOPLE) and span.score is not None and _NUMBER_KEY.fullmatch(value):
+            return True  # "psiquiatra, Nº Col 48 48 11307" with "Nº Col" as a street (at 0.58)
         if kind == "street" and span.score is not None and span.score < _DOUBT:
             words = _WORDS.findall(value)
             if not words:  # a number: not the house number after a street, a decimal's part
@@ -437,6 +487,20 @@ class SpanForm:
                     and text[span.end : span.end + 1] not in _JOINERS
                     and not _ENDS_WITH_PARTICLE.search(value))  # "Pza. de" + "España 4": joined later
         return False
+
+    def _no_date(self, value: str) -> bool:
+        """A tagger's date with no date in it: neither a digit nor a month or weekday ("Gripe",
+        "Edad", "al"), or a word no date holds before a number too short for a year ("Gripe 2"
+        of a vaccination calendar, the "2" its dose)."""
+        words = [fold(w) for w in _LETTERS.findall(value)]  # "d'octubre": "d", "octubre"
+        if any(w in self.calendar for w in words):
+            return False
+        numbers = regex.findall(r"\d+", value)
+        if not numbers:
+            return True
+        other = [w for w in words if w not in self.function_words and w not in self.age_units
+                 and w not in self.closed and len(w) > 2]
+        return bool(other) and max(map(len, numbers)) <= 2 and len(numbers) == 1
 
     def _common_words_only(self, value: str) -> bool:
         """Two words or more, each capitalised and a word of the language that no table holds as
@@ -569,6 +633,96 @@ class SpanForm:
             return span  # "hospital Saint John of God": the kind is the name's
         return replace(span, start=words[first].start())
 
+    def _doubted_common(self, text: str, span: Span, kind: str | None) -> bool:
+        """One word the tagger doubted that its label's text is not: under a place's or an
+        organisation's label, a lower-case word in a line with capitals that the language knows
+        ("miope magno", "antigua costurera": Magno and Antigua are in the tables) or that no
+        table of places holds (the Catalan "telèfon", "correu" before a number and an address);
+        an occupation's, a lower-case word no occupation is ("bicicleta de montaña"); a
+        relative's, a capitalised word of the language that is no kin and no name ("Lactancia"
+        at a line's start). In MEDDOCAN train+dev none of these is a gold span: its lower-case
+        one-word places, streets and organisations are none, and its one-word relatives outside
+        the kinship and name tables are lower-case ("materno", "neonato")."""
+        if span.fragments or span.score is None or span.score >= _DOUBT or kind is None:
+            return False
+        value = text[span.start : span.end]
+        if not _SINGLE_WORD.fullmatch(value):
+            return False
+        key, lower = fold(value), value == value.lower()
+        if not lower and len(value) > 3 and (kind in _PROPER or kind == "person_relative") and regex.search(
+                rf"(?<![\p{{L}}\p{{N}}./@_-]){regex.escape(value.lower())}(?![\p{{L}}\p{{N}}@_-]|\.[\p{{L}}\p{{N}}])",
+                text):
+            return True  # "MOTIU D'INGRÉS", "Ingrés previ" as an organisation beside "Data d'ingrés"
+            # (a word of an address is not one: "Lumeris" beside "www.lumeris.de")
+        if kind in _NAMED_PEOPLE and value.isupper() and self._known(value) and _heading(text, span.start):
+            return True  # "REVISIONES DEL NIÑO SANO" with "SANO" as a clinician (Sano is a surname)
+        if kind == "profession":
+            return lower and bool(self.professions) and key not in self.professions and self._known(value) \
+                and _line_has_capitals(text, span.start)
+        if kind == "person_relative":
+            return not lower and key not in self.kinship and key not in self.all_given \
+                and key not in self.surnames and self._known(value)
+        if kind in ("town", "country", "street", "hospital", "health_centre", "organisation"):
+            return lower and _line_has_capitals(text, span.start) and (
+                self._known(value) or (bool(self.places) and key not in self.places))
+        return False
+
+    def _after_title(self, text: str, span: Span) -> Span:
+        """A place or an organisation the tagger doubted right after a person's title is that
+        person's name: "El Dr. Huerta de Soto" (Gonzalo Huerta de Soto, found in full
+        elsewhere) with "Huerta" as a town had become "El Dr. Vitigudino López"."""
+        if span.fragments or span.score is None or span.score >= _DOUBT or not self.titles:
+            return span
+        if not text[span.start : span.start + 1].isupper():
+            return span
+        title = _TITLE_BEFORE.search(text, max(0, span.start - 12), span.start)
+        if title is None:
+            return span
+        role = self._titles.get(fold(title["title"]) + ".") if title["dot"] else None
+        role = role or self._titles.get(fold(title["title"]))
+        label = self.clinician if role == "clinician" else self.patient if role else None
+        return replace(span, label=label) if label else span
+
+    def _surname_after_name(self, text: str, span: Span, previous: Span) -> bool:
+        """Is ``span`` (a place or an organisation the tagger doubted, one capitalised word) the
+        surname of the person's name right before it, one space apart ("su madre, Begoña
+        Goikoetxea" with "Goikoetxea" as a company)?"""
+        if span.fragments or previous.fragments or span.score is None or span.score >= _DOUBT:
+            return False
+        if self._category.get(previous.label) not in _PEOPLE or text[previous.end : span.start] != " ":
+            return False
+        value = text[span.start : span.end]
+        return bool(_SINGLE_WORD.fullmatch(value)) and value[:1].isupper() and not value.isupper() \
+            and fold(value) not in self.places and fold(value) not in self.countries
+
+    def _joined(self, text: str, spans: list[Span]) -> list[Span]:
+        """Spans the tagger cut inside one name: two places parted by "y" that the tables hold
+        as one ("Castilla" + "León" of "Castilla y León", the second as a hospital: "Cogollos y
+        Complejo Asistencial Universitario de Burgos"), and two spans of one facility's label
+        parted by a space ("Hospital Universitario La Paz-Carlos" + "III")."""
+        out: list[Span] = []
+        for span in spans:
+            last = out[-1] if out else None
+            if last is None or last.fragments or span.fragments:
+                out.append(span)
+                continue
+            gap = text[last.end : span.start]
+            kinds = (self._category.get(last.label), self._category.get(span.label))
+            if gap == " " and last.label == span.label and kinds[0] in ("hospital", "health_centre"):
+                opening = fold((_WORDS.findall(text, span.start, span.end) or [""])[0])
+                if (opening not in self._facility_type_heads and opening not in self._facility_type_words) \
+                        or fold(text[last.start : last.end]) in self._facility_type_words:
+                    # not two facilities side by side ("Hospital Universitario Puerto Real
+                    # Complejo Hospitalario de la Bahía"), but "Complejo Hospitalario" + its name
+                    out[-1] = replace(last, end=span.end)
+                    continue
+            if (gap in (" y ", " i ") and kinds[0] in ("town", "region", "country")
+                    and kinds[1] in _NOT_PEOPLE and fold(text[last.start : span.end]) in self.places):
+                out[-1] = replace(last, end=span.end)
+                continue
+            out.append(span)
+        return out
+
     def _town_as_organisation(self, text: str, span: Span) -> Span:
         """An organisation span that is a town of the pack's tables, whole ("Sant Feliu de
         Guíxols" after "vive con sus padres en", which became the company "Riera Farma"): the
@@ -578,8 +732,12 @@ class SpanForm:
         if town is None or span.fragments:
             return span
         value = text[span.start : span.end]
-        if " " not in value or fold(value) not in self.places:
-            return span  # one word: "Mapfre" is also a place's name
+        if _DISTRICT_BEFORE.search(text, max(0, span.start - 24), span.start):
+            return replace(span, label=town)  # "el barrio de Retuerto" as a company
+        if fold(value) not in self.places:
+            return span
+        if " " not in value and not _ORIGIN_BEFORE.search(text, max(0, span.start - 24), span.start):
+            return span  # one word: "Mapfre" is also a place's name; not after "natural de Haro"
         return replace(span, label=town)
 
     def _elided_joined(self, text: str, spans: list[Span]) -> list[Span]:
@@ -973,13 +1131,44 @@ class SpanForm:
         start, end = span.start, span.end
         last = gaps[-1]
         tail = text[last.end() : end]
-        if self._ordinary_words(tail):
-            end = last.start()
+        if self._ordinary_words(tail) or (_NUMBER_KEY.fullmatch(tail) and text[end : end + 1] == "."):
+            end = last.start()  # "Amparo Bellés Marzà   Núm. col. 12 12 03394"
         first = gaps[0]
         head = text[start : first.start()]
         if first.end() < end and self._ordinary_words(head):
             start = first.end()
         return span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end)
+
+    def _role_cut(self, text: str, span: Span) -> Span:
+        """A person's span opening with a role in capitals that is an occupation and no name
+        ("Dotación: Médico Alfonso Cid Barahona / Enfermera …"): the name starts after it
+        ("Médico" had become "Reyes"). Occupations that are surnames too ("Pastor") stay."""
+        words = list(_WORDS.finditer(text, span.start, span.end))
+        if span.fragments or len(words) < 3 or words[0].start() != span.start:
+            return span
+        first = words[0].group()
+        key = fold(first)
+        if not first[:1].isupper() or key not in self.professions or key in self.surnames \
+                or key in self.all_given or text[words[0].end() : words[1].start()] != " ":
+            return span
+        return replace(span, start=words[1].start())
+
+    def _town_after_street(self, text: str, span: Span) -> tuple[Span, list[Span]]:
+        """A street span that ran on over the town after its number, floor and door, and its
+        postal code ("C/ Coso Alto 31, 1º izda., Huesca (22003"): the street, then the town and
+        the code as MEDDOCAN writes them (the street generator had made "Huesca" a surname)."""
+        town = dict(self.category_labels).get("town")
+        if town is None or span.fragments or not self.places:
+            return span, []
+        m = _TOWN_AFTER_STREET.search(text, span.start, span.end)
+        if m is None or m.end() != span.end or not any(c.isdigit() for c in text[span.start : m.start()]):
+            return span, []
+        if fold(m["town"]) not in self.places:
+            return span, []
+        after = [Span(m.start("town"), m.end("town"), town, source=span.source, score=span.score)]
+        if m["code"]:
+            after.append(Span(m.start("code"), m.end("code"), town, source=span.source, score=span.score))
+        return replace(span, end=m.start()), after
 
     def _ordinary_words(self, value: str) -> bool:
         words = _WORDS.findall(value)
@@ -1145,6 +1334,8 @@ class SpanForm:
         if not any(c.isdigit() for c in value) and value == value.lower() and len(words) > 1 \
                 and all(self._known(w) for w in words):
             return True  # "vive en" (no number, no capital: words of the sentence)
+        if _NUMBER_THEN_WORDS.fullmatch(value) and all(self._known(w) for w in words):
+            return True  # "Pfeiffer 7 errores" (a test's score) with "7 errores" as a street
         if len(words) != 1 or len(value) != len(words[0]) or fold(value) in self.places:
             return False
         return self._known(value) or (len(value) <= 4 and text[span.end : span.end + 1] == ".")
@@ -1300,6 +1491,16 @@ def folded_entries(pack: LanguagePack, tables: Sequence[str], parts: bool = Fals
                 if parts:
                     out.update(fold(p) for p in bilingual_parts(entry))
     return frozenset(out)
+
+
+def _heading(text: str, at: int) -> bool:
+    """Is the line of ``at`` a heading: a few words all in capitals, no field's colon, in a
+    note that writes lower case elsewhere (a note typed in capitals has no headings to tell)?"""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    line = text[start : end if end >= 0 else len(text)]
+    return (":" not in line and line == line.upper() and len(line.split()) <= 12
+            and any(c.islower() for c in text))
 
 
 def _line_has_capitals(text: str, at: int) -> bool:

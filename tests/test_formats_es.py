@@ -233,7 +233,7 @@ BLIND3 = BLIND.parent / "es_blind3"
 #: by the policy), years and day-and-month dates alone, occupations of phrases the step does not
 #: know ("Operario de prensa / estampación en frío", "Ingeniero de telecomunicaciones", the
 #: Galician "mariñeiro"), a foreign insurer and a car-rental firm, an occupational-health company
-#: written as one word, a trial's centre number, a device serial after "nº serie", a neighbour, a
+#: written as one word, a trial's centre number, a neighbour, a
 #: student number, a first name alone after "Hola,", a description of the patient.
 BLIND3_LEAKS = {
     ('01_caso_nefrologia_lleida', 'España'), ('03_caso_chagas_leon', 'España'),
@@ -244,7 +244,7 @@ BLIND3_LEAKS = {
     ('09_urgencias_palma', 'ERGO Reiseversicherung'),
     ('09_urgencias_palma', 'Ingeniero de telecomunicaciones'),
     ('10_ensayo_santiago', '1960'), ('10_ensayo_santiago', '724-012'), ('10_ensayo_santiago', 'mariñeiro'),
-    ('11_domicilio_cartagena', '14/01'), ('11_domicilio_cartagena', 'OXS-CN5-1172043'),
+    ('11_domicilio_cartagena', '14/01'),
     ('11_domicilio_cartagena', 'vecina Encarna'), ('13_ap_gijon', 'costurera'),
     ('14_carta_pamplona', '27/02'),
     ('14_carta_pamplona', 'Iratxe'), ('14_carta_pamplona', 'a1138427'),
@@ -260,8 +260,7 @@ BLIND3_WORD_LEAKS = {
     ('09_urgencias_palma', 'Car'), ('09_urgencias_palma', 'ERGO'), ('09_urgencias_palma', 'Ingeniero'),
     ('09_urgencias_palma', 'Llevant'), ('09_urgencias_palma', 'Reiseversicherung'),
     ('09_urgencias_palma', 'Rent'),
-    ('11_domicilio_cartagena', '1172043'), ('11_domicilio_cartagena', 'CN5'),
-    ('11_domicilio_cartagena', 'Encarna'), ('11_domicilio_cartagena', 'OXS'),
+    ('11_domicilio_cartagena', 'Encarna'),
     ('14_carta_pamplona', 'Alimentarios'), ('14_carta_pamplona', 'Enfermería'),
     ('14_carta_pamplona', 'Iratxe'), ('14_carta_pamplona', 'Trastornos'),
 }
@@ -284,3 +283,50 @@ def test_what_the_embedded_model_finds_in_the_third_blind_set(blind3: dict[str, 
     # this test's measure gives 0.875 / 0.904
     assert _recall(blind3, point) >= floor
 
+
+
+# -- the fourth set written blind ------------------------------------------------------------------
+BLIND4 = BLIND.parent / "es_blind4"
+#: What still leaks from the fourth set (blind once, then read: the sixth round): "España" (kept
+#: by the policy), occupations in Catalan ("Llaurador", "infermera") and after a name and a comma
+#: ("farmacéutica"), a clinician's initials after "Dr." ("J. M. R."), a year and a day alone
+#: ("2014", "día 24"; "5/11" is in a surrogate date, "05/11/2021", the measure being a plain
+#: substring test), towns the tagger did not find (Potes, and the Colombian Apartadó and Chocó),
+#: a clinic's record number ("HC 3318"), an emergency technician after "TES".
+BLIND4_LEAKS = {
+    ('alta_castello', 'Llaurador'), ('alta_castello', 'infermera'), ('comite_tumores', 'J. M. R.'),
+    ('cr01_urologia', 'España'), ('cr02_hematologia', 'España'), ('cr03_oftalmologia', '2014'),
+    ('cr03_oftalmologia', 'España'), ('cr04_maxilofacial', 'España'), ('cr04_maxilofacial', 'Potes'),
+    ('cr05_infecciosas', 'Apartadó'), ('cr05_infecciosas', 'Chocó'), ('cr05_infecciosas', 'España'),
+    ('cr06_neurologia', 'España'), ('dental_melilla', 'HC 3318'), ('pediatria_salamanca', 'farmacéutica'),
+    ('residencia_soria', '5/11'), ('residencia_soria', 'día 24'), ('traslado_summa', 'Iván Zamorano Gil'),
+}
+BLIND4_WORD_LEAKS = {
+    ('alta_castello', 'Llaurador'), ('alta_castello', 'Plana'), ('cr01_urologia', 'España'),
+    ('cr02_hematologia', 'España'), ('cr03_oftalmologia', 'España'), ('cr04_maxilofacial', 'España'),
+    ('cr04_maxilofacial', 'Potes'), ('cr04_maxilofacial', 'julio'), ('cr05_infecciosas', 'Apartadó'),
+    ('cr05_infecciosas', 'Chocó'), ('cr05_infecciosas', 'Comunidad'), ('cr05_infecciosas', 'España'),
+    ('cr05_infecciosas', 'Pública'), ('cr06_neurologia', 'España'), ('cr06_neurologia', 'mayo'),
+    ('dental_melilla', '3318'), ('dental_melilla', 'Ensar'), ('dental_melilla', 'junio'),
+    ('pediatria_salamanca', 'Castilla'), ('pediatria_salamanca', 'abril'), ('residencia_soria', '2023'),
+    ('salud_mental_bizkaia', '2025'), ('traslado_summa', 'Comunidad'), ('traslado_summa', 'Gil'),
+    ('traslado_summa', 'Iván'), ('traslado_summa', 'Nerea'), ('traslado_summa', 'Zamorano'),
+}
+
+
+@pytest.fixture(scope="module")
+def blind4() -> dict[str, Document]:
+    return load_corpus([BLIND4])
+
+
+def test_what_leaks_from_the_fourth_blind_set_is_what_we_know_of(blind4: dict[str, Document]) -> None:
+    _known_leaks_only(blind4, (14, 513), BLIND4_LEAKS, BLIND4_WORD_LEAKS)
+
+
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.84), ("deidentify", 0.90)])
+def test_what_the_embedded_model_finds_in_the_fourth_blind_set(blind4: dict[str, Document], point: str,
+                                                              floor: float) -> None:
+    # blind, once, with the code of db4cd2c (2026-11-28): 0.825 on the best path, 0.885 at the
+    # deidentify point (benchmarks/formats.py's measure); after the sixth round they prompted
+    # this test's measure gives 0.864 / 0.920
+    assert _recall(blind4, point) >= floor

@@ -228,3 +228,11 @@ def test_titled_matches_on_a_signature_line() -> None:
     assert ("Dr", "Sainz") in found and ("Dra", "Ruiz de la Fuente") in found and ("Sr", "Gómez") in found
     assert ("Enfermera", "García") in found  # nine letters: the longest title
     assert "superdoctora" not in [t for t, _ in found]  # ten letters: no title
+
+
+def test_a_relative_named_in_quotation_marks_after_a_kinship_word() -> None:
+    # 'su hermano, "Chema", se hizo cargo' leaked (fourth blind set)
+    step = LoneNames.for_pack(load_pack("es"), "P", "R", "C")
+    text = 'Tras el alta, su hermano, "Chema", se hizo cargo. Su madre (Luisa) vino. El hermano (Mayor) no.'
+    found = [(text[s.start:s.end], s.label) for s in step.kin_named(text, [])]
+    assert found == [("Chema", "R"), ("Luisa", "R")]

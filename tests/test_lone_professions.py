@@ -44,6 +44,7 @@ def _found(text: str, spans: list[Span] | None = None) -> list[str]:
     ("Le recordamos que, como profesora del IES Francisco García Pavón, puede", ["profesora"]),
     ("Reside en la comarca desde hace años; fue maestra en Leeds\nhasta su jubilación.", ["maestra"]),
     ("JUBILADO (ERA AGRICULTOR).", ["AGRICULTOR"]),
+    ("Mujer de 88 años, viuda, antigua costurera, que vivía sola en Ólvega.", ["costurera"]),  # blind, 4th
     ("Sigue trabajando como\nconductor de autobús en Autocars Riera S.A.", ["conductor de autobús"]),
     # before a word that says one no longer is
     ("Alfredo Fidalgo, 64 años, natural de Astorga, ganadero jubilado.", ["ganadero"]),

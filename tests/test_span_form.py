@@ -662,3 +662,91 @@ def test_an_opening_word_of_an_examination_is_no_name() -> None:
     text = "EXPLORACIÓN PSICOPATOLÓGICA\nVigil, orientado en persona, parcialmente en tiempo."
     assert _tidied(text, (PATIENT, "Vigil"), score=0.015) == []
     assert _tidied(text, (PATIENT, "Vigil"), score=0.9) == [(PATIENT, "Vigil")]  # the tagger was sure
+
+
+# -- the fourth set written blind -------------------------------------------------------------
+PROFESSION, STREET, ORG = "PROFESION", "CALLE", "INSTITUCION"
+
+
+@pytest.mark.parametrize("text, words", [
+    ("06/05/2025  Hexavalente 2.ª dosis; Neumococo 20v", "Hexavalente"),  # a vaccine ("Fnmawyykptj")
+    ("16/04/2024  Gripe 2.ª dosis", "Gripe 2"),
+    ("Fecha de nacimiento: 15-VIII-1937   Edad: 88 años", "Edad"),
+    ("Último ingreso del 14/05/2025 al 09/06/2025 por", "al"),
+])
+def test_a_date_with_no_date_in_it_goes(text: str, words: str) -> None:
+    assert _tidied(text, (DATE, words)) == []
+
+
+@pytest.mark.parametrize("text, words", [
+    ("ingresó el 12 de marzo", "12 de marzo"), ("en 2019", "2019"),
+    ("3 d'octubre de 2024", "3 d'octubre de 2024"), ("el día 24, resuelto", "día 24"),
+    ("desde el lunes", "lunes"), ("2024ko urriaren 3a", "2024ko urriaren 3a"),
+])
+def test_dates_stay(text: str, words: str) -> None:
+    assert _tidied(text, (DATE, words)) == [(DATE, words)]
+
+
+def test_common_words_the_tagger_doubted_under_a_place_an_occupation_or_a_relative_go() -> None:
+    text = ("Varón de 52 años, soldador, miope magno. Ruta en bicicleta de montaña cerca de Potes.\n"
+            "Lactancia materna exclusiva hasta los 6 meses.\n"
+            "Contacte: telèfon 964 39 12 48 · correu uic@example.org\n"
+            "Mujer de 88 años, viuda, antigua costurera, vive en Ólvega.")
+    assert _tidied(text, (TOWN, "magno"), (PROFESSION, "montaña"), (RELATIVE, "Lactancia"),
+                   (STREET, "telèfon"), ("NUMERO_TELEFONO", "964 39 12 48"), (TOWN, "correu"),
+                   (TOWN, "antigua"), (TOWN, "Ólvega")) == [
+        ("NUMERO_TELEFONO", "964 39 12 48"), (TOWN, "Ólvega")]
+    # an occupation of the table, a kinship word and a town the tagger doubted stay
+    assert _tidied(text, (PROFESSION, "soldador"), (TOWN, "Potes")) == [
+        (PROFESSION, "soldador"), (TOWN, "Potes")]
+
+
+def test_a_word_the_note_writes_in_lower_case_is_no_name() -> None:
+    # Catalan "Ingrés" (admission), a heading and a sentence's first word, had become "SEMFYC"
+    text = "Data d'ingrés: 2 d'octubre de 2026\nMOTIU D'INGRÉS\nIngrés previ per IC el gener de 2026."
+    assert _tidied(text, (ORG, "INGRÉS"), (ORG, "Ingrés")) == []
+    heading = "PROGRAMA DE SALUD INFANTIL - REVISIONES DEL NIÑO SANO\nPediatra: Dra. Olga Mateos"
+    assert _tidied(heading, (CLINICIAN, "SANO")) == []
+
+
+def test_a_clinical_scale_named_after_a_person_is_no_place() -> None:
+    text = "Situación funcional: Barthel previo 65/100. Pfeiffer 7 errores. Norton 12. Vive en Glasgow."
+    assert _tidied(text, (TOWN, "Pfeiffer"), (STREET, "7 errores"), (TOWN, "Norton"),
+                   (TOWN, "Glasgow")) == [
+        (TOWN, "Glasgow")]
+
+
+def test_a_number_key_is_no_street_or_name() -> None:
+    text = ("Fdo.: Nerea Agirre Larrañaga, psiquiatra, Nº Col 48 48 11307\n"
+            "Dra. Amparo Bellés Marzà   Núm. col. 12")
+    assert _tidied(text, (STREET, "Nº Col"), (CLINICIAN, "Amparo Bellés Marzà   Núm"), score=0.58) == [
+        (CLINICIAN, "Amparo Bellés Marzà")]
+
+
+def test_names_cut_by_the_tagger_are_made_whole_and_of_the_right_kind() -> None:
+    text = ("El Dr. Huerta de Soto revisa las imágenes. Su madre, Begoña Goikoetxea, vive en el barrio de "
+            "Retuerto; él es natural de Haro. Calendario de Castilla y León. Hospital Universitario La "
+            "Paz-Carlos III de Madrid.")
+    assert _tidied(text, (TOWN, "Huerta"), (RELATIVE, "Begoña"), (ORG, "Goikoetxea"), (ORG, "Retuerto"),
+                   (ORG, "Haro"), (TOWN, "Castilla"), (HOSPITAL, "León"),
+                   (HOSPITAL, "Hospital Universitario La Paz-Carlos"), (HOSPITAL, "III")) == [
+        (CLINICIAN, "Huerta"), (RELATIVE, "Begoña Goikoetxea"), (TOWN, "Retuerto"), (TOWN, "Haro"),
+        (TOWN, "Castilla y León"), (HOSPITAL, "Hospital Universitario La Paz-Carlos III")]
+    # two hospitals side by side stay two
+    two = "trasladado al Hospital Universitario Puerto Real Complejo Hospitalario de la Bahía."
+    assert len(_tidied(two, (HOSPITAL, "Hospital Universitario Puerto Real"),
+                       (HOSPITAL, "Complejo Hospitalario de la Bahía"))) == 2
+
+
+def test_a_street_that_ran_on_over_its_town_and_a_role_before_a_name() -> None:
+    # "Huesca" had become a surname in the street's surrogate, "Médico" the name "Reyes"
+    text = "Domicilio: C/ Coso Alto 31, 1º izda., Huesca (22003).\nDotación: Médico Alfonso Cid Barahona (nº"
+    assert _tidied(text, ("CALLE", "C/ Coso Alto 31, 1º izda., Huesca (22003"),
+                   (CLINICIAN, "Médico Alfonso Cid Barahona"), score=0.9) == [
+        ("CALLE", "C/ Coso Alto 31, 1º izda."), (TOWN, "Huesca"), (TOWN, "22003"),
+        (CLINICIAN, "Alfonso Cid Barahona")]
+    # a surname that is an occupation too stays; a street without a number keeps its comma
+    assert _tidied("Dr. Pastor García López", (CLINICIAN, "Pastor García López"), score=0.9) == [
+        (CLINICIAN, "Pastor García López")]
+    assert _tidied("en Calle Mayor, Soria", ("CALLE", "Calle Mayor, Soria"), score=0.9) == [
+        ("CALLE", "Calle Mayor, Soria")]

@@ -135,6 +135,21 @@ def test_a_date_in_a_co_official_language_shifts_into_a_month_of_that_language(s
                         r"|urria|azaroa|abendua)", eu_month) and eu_month != "2024ko urria"
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_a_spanish_date_in_a_note_with_basque_or_galician_dates_stays_spanish(seed):
+    # a bilingual Basque report: "20 de octubre" had become "26 de irailaren", a Basque
+    # genitive in a Spanish date (fourth blind set)
+    text = ("Barakaldo, 2026ko urriaren 20a / 20 de octubre de 2026. Último ingreso el 6 de octubre "
+            "de 2025. Data de ingreso: 15 de xaneiro de 2024.")
+    dates = ("2026ko urriaren 20a", "20 de octubre de 2026", "6 de octubre de 2025")
+    eu, es1, es2 = new_texts(run(text, *((D, x) for x in dates), seed=seed))
+    # a day is not padded before Basque's ending ("2021ko azaroaren 02a" once)
+    assert re.fullmatch(r"\d{4}ko (\w+) [1-9]\d?a", eu).group(1) in BASQUE
+    spanish = [m.name for m in GEN.data.pack.months]
+    for new in (es1, es2):
+        assert re.fullmatch(r"\d{1,2} de (\w+) de \d{4}", new).group(1) in spanish, new
+
+
 def test_a_spanish_date_keeps_its_spanish_month_and_its_abbreviation_style():
     # the co-official forms are among the months' readings, not their abbreviations: "sept-2024"
     # once became "juliol-2021"

@@ -210,8 +210,9 @@ class DateGenerator:
         numeric = [p for p in parsed.parts if p.role in ("day", "month_num")]
         pad = not any(len(p.text) == 1 for p in numeric)
         named = self.styled and any(p.role == "month_name" for p in parsed.parts)
-        prose = any(p.role == "month_name" for p in parsed.parts) and any(
-            p.role == "day" and text[p.end : p.end + 1] == " " for p in parsed.parts)
+        prose = any(p.role == "month_name" for p in parsed.parts) and any(  # "20a": Basque's case ending
+            p.role == "day" and (text[p.end : p.end + 1] == " " or text[p.end : p.end + 1].isalpha())
+            for p in parsed.parts)
         if named or prose:  # "13. Juni" -> "1. Juli", "03. Juni" -> "01. Juli", "12 de marzo" -> "1 de
             # agosto"; "12-dic-2009" -> "03-may-2008"
             pad = any(p.role == "day" and p.text.startswith("0") for p in parsed.parts)
@@ -232,8 +233,8 @@ class DateGenerator:
     def regional_form(self, text: str, part: Part, region: str) -> tuple[str, str] | None:
         """(region, style) of a month written in a region's language — its own form ("xaneiro",
         "urriaren"), or a name it shares with the standard ("octubre") after the region's elided
-        "of" ("d'octubre") or in a note that writes the region's months — else None: the new
-        month is then written as the standard writes it."""
+        "of" ("d'octubre") or in a note that writes the region's months ("marzo" in a Galician
+        note) — else None: the new month is then written as the standard writes it."""
         old = self.data.pack.month(part.text)
         if old is None or not old.forms:
             return None
@@ -244,7 +245,11 @@ class DateGenerator:
         before = text[: part.start].casefold().replace("’", "'")
         region = next((r for r, (_, elided) in self.elision.items() if before.endswith(elided.casefold())),
                       region)
-        return (region, "name") if region and any(r == region for r, _, _ in old.forms) else None
+        # the note's region only where the month as written is one of its spellings too
+        # (Galician "marzo"): "20 de octubre" beside "2026ko urriaren 20a" is Spanish, and
+        # once became "26 de irailaren" (a Basque genitive in a Spanish date)
+        return (region, "name") if region and any(
+            r == region and fold(form).rstrip(".") == folded for r, _, form in old.forms) else None
 
     def elided(self, text: str, start: int, region: str, word: str) -> tuple[int, str]:
         """The new month with its "of" as the region writes it before the month's first sound:
