@@ -61,7 +61,8 @@ _CANDIDATE = regex.compile(
 #: ("residente en Comillas desde 2016": 4,000 people, under the step's threshold; "sus padres
 #: son de Lekunberri").
 _RESIDENT = regex.compile(
-    r"(?<![\p{L}\p{N}])(?i:resid(?:e|en|ía|ente|entes)[ \t]+en|viv(?:e|en|ía|ió)[ \t]+en"
+    r"(?<![\p{L}\p{N}])(?i:resid(?:e|en|ía|ente|entes)[ \t]+en"
+    r"|viv(?:e|en|ía|ió)(?:[ \t]+sol[oa]s?)?[ \t]+en|cerca[ \t]+de"
     r"|domiciliad[oa]s?[ \t]+en|empadronad[oa]s?[ \t]+en|nacid[oa]s?[ \t]+en"
     r"|(?:es|son|era|eran)[ \t]+(?:originari[oa]s?[ \t]+)?de|originari[oa]s?[ \t]+de)[ \t]+"
     + _PLACE_NAME
@@ -103,7 +104,8 @@ _DISTRICT = regex.compile(
 #: ("Palma, 7 de agosto de 2024", "Salt, 18 de març de 2024", "Valladolid, a 9 de noviembre").
 _SIGNED = regex.compile(
     r"(?m)^[ \t]*" + _PLACE_NAME
-    + r"(?:[-/]\p{Lu}[\p{L}’']*)?,[ \t]*(?:a[ ])?\d{1,2}(?:[ ](?:de[ ]|d['’])|[/.-]\d)")
+    + r"(?:[-/]\p{Lu}[\p{L}’']*)?,[ \t]*(?:(?:a[ ])?\d{1,2}(?:[ ](?:de[ ]|d['’])|[/.-]\d)"
+    r"|(?:19|20)\d{2}ko[ ]\p{Ll}+[ ]\d{1,2})")  # Basque: "Barakaldo, 2026ko urriaren 20a"
 #: A capitalised name of one or two words after "en" or "de", then a country in parentheses.
 _BEFORE_COUNTRY = regex.compile(
     r"(?<![\p{L}\p{N}])(?:en|de)[ \t]+(?P<town>\p{Lu}[\p{L}’']+"
@@ -193,7 +195,8 @@ class LonePlaces:
     def signed(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
         """The town where a report was signed, opening a line before a comma and a date
         ("Palma, 7 de agosto de 2024", "Salt, 18 de març de 2024": a town of 30,000 people the
-        tagger missed): a name of the pack's towns, any population, touching no span."""
+        tagger missed; "Barakaldo, 2026ko urriaren 20a"): a name of the pack's towns, any
+        population, touching no span."""
         town = dict(self.labels).get("town")
         if not town or not self.address_places:
             return []
@@ -338,8 +341,9 @@ class LonePlaces:
             return False
 
     def resident(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
-        """A town of any population where one lives or was born ("residente en Comillas",
-        "vive en A Pobra do Caramiñal", "nacida en Becerreá"): the longest run of the name's
+        """A town of any population where one lives or was born, or near which something
+        happened ("residente en Comillas", "vive en A Pobra do Caramiñal", "vivía sola en
+        Ólvega", "nacida en Becerreá", "una ruta cerca de Potes"): the longest run of the name's
         words that the pack's towns, provinces or regions hold, ending the name, touching no
         span but those strictly inside it."""
         town = dict(self.labels).get("town")

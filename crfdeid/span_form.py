@@ -418,6 +418,9 @@ class SpanForm:
             if (span is not None and (kind in _NOT_PEOPLE or kind == "person_clinician") and self.patient
                     and self._patient_field(text, span)):
                 span = replace(span, label=self.patient)  # "Paciente: PUIG I FERRER, JORDI"
+            elif (span is not None and kind in ("person_clinician", "person_patient") and self.relative
+                    and self._kin_field(text, span)):
+                span = replace(span, label=self.relative)  # "Madre: Leire Montero Arribas, farmacéutica"
             if span is not None and out and kind in ("organisation", "town", "country", "hospital") \
                     and self._surname_after_name(text, span, out[-1]):
                 out[-1] = replace(out[-1], end=span.end)  # "Begoña Goikoetxea" with the surname as a company
@@ -815,6 +818,16 @@ class SpanForm:
             return False
         words = [part for w in self._content_words(text[span.start : span.end]) for part in w.split("-")]
         return bool(words) and all(w in self.all_given or w in self.surnames or len(w) == 1 for w in words)
+
+    def _kin_field(self, text: str, span: Span) -> bool:
+        """Is the span the value of a field whose key is a kinship word ("Madre: Leire Montero
+        Arribas, farmacéutica, tel. …", tagged as a clinician: her occupation went unseen)?"""
+        if not self.kinship or span.fragments:
+            return False
+        line = text[text.rfind("\n", 0, span.start) + 1 : span.start]
+        found = _FIELD.fullmatch(line)
+        return (found is not None and found.group().rstrip().endswith(":")
+                and fold(found["key"]) in self.kinship)
 
     def _title_only(self, text: str, span: Span) -> bool:
         """Is the span a title and nothing else ("D" of "Sr. D. José", "Enf"), maybe after an

@@ -288,29 +288,28 @@ def test_what_the_embedded_model_finds_in_the_third_blind_set(blind3: dict[str, 
 # -- the fourth set written blind ------------------------------------------------------------------
 BLIND4 = BLIND.parent / "es_blind4"
 #: What still leaks from the fourth set (blind once, then read: the sixth round): "España" (kept
-#: by the policy), occupations in Catalan ("Llaurador", "infermera") and after a name and a comma
-#: ("farmacéutica"), a clinician's initials after "Dr." ("J. M. R."), a year and a day alone
-#: ("2014", "día 24"; "5/11" is in a surrogate date, "05/11/2021", the measure being a plain
-#: substring test), towns the tagger did not find (Potes, and the Colombian Apartadó and Chocó),
-#: a clinic's record number ("HC 3318"), an emergency technician after "TES".
+#: by the policy), occupations in Catalan ("Llaurador", "infermera"), a clinician's initials
+#: after "Dr." ("J. M. R."), a year and a day alone ("2014", "día 24"; "5/11" is in a surrogate
+#: date, "05/11/2021", the measure being a plain substring test), the Colombian towns Apartadó
+#: and Chocó, a clinic's record number ("HC 3318"), an emergency technician after "TES".
 BLIND4_LEAKS = {
     ('alta_castello', 'Llaurador'), ('alta_castello', 'infermera'), ('comite_tumores', 'J. M. R.'),
     ('cr01_urologia', 'España'), ('cr02_hematologia', 'España'), ('cr03_oftalmologia', '2014'),
-    ('cr03_oftalmologia', 'España'), ('cr04_maxilofacial', 'España'), ('cr04_maxilofacial', 'Potes'),
-    ('cr05_infecciosas', 'Apartadó'), ('cr05_infecciosas', 'Chocó'), ('cr05_infecciosas', 'España'),
-    ('cr06_neurologia', 'España'), ('dental_melilla', 'HC 3318'), ('pediatria_salamanca', 'farmacéutica'),
-    ('residencia_soria', '5/11'), ('residencia_soria', 'día 24'), ('traslado_summa', 'Iván Zamorano Gil'),
+    ('cr03_oftalmologia', 'España'), ('cr04_maxilofacial', 'España'), ('cr05_infecciosas', 'Apartadó'),
+    ('cr05_infecciosas', 'Chocó'), ('cr05_infecciosas', 'España'), ('cr06_neurologia', 'España'),
+    ('dental_melilla', 'HC 3318'), ('residencia_soria', '5/11'), ('residencia_soria', 'día 24'),
+    ('traslado_summa', 'Iván Zamorano Gil'),
 }
 BLIND4_WORD_LEAKS = {
     ('alta_castello', 'Llaurador'), ('alta_castello', 'Plana'), ('cr01_urologia', 'España'),
     ('cr02_hematologia', 'España'), ('cr03_oftalmologia', 'España'), ('cr04_maxilofacial', 'España'),
-    ('cr04_maxilofacial', 'Potes'), ('cr04_maxilofacial', 'julio'), ('cr05_infecciosas', 'Apartadó'),
-    ('cr05_infecciosas', 'Chocó'), ('cr05_infecciosas', 'Comunidad'), ('cr05_infecciosas', 'España'),
-    ('cr05_infecciosas', 'Pública'), ('cr06_neurologia', 'España'), ('cr06_neurologia', 'mayo'),
-    ('dental_melilla', '3318'), ('dental_melilla', 'Ensar'), ('dental_melilla', 'junio'),
-    ('pediatria_salamanca', 'Castilla'), ('pediatria_salamanca', 'abril'), ('residencia_soria', '2023'),
-    ('salud_mental_bizkaia', '2025'), ('traslado_summa', 'Comunidad'), ('traslado_summa', 'Gil'),
-    ('traslado_summa', 'Iván'), ('traslado_summa', 'Nerea'), ('traslado_summa', 'Zamorano'),
+    ('cr04_maxilofacial', 'julio'), ('cr05_infecciosas', 'Apartadó'), ('cr05_infecciosas', 'Chocó'),
+    ('cr05_infecciosas', 'Comunidad'), ('cr05_infecciosas', 'España'), ('cr05_infecciosas', 'Pública'),
+    ('cr06_neurologia', 'España'), ('cr06_neurologia', 'mayo'), ('dental_melilla', '3318'),
+    ('dental_melilla', 'Ensar'), ('dental_melilla', 'junio'), ('pediatria_salamanca', 'Castilla'),
+    ('pediatria_salamanca', 'abril'), ('residencia_soria', '2023'), ('salud_mental_bizkaia', '2025'),
+    ('traslado_summa', 'Comunidad'), ('traslado_summa', 'Gil'), ('traslado_summa', 'Iván'),
+    ('traslado_summa', 'Nerea'), ('traslado_summa', 'Zamorano'),
 }
 
 
@@ -328,5 +327,5 @@ def test_what_the_embedded_model_finds_in_the_fourth_blind_set(blind4: dict[str,
                                                               floor: float) -> None:
     # blind, once, with the code of db4cd2c (2026-11-28): 0.825 on the best path, 0.885 at the
     # deidentify point (benchmarks/formats.py's measure); after the sixth round they prompted
-    # this test's measure gives 0.864 / 0.920
+    # this test's measure gives 0.873 / 0.927
     assert _recall(blind4, point) >= floor

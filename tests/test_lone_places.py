@@ -260,6 +260,9 @@ def test_a_town_where_one_lives_whatever_its_population() -> None:
     assert sorted(_found(text)) == [("Comillas", TOWN), ("Newcastle upon Tyne", TOWN)]
     assert _found("Vive en A Pobra do Caramiñal con su hija.") == [("A Pobra do Caramiñal", TOWN)]
     assert _found("Reside en Madrid Centro desde hace años.") == []  # the name goes on
+    # the fourth blind set: "vivía sola en Ólvega", "una ruta cerca de Potes" (1,400 people)
+    assert _found("Mujer de 88 años que vivía sola en Ólvega con ayuda.") == [("Ólvega", TOWN)]
+    assert _found("Caída en una ruta cerca de Potes el 6 de julio.") == [("Potes", TOWN)]
 
 
 def test_a_town_in_a_line_typed_in_lower_case_under_a_header_in_capitals() -> None:
@@ -327,6 +330,8 @@ def test_no_district_or_home_town_in_other_words(text: str) -> None:
     ("rama de primeros episodios psicóticos.\n\nSalt, 18 de març de 2024\nDra. M. Roura", "Salt"),
     ("Médico adjunto: Dr. Bartomeu Oliver Riera\nPalma, 7 de agosto de 2024\n", "Palma"),
     ("Enfermera: Beatriz Cuesta\nValladolid, a 9 de noviembre de 2023", "Valladolid"),
+    ("Equipo de Tratamiento Asertivo Comunitario (ETAC)\n\nBarakaldo, 2026ko urriaren 20a / 20 de octubre",
+     "Barakaldo"),  # the fourth blind set, dated in Basque first
 ])
 def test_the_town_a_report_was_signed_in(text: str, place: str) -> None:
     assert _found(text) == [(place, TOWN)]

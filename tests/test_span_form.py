@@ -750,3 +750,11 @@ def test_a_street_that_ran_on_over_its_town_and_a_role_before_a_name() -> None:
         (CLINICIAN, "Pastor García López")]
     assert _tidied("en Calle Mayor, Soria", ("CALLE", "Calle Mayor, Soria"), score=0.9) == [
         ("CALLE", "Calle Mayor, Soria")]
+
+
+def test_a_name_after_a_kinship_key_is_a_relative() -> None:
+    # "Madre: Leire Montero Arribas, farmacéutica" tagged as a clinician: her occupation went unseen
+    text = "Madre: Leire Montero Arribas, farmacéutica, tel. 623\nPaciente: Ana Ruiz\nMédico: Luis Gil"
+    found = _tidied(text, (CLINICIAN, "Leire Montero Arribas"), (CLINICIAN, "Ana Ruiz"),
+                    (CLINICIAN, "Luis Gil"), score=0.9)
+    assert found == [(RELATIVE, "Leire Montero Arribas"), (PATIENT, "Ana Ruiz"), (CLINICIAN, "Luis Gil")]
