@@ -1507,13 +1507,14 @@ def folded_entries(pack: LanguagePack, tables: Sequence[str], parts: bool = Fals
 
 
 def _heading(text: str, at: int) -> bool:
-    """Is the line of ``at`` a heading: a few words all in capitals, no field's colon, in a
-    note that writes lower case elsewhere (a note typed in capitals has no headings to tell)?"""
+    """Is the line of ``at`` a heading: a few words all in capitals, no field's colon and no
+    sentence's comma or full stop ("SU HIJO JUAN DE DIOS, GUARDIA CIVIL…" in a note typed in
+    capitals is prose), in a note that writes lower case elsewhere?"""
     start = text.rfind("\n", 0, at) + 1
     end = text.find("\n", at)
     line = text[start : end if end >= 0 else len(text)]
-    return (":" not in line and line == line.upper() and len(line.split()) <= 12
-            and any(c.islower() for c in text))
+    return (":" not in line and "," not in line and ". " not in line.strip() and line == line.upper()
+            and len(_WORDS.findall(line)) <= 16 and any(c.islower() for c in text))
 
 
 def _line_has_capitals(text: str, at: int) -> bool:

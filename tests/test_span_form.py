@@ -705,7 +705,8 @@ def test_a_word_the_note_writes_in_lower_case_is_no_name() -> None:
     # Catalan "Ingrés" (admission), a heading and a sentence's first word, had become "SEMFYC"
     text = "Data d'ingrés: 2 d'octubre de 2026\nMOTIU D'INGRÉS\nIngrés previ per IC el gener de 2026."
     assert _tidied(text, (ORG, "INGRÉS"), (ORG, "Ingrés")) == []
-    heading = "PROGRAMA DE SALUD INFANTIL - REVISIONES DEL NIÑO SANO\nPediatra: Dra. Olga Mateos"
+    heading = ("PROGRAMA DE SALUD INFANTIL - REGISTRO DE VACUNACIÓN Y REVISIONES DEL NIÑO SANO\n"
+               "Pediatra: Dra. Olga Mateos")
     assert _tidied(heading, (CLINICIAN, "SANO")) == []
 
 
