@@ -560,7 +560,8 @@ _SURROGATE_OPTIONAL_MAPS = ("home_country", "country_aliases", "country_display"
                             "nationalities", "descriptions_kept", "area_codes", "community_adjectives",
                             "community_after_de", "date_readings",
                             "postal_prefixes", "phone_plans",
-                            "street_type_endings", "patient_sex_phrases", "devotional_names")
+                            "street_type_endings", "patient_sex_phrases", "devotional_names",
+                            "hypocoristics")
 _SURROGATE_OPTIONAL_LISTS = ("name_acronyms", "medical_acronyms", "facility_qualifiers", "national_roads",
                              "streets_not_drawn", "po_boxes", "towns_not_drawn", "feminine_endings",
                              "patient_name_fields", "clinical_eponyms")

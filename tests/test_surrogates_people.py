@@ -445,3 +445,16 @@ def test_a_whole_name_field_and_two_given_names():
     assert all(fold(w) in DATA.given for w in new.split())
     (new,) = new_texts(run("Paciente: Luis Martín.", (P, "Luis Martín")))  # Martín: a surname first
     assert fold(new.split()[-1]) in DATA.surname
+
+
+def test_a_hypocoristic_the_name_table_lacks_is_a_given_name():
+    # "la filla, Mari Carmen" had become "González García": "Mari" read as the surname Marí
+    text = "Viu amb la seua dona, Pepa; la filla, Mari Carmen, és infermera. El Dr. Juan Marí Torres."
+    for seed in range(4):
+        daughter, doctor = new_texts(run(text, ("FAMILIARES_SUJETO_ASISTENCIA", "Mari Carmen"),
+                                         ("NOMBRE_PERSONAL_SANITARIO", "Juan Marí Torres"), seed=seed))
+        assert all(sum(DATA.name_sex(w)) and sex_of(w) == "f" for w in daughter.split()), daughter
+        given, *surnames = doctor.split()
+        # "Marí" in the middle stays a surname
+        assert sex_of(given) == "m" and len(surnames) == 2, doctor
+        assert not any(sum(DATA.name_sex(s)) > DATA.surname.get(fold(s), 0) for s in surnames), doctor

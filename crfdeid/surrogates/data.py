@@ -28,6 +28,9 @@ DATE_READINGS = ("day_month", "month_year")
 #: ordinary Spanish names rather than rarities that would stand out.
 GIVEN_POOL = 400
 SURNAME_POOL = 1500
+#: Bearers a pack's hypocoristic given name counts as ("Mari"): a given name first in a name,
+#: under the surname Marí's count in the middle of one.
+HYPOCORISTIC_BEARERS = 5000
 #: A given name is "of both sexes" when the rarer sex bears it at least this often.
 UNISEX_RATIO = 0.15
 _PLAIN_NAME = re.compile(r"(?!.*\b(?:S\.? ?L|S\.? ?A|SLU)\b)(?!.*[ºª])[\w' -]+")
@@ -323,6 +326,13 @@ class SurrogateData:
         # second given name ("Julián María Gil") and can mix sexes: never a frequent surrogate
         usual = [(name, n) for name, n in pairs if sum(self.given.get(folded[name], (0, 0))) <= n]
         self.surname_pool = Pool.of(sorted(usual, key=lambda p: -p[1])[:SURNAME_POOL])
+        # the pack's hypocoristics the table lacks ("Mari"), read as given names of their sex;
+        # fewer bearers than the surname Marí (8,549), so "Juan Marí Torres" keeps its surname
+        for sex, names in (pack.surrogate.get("hypocoristics") or {}).items():
+            for name in [names] if isinstance(names, str) else names:
+                key = fold(name)
+                if key not in self.given:
+                    self.given[key] = (HYPOCORISTIC_BEARERS, 0) if sex == "m" else (0, HYPOCORISTIC_BEARERS)
         # a fallback when the frequent surnames are exhausted (a very long note): every one
         self.surname_all = sorted({name for name, _ in pairs})
 
