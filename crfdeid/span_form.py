@@ -1510,19 +1510,22 @@ def _heading(text: str, at: int) -> bool:
     """Is the line of ``at`` a heading: a few words all in capitals, no field's colon and no
     sentence's comma or full stop ("SU HIJO JUAN DE DIOS, GUARDIA CIVIL…" in a note typed in
     capitals is prose), in a note that writes lower case elsewhere?"""
-    start = text.rfind("\n", 0, at) + 1
-    end = text.find("\n", at)
-    line = text[start : end if end >= 0 else len(text)]
+    line = _line_at(text, at)
     return (":" not in line and "," not in line and ". " not in line.strip() and line == line.upper()
             and len(_WORDS.findall(line)) <= 16 and any(c.islower() for c in text))
 
 
 def _line_has_capitals(text: str, at: int) -> bool:
     """Does the line of ``at`` hold a capital letter (its writer uses them)?"""
+    line = _line_at(text, at)
+    return line != line.lower()
+
+
+def _line_at(text: str, at: int) -> str:
+    """The line of ``text`` that holds offset ``at``, without its line break."""
     start = text.rfind("\n", 0, at) + 1
     end = text.find("\n", at)
-    line = text[start : end if end >= 0 else len(text)]
-    return line != line.lower()
+    return text[start : end if end >= 0 else len(text)]
 
 
 def _whole_words(text: str, span: Span) -> Span:
