@@ -36,6 +36,8 @@ from .types import Span
 
 #: Where a detected span carries it (``Span.source``).
 SOURCE = "lone-name"
+#: Where a name after a title that took the place of the tagger's spans inside it comes from.
+TITLED_SOURCE = "titled-name"
 #: Where a name of a note typed in lower case comes from (``Span.source``).
 LOWER_SOURCE = "lower-case-name"
 #: A capitalised word of three letters or more, whole (not glued to a hyphen, apostrophe or dot).
@@ -63,6 +65,11 @@ _TITLED = regex.compile(
     r"(?P<name>\p{Lu}\p{Ll}+(?:[ \t]+(?:(?:de|del|de[ \t]+la|de[ \t]+los|y|i)[ \t]+)?\p{Lu}\p{Ll}+){0,2})"
     r"(?![\p{L}\p{N}'’-]))"
 )
+#: A title and a person's initials after it ("Dr. J. M. R. (MIR 4 Cirugía)", "Dra. M.J.L."):
+#: two to four capitals, each with its dot.
+_TITLED_INITIALS = regex.compile(
+    r"(?<![\p{L}\p{N}])(?P<title>\p{Lu}\p{L}{0,8})(?P<dot>\.)?[ \t]+"
+    r"(?P<name>\p{Lu}\.(?:[ \t]?\p{Lu}\.){1,3})(?![\p{L}\p{N}])")
 #: Where a capitalised name starts after spaces: the few places ``_TITLED`` can match, found
 #: ~4x faster than trying it at every word (``titled_matches``).
 _NAME_AHEAD = regex.compile(r"[ \t]+(?=\p{Lu}\p{Ll})")
@@ -94,6 +101,22 @@ _KIN_NAME_AT = regex.compile(r"\p{Lu}\p{Ll}{2,}(?:[ ](?:(?:de|del|de[ ]la|y|i)[ 
 _KIN_QUOTED = regex.compile(r"(?<![\p{L}\p{N}])(?P<kin>\p{L}+),?[ ]+(?P<open>[\"“«(])"
                             r"(?P<name>\p{Lu}\p{Ll}{2,}(?:[ ]\p{Lu}\p{Ll}+)?)(?P<close>[\"”»)])")
 _CLOSING = {'"': '"', "“": "”", "«": "»", "(": ")"}
+#: Three capitalised words: a given name and two surnames (hyphenated surnames whole).
+_FULL_NAME = regex.compile(
+    r"(?<![\p{L}\p{N}.'’-])(?P<given>\p{Lu}\p{Ll}+)[ ](?P<first>\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?)"
+    r"[ ](?P<second>\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?)(?![\p{L}\p{N}'’-]|[ ]\p{Lu})")
+#: A word before a name that makes it part of a longer one ("calle", "de", "San").
+_JOINING_BEFORE = regex.compile(r"(?i:\b(?:del|la|el|san|santa|sant|y|i|calle|c/|avda\.?))[ ]$")
+#: A clinician's word before a name on its line.
+_CLINICIAN_BEFORE = regex.compile(
+    r"(?i:enfermer[oa]|m[ée]dic[oa]|doctor[a]?|\bdr[a]?\.|fisioterapeuta|trabajador[a]?[ ]social"
+    r"|psic[óo]log[oa]|matrona|auxiliar|residente|adjunt[oa]|facultativ[oa]|gestor[a]?[ ]de[ ]casos)")
+#: A nickname in quotation marks ("«Loli»", '"Curro"'), maybe after an opening parenthesis.
+_NICKNAME = regex.compile(r"(?P<paren>\([ \t]*)?[«\"“](?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+)?)[»\"”]")
+#: What a nickname follows when no name stands before it ("Alias: «Tato»", "conocido como").
+_NICKNAME_CUE = regex.compile(
+    r"(?i:(?<![\p{L}])(?:alias|apodo|apodad[oa]|mote|conocid[oa]s?(?:[ ]\p{L}+){0,4}"
+    r"[ ]como|le[ ]llaman|la[ ]llaman|llamad[oa]))[ \t]*:?[ \t]*$")
 #: Where a relative found after a kinship word comes from (``Span.source``).
 KIN_SOURCE = "kin-name"
 
@@ -138,9 +161,13 @@ class LoneNames:
         """The lone given names of ``text`` that no span of ``spans`` touches, and the names
         after a title (``titled``)."""
         taken = sorted((s.start, s.end) for s in spans)
-        found: list[Span] = self.titled(text, taken)
+        found: list[Span] = self.titled(text, taken, spans)
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         found.extend(self.kin_named(text, taken))
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found.extend(self.nicknames(text, taken, spans))
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found.extend(self.full_names(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         found.extend(self.lower_case(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
@@ -188,15 +215,21 @@ class LoneNames:
                 found.append(Span(m.start(), end, self.patient, source=LOWER_SOURCE))
         return found
 
-    def titled(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+    def titled(self, text: str, taken: list[tuple[int, int]], spans: Sequence[Span] = ()) -> list[Span]:
         """A name after a title that no detected span touches: "informados por el Dr. Sainz a
         las 20:15" (the tagger, which finds every "Dr." name of MEDDOCAN dev, missed it in a
         nursing note). The first word must be a name of the pack's tables or a word its
         lexicon does not know ("Dr. En consulta" is no name); a number after a comma makes it
-        a street ("Dr. Esquerdo, 46"), left to the tagger."""
+        a street ("Dr. Esquerdo, 46"), left to the tagger. Initials after a title are a name
+        too ("Dr. J. M. R.").
+
+        A name whose first word is a given name of the step's list takes the place of the
+        tagger's spans of another kind inside it (``spans``): "Enfermera Nerea Plaza Oñate",
+        whose "Plaza Oñate" the tagger read as a street (``TITLED_SOURCE``)."""
         titles = dict(self.titles)
         if not titles:
             return []
+        people = {label for label in (*titles.values(), self.patient, self.relative) if label}
         found: list[Span] = []
         for m in titled_matches(text):
             label = titles.get(fold(m["title"]) + ".") if m["dot"] else None
@@ -209,8 +242,61 @@ class LoneNames:
                 continue
             if key in self.honorifics or key in self.kinship:
                 continue
-            if not _touches(taken, m.start("name"), m.end("name")):
+            start, end = m.start("name"), m.end("name")
+            if not _touches(taken, start, end):
+                found.append(Span(start, end, label, source=SOURCE))
+            elif key in self.names and _inside_only(spans, start, end, people):
+                found.append(Span(start, end, label, source=TITLED_SOURCE))
+        for m in _TITLED_INITIALS.finditer(text):  # initials: "Dr. J. M. R."
+            label = titles.get(fold(m["title"]) + ".") if m["dot"] else None
+            label = label or titles.get(fold(m["title"]))
+            if label is not None and not _touches(taken, m.start("name"), m.end("name")):
                 found.append(Span(m.start("name"), m.end("name"), label, source=SOURCE))
+        return found
+
+    def full_names(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+        """A full name the tagger missed: a common given name and two surnames of the pack's
+        tables, capitalised, touching no span ("enfermera gestora de casos: Reyes Cabello
+        Mármol, 955.62.81.40" — each word also a word of the language, which no other step
+        takes alone). A clinician's when a clinician's word comes before it on its line."""
+        if not self.surnames:
+            return []
+        clinician = dict(self.titles).get("dr.") or dict(self.titles).get("dr")
+        found: list[Span] = []
+        for m in _FULL_NAME.finditer(text):
+            given, first, second = (fold(m[g]) for g in ("given", "first", "second"))
+            if (given not in self.names or first not in self.surnames or second not in self.surnames
+                    or _touches(taken, m.start(), m.end())
+                    or _JOINING_BEFORE.search(text, max(0, m.start() - 6), m.start())):
+                continue
+            line = _line_before(text, m.start())
+            label = clinician if clinician and _CLINICIAN_BEFORE.search(line) else self.patient
+            found.append(Span(m.start(), m.end(), label, source=SOURCE))
+        return found
+
+    def nicknames(self, text: str, taken: list[tuple[int, int]], spans: Sequence[Span]) -> list[Span]:
+        """A nickname in quotation marks: after a person's name and an opening parenthesis
+        ("MAQUEDA TOLEDO, DOLORES («Loli»)", that person's label), or after "alias", "apodo",
+        "conocido como" ("conocido en su pueblo como «Monchu»", the patient's). A span of
+        another kind on it gives way ("Monchu" had become the town "Barcelona")."""
+        people = {label for label in (*dict(self.titles).values(), self.patient, self.relative) if label}
+        found: list[Span] = []
+        for m in _NICKNAME.finditer(text):
+            start, end = m.span("name")
+            label = None
+            if m["paren"]:
+                before = next((s for s in spans if s.end <= m.start() and
+                               not text[s.end : m.start()].strip()), None)
+                label = before.label if before is not None and before.label in people else None
+            elif _NICKNAME_CUE.search(text, max(0, m.start() - 40), m.start()):
+                label = self.patient
+            if label is None or fold(m["name"]) in self.honorifics or fold(m["name"]) in self.kinship:
+                continue
+            inside = [s for s in spans if s.start < end and start < s.end]
+            if not _touches(taken, start, end):
+                found.append(Span(start, end, label, source=SOURCE))
+            elif inside and all(start <= s.start and s.end <= end and s.label not in people for s in inside):
+                found.append(Span(start, end, label, source=TITLED_SOURCE))
         return found
 
     def kin_named(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
@@ -328,7 +414,7 @@ def with_lone_names(text: str, spans: Iterable[Span], step: LoneNames | None) ->
     if step is None:
         return spans
     found = step.spans(text, spans)
-    lower = [(s.start, s.end) for s in found if s.source in (LOWER_SOURCE, KIN_SOURCE)]
+    lower = [(s.start, s.end) for s in found if s.source in (LOWER_SOURCE, KIN_SOURCE, TITLED_SOURCE)]
     if lower:  # "ahmed" of "ahmed benjelloun" gives way to the whole name, "Carmona" to "Inmaculada
         # Carmona Ruz" after "sobrina"
         spans = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in lower)]
@@ -369,6 +455,15 @@ def titled_matches(text: str) -> Iterator[regex.Match[str]]:
             m = _TITLED.match(text, start)
             if m is not None and m.end() == gap.start():
                 yield m
+
+
+def _inside_only(spans: Sequence[Span], start: int, end: int, people: set[str]) -> bool:
+    """Do the spans touching [start, end) lie inside it, none of them a person's (a street or
+    a town the tagger read in a name), and are there any?"""
+    touching = [s for s in spans if s.start <= end and start <= s.end]
+    return bool(touching) and all(
+        start <= s.start and s.end <= end and s.label not in people and s.start < s.end
+        for s in touching)
 
 
 def _touches(taken: list[tuple[int, int]], start: int, end: int) -> bool:

@@ -67,6 +67,12 @@ _RESIDENT = regex.compile(
     r"|(?:es|son|era|eran)[ \t]+(?:originari[oa]s?[ \t]+)?de|originari[oa]s?[ \t]+de)[ \t]+"
     + _PLACE_NAME
 )
+#: Where one was born or comes from, then a capitalised name of one or two words, maybe after
+#: its kind ("natural de Nador", "originario de la región de Kolda").
+_BORN_IN = regex.compile(
+    r"(?<![\p{L}\p{N}])(?i:natural|originari[oa]s?|oriund[oa]s?|nacid[oa]s?)[ \t]+(?i:de|en)[ \t]+"
+    r"(?:(?i:la[ ]región|la[ ]provincia|la[ ]comarca|la[ ]ciudad|el[ ]pueblo|la[ ]aldea)[ \t]+de[ \t]+)?"
+    r"(?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+)?)(?![\p{L}\p{N}'’-])")
 #: The same, in a note typed in lower case: one lower-case word (the words after it are the
 #: sentence's, not more of the name).
 _LOWER_CANDIDATE = regex.compile(
@@ -98,12 +104,14 @@ _AFTER_PLACE = regex.compile(r"[ \t]*(?:\([ \t]*" + _NAME + r"[ \t]*\)|[,–-][ 
 #: "pedanía de La Aljorra", "urbanización Costa Nova"): MEDDOCAN files it as a territory.
 _DISTRICT = regex.compile(
     r"(?<![\p{L}\p{N}])(?:barrio|barriada|pedanía|urbanización|distrito|parroquia|aldea|caserío"
-    r"|lugar|parròquia|barri|bairro)[ ](?:(?:de|del)[ ])?"  # lower case: "del Barrio" is a surname
+    # lower case: "del Barrio" is a surname
+    r"|lugar|parròquia|barri|bairro|comarca|concejo|pueblo)[ ](?:(?:de|del)[ ])?"
     + _PLACE_NAME + r"(?![\p{L}\p{N}])")
 #: A place opening a line, then a comma and a date: where and when a report was signed
-#: ("Palma, 7 de agosto de 2024", "Salt, 18 de març de 2024", "Valladolid, a 9 de noviembre").
+#: ("Palma, 7 de agosto de 2024", "Salt, 18 de març de 2024", "Valladolid, a 9 de noviembre",
+#: "En Topas, a 24 de septiembre de 2025").
 _SIGNED = regex.compile(
-    r"(?m)^[ \t]*" + _PLACE_NAME
+    r"(?m)^[ \t]*(?:En[ \t]+)?" + _PLACE_NAME
     + r"(?:[-/]\p{Lu}[\p{L}’']*)?,[ \t]*(?:(?:a[ ])?\d{1,2}(?:[ ](?:de[ ]|d['’])|[/.-]\d)"
     r"|(?:19|20)\d{2}ko[ ]\p{Ll}+[ ]\d{1,2})")  # Basque: "Barakaldo, 2026ko urriaren 20a"
 #: A capitalised name of one or two words after "en" or "de", then a country in parentheses.
@@ -228,7 +236,8 @@ class LonePlaces:
         facility ("35110 Vecindario", "Sopela (Bizkaia)", "Vecindario, Santa Lucía de
         Tirajana", "ALMENDROS - Molina de Segura"): after a postal code the town up to the
         punctuation, else a name of the pack's towns, provinces or regions (any population: the
-        address says it is a place), touching no span."""
+        address says it is a place) — in parentheses, of its foreign places too ("Quibdó
+        (Chocó)") — touching no span."""
         labels = dict(self.labels)
         town = labels.get("town")
         if not town or not self.address_places:
@@ -251,7 +260,11 @@ class LonePlaces:
                 # after a postal code the town comes, up to a comma or the line's end, whether or
                 # not the pack lists it ("35110 Vecindario": a locality, no municipality)
                 whole = k == len(words) and digits and _TOWN_END.match(text, end) is not None
-                if not whole and fold(text[m.start("name") : end]) not in places:
+                name = fold(text[m.start("name") : end])
+                # in parentheses after a town, a region of another country too ("Quibdó (Chocó)")
+                foreign = (not digits and text[span.end : m.start("name")].strip() == "("
+                           and self._place_of.get(name) == "town")
+                if not whole and name not in places and not foreign:
                     continue
                 if not overlaps(taken, m.start("name"), end):
                     new = Span(m.start("name"), end, town, source=CHAIN_SOURCE)
@@ -323,7 +336,12 @@ class LonePlaces:
                     continue
                 if self._ordinary_word(name) and (written != name or _sentence_start(text, start)):
                     continue
-                if not _WORD_GOES_ON.match(text, end) and not overlaps(taken, start, end):
+                # a tagger's span strictly inside a name of two words or more gives way to it
+                # ("Almería" of "Almería Acoge" as a town, "Acoge" as a company)
+                touching = [(s, e) for s, e in taken if s < end and start < e]
+                inside = " " in name and bool(touching) and all(
+                    start <= s and e <= end and (s, e) != (start, end) for s, e in touching)
+                if not _WORD_GOES_ON.match(text, end) and (inside or not overlaps(taken, start, end)):
                     found.append(Span(start, end, label, source=ORGANISATION_SOURCE))
                     taken = sorted([*taken, (start, end)])
                     break
@@ -360,6 +378,31 @@ class LonePlaces:
                     found.append(Span(m.start("name"), end, town, source=SOURCE))
                     taken = sorted([*taken, (m.start("name"), end)])
                 break
+        return found
+
+    def born_in(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+        """Where one was born or comes from, named with a word no table holds and the language
+        does not know ("natural de Nador", "originario de la región de Kolda": towns of other
+        countries the tables lack): after "natural de", "originario de", "nacido en" the name
+        is a place."""
+        town = dict(self.labels).get("town")
+        if not town:
+            return []
+        from .lexicon import lexicon
+
+        found = []
+        for m in _BORN_IN.finditer(text):
+            start, end = m.span("name")
+            words = _WORD.findall(m["name"])
+            if fold(m["name"]) in self.stop or not _within(taken, start, end):
+                continue
+            try:
+                known = any(lexicon().is_known(w.lower(), self.language) for w in words)
+            except ValueError:
+                known = True
+            if not known:
+                found.append(Span(start, end, town, source=SOURCE))
+                taken = sorted([*taken, (start, end)])
         return found
 
     def before_country(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
@@ -411,6 +454,7 @@ class LonePlaces:
             lambda taken: self.hospitals(text, taken),
             lambda taken: self.organisations(text, taken),
             lambda taken: self.resident(text, taken),
+            lambda taken: self.born_in(text, taken),
             lambda taken: self.districts(text, taken),
             lambda taken: self.signed(text, taken),
             lambda taken: self.chained(text, [*spans, *found], taken),
@@ -419,6 +463,7 @@ class LonePlaces:
             new = step(taken)
             found.extend(new)
             taken = sorted([*taken, *((s.start, s.end) for s in new)])
+        lone: list[Span] = []
         for m in self._candidates(text):
             words = list(_WORD.finditer(m["name"]))
             # the longest run of the name's first words that is a place, and that the name ends
@@ -430,9 +475,12 @@ class LonePlaces:
                 if k < len(words) or _GLUED.match(text, end):
                     break  # a longer name goes on ("en Santiago Apóstol"), or the word does
                 if _within(taken, m.start("name"), end):
-                    found.append(Span(m.start("name"), end, labels[places[key]], source=SOURCE))
+                    lone.append(Span(m.start("name"), end, labels[places[key]], source=SOURCE))
                 break
-        return found
+        if lone:  # the places an address goes on with after these ("en Quibdó (Chocó)")
+            taken = sorted([*taken, *((s.start, s.end) for s in lone)])
+            lone.extend(self.chained(text, lone, taken))
+        return [*found, *lone]
 
 
 def _street_pattern(types: tuple[str, ...], lower: bool = False) -> regex.Pattern[str]:
@@ -468,7 +516,8 @@ def with_lone_places(text: str, spans: Iterable[Span], step: LonePlaces | None) 
     if step is None:
         return spans
     found = step.spans(text, spans)
-    named = [(s.start, s.end) for s in found if s.source in (HOSPITAL_SOURCE, SOURCE, STREET_SOURCE)]
+    named = [(s.start, s.end) for s in found
+             if s.source in (HOSPITAL_SOURCE, SOURCE, STREET_SOURCE, ORGANISATION_SOURCE)]
     if named:  # "Miguel" of "del Miguel Servet" gives way to the hospital, "LA REINA" to the town
         spans = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in named)]
     return sorted([*spans, *found], key=lambda s: (s.start, s.end, s.label))

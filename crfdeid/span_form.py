@@ -92,6 +92,12 @@ _NOT_PEOPLE = frozenset({"town", "region", "country", "organisation", "hospital"
                          "street", "location_other"})
 #: People whose span is their name alone (a relative's holds a kinship phrase).
 _NAMED_PEOPLE = frozenset({"person_patient", "person_clinician", "person_other"})
+#: The Roman numeral that ends a facility's name ("Sevilla I", "Madrid IV").
+_ROMAN_NUMERAL = regex.compile(r"(?:X{0,3})(?:IX|IV|V?I{0,3})(?<=[IVX])")
+#: A span's first word, its dot if any, and the space after it.
+_LEADING_WORD = regex.compile(r"(?P<word>\p{L}+)(?P<dot>\.)?[ \t]+(?=\p{Lu})")
+#: A comma, then a capitalised word: where a second name may start in a span of two people.
+_COMMA_THEN_CAPITAL = regex.compile(r",[ \t]+(?=\p{Lu})")
 _WORDS = regex.compile(r"[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*")
 _LETTERS = regex.compile(r"[\p{L}\p{M}]+")
 #: The rest of a compound surname after a name span: a hyphen and a capitalised word ("-Gallardo").
@@ -206,7 +212,8 @@ _TITLE_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?P<title>\p{L}{1,9}|Dª)(?P<do
 #: Where one comes from or lives, before a town ("natural de Haro", "vecino de", "residente en").
 _ORIGIN_BEFORE = regex.compile(
     r"(?<![\p{L}])(?i:natural|nacid[oa]|residente|vecin[oa]|procedente|originari[oa]|vive|viv[íi]a"
-    r"|reside|resid[íi]a|empadronad[oa])[ \t]+(?:de|en)[ \t]+$")
+    r"|reside|resid[íi]a|empadronad[oa]|municipio|término[ \t]+municipal|localidad|concejo)"
+    r"[ \t]+(?:de|en)[ \t]+$")
 #: A town's part named before it ("el barrio de Retuerto").
 _DISTRICT_BEFORE = regex.compile(r"(?<![\p{L}])(?i:barrio|barriada|distrito|pedan[íi]a)[ \t]+(?:de[ \t]+)?$")
 #: A field's key: a colon after the span, then spacing and the value on the same line.
@@ -317,11 +324,13 @@ class SpanForm:
     def __call__(self, text: str, spans: Iterable[Span]) -> list[Span]:
         category = self._category
         out: list[Span] = []
-        ordered = sorted(spans, key=lambda s: (s.start, s.end, s.label))
+        ordered = self._given_names_as_other(text, sorted(spans, key=lambda s: (s.start, s.end, s.label)))
         for i, span in enumerate(ordered):
             kind = category.get(span.label)
             if not span.fragments and self._not_its_kind(text, span, kind):
                 continue  # "Fax" or the "52" of "FGe 52" as a phone, "5946" of "c.5946del" as a date
+            if (kind in _NAMED or kind == "street") and not span.fragments:
+                span = _runaway_cut(text, span)  # "barrio de Triana). Portal con un escalón; …"
             if kind in _NAMED and not span.fragments:
                 span = _whole_words(text, span)  # "Lumeris Biopharma Gmb" of "… GmbH"
             if not span.fragments and (self._title_only(text, span) or (
@@ -337,6 +346,9 @@ class SpanForm:
                 span = self._trimmed(text, span, edges=kind != "person_relative")
                 if span is not None and self._title_only(text, span):
                     continue  # "La Sra" as a town: a title once its article is gone
+            if span is not None and kind in _NAMED_PEOPLE and (pair := self._two_people(text, span)):
+                out.extend(pair)  # "Amparo Lorca Soria, Rafael Castro Pozoblanco" after "Remitido por:"
+                continue
             if span is not None and kind in _NAMED_PEOPLE:
                 span = self._column_cut(text, span)  # "Sofía Medina   Anestesista:"
                 span = self._role_cut(text, span)  # "Médico Alfonso Cid" ("Reyes Guillermo …")
@@ -349,6 +361,7 @@ class SpanForm:
             if span is not None and kind in _NAMED_PEOPLE:
                 span = self._facility_as_person(text, span)  # "Parc Hospitalari Martí i Julià"
             if span is not None and category.get(span.label) in _PEOPLE:
+                span = self._title_lead(text, span)  # "Doña Pilar Menéndez Álvarez"
                 span = self._after_name(text, span)  # "su hijo Álvaro informados"
                 limit = ordered[i + 1].start if i + 1 < len(ordered) else len(text)
                 span = self._hyphened(text, span, limit)  # "Ruiz-Gallardo Peñalver"
@@ -427,7 +440,31 @@ class SpanForm:
                 continue
             if span is not None:
                 out.append(span)
-        return self._joined(text, self._elided_joined(text, self._streets_joined(text, out)))
+        joined = self._joined(text, self._elided_joined(text, self._streets_joined(text, out)))
+        # once the halves of an elided name are one ("INSTITUT D" + "'ASSISTÈNCIA…"), a span
+        # still ending in an elision cut from its word ends before it
+        return [_elision_cut(text, s) if not s.fragments and (category.get(s.label) in _NAMED
+                                                              or category.get(s.label) == "street")
+                else s for s in joined]
+
+    def _two_people(self, text: str, span: Span) -> list[Span]:
+        """A span of two people's full names parted by a comma, each opening with a common
+        given name ("Amparo Lorca Soria, Rafael Castro Pozoblanco" after "Remitido por:"), as
+        two spans: read as one person's, "Amparo" had taken a surname's place ("Haro Aguilera
+        García"). "GARCÍA PEÑA, MARÍA JESÚS" (surnames, then the given names) stays whole."""
+        if span.fragments:
+            return []
+        value = text[span.start : span.end]
+        comma = _COMMA_THEN_CAPITAL.search(value)
+        if comma is None:
+            return []
+        first, second = value[: comma.start()], value[comma.end() :]
+        first_words, second_words = _WORDS.findall(first), _WORDS.findall(second)
+        if (len(first_words) < 2 or len(second_words) < 2 or first.isupper()
+                or fold(first_words[0]) not in self.given or fold(second_words[0]) not in self.given):
+            return []
+        return [replace(span, end=span.start + comma.start()),
+                replace(span, start=span.start + comma.end())]
 
     def _not_its_kind(self, text: str, span: Span, kind: str | None) -> bool:
         """A span its label's text can never be: a telephone or fax number with fewer than six
@@ -453,6 +490,10 @@ class SpanForm:
         if kind in ("email", "url") and span.score is not None and span.score < _DOUBT \
                 and not any(c in value for c in "@./") and fold(value) in self.sex_words:
             return True  # "Sexe: Home" as an e-mail address (other words: _refit)
+        if (kind == "email" and span.score is not None and not any(c in value for c in "@./")
+                and "arroba" not in value.lower() and _SINGLE_WORD.fullmatch(value)
+                and _heading(text, span.start)):
+            return True  # "PROVES COMPLEMENTÀRIES" (a heading) with its word as an address
         if (kind == "organisation" and span.score is not None and span.score < _DOUBT / 5
                 and self._common_words_only(value)):
             return True  # "Consulta de Consejo Genético en Cáncer Hereditario" ("… en Grupo Ayala")
@@ -494,7 +535,7 @@ class SpanForm:
     def _no_date(self, value: str) -> bool:
         """A tagger's date with no date in it: neither a digit nor a month or weekday ("Gripe",
         "Edad", "al"), or a word no date holds before a number too short for a year ("Gripe 2"
-        of a vaccination calendar, the "2" its dose)."""
+        of a vaccination calendar, the "2" its dose; "busca 4317", a pager, no year)."""
         words = [fold(w) for w in _LETTERS.findall(value)]  # "d'octubre": "d", "octubre"
         if any(w in self.calendar for w in words):
             return False
@@ -503,7 +544,11 @@ class SpanForm:
             return True
         other = [w for w in words if w not in self.function_words and w not in self.age_units
                  and w not in self.closed and len(w) > 2]
-        return bool(other) and max(map(len, numbers)) <= 2 and len(numbers) == 1
+        if not other or len(numbers) != 1:
+            return False
+        # "busca 4317" (the pager) had become "wvoje 1483": four digits no year's
+        number = numbers[0]
+        return len(number) <= 2 or (len(number) <= 4 and not 1800 <= int(number) <= 2100)
 
     def _common_words_only(self, value: str) -> bool:
         """Two words or more, each capitalised and a word of the language that no table holds as
@@ -702,7 +747,9 @@ class SpanForm:
         """Spans the tagger cut inside one name: two places parted by "y" that the tables hold
         as one ("Castilla" + "León" of "Castilla y León", the second as a hospital: "Cogollos y
         Complejo Asistencial Universitario de Burgos"), and two spans of one facility's label
-        parted by a space ("Hospital Universitario La Paz-Carlos" + "III")."""
+        parted by a space ("Hospital Universitario La Paz-Carlos" + "III"); a facility and the
+        Roman numeral of its name ("Centro Penitenciario de Sevilla" + "I", which had become
+        "institución")."""
         out: list[Span] = []
         for span in spans:
             last = out[-1] if out else None
@@ -711,6 +758,10 @@ class SpanForm:
                 continue
             gap = text[last.end : span.start]
             kinds = (self._category.get(last.label), self._category.get(span.label))
+            if (gap == " " and kinds[0] in ("hospital", "health_centre", "organisation")
+                    and _ROMAN_NUMERAL.fullmatch(text, span.start, span.end)):
+                out[-1] = replace(last, end=span.end)  # "Centro Penitenciario de Sevilla" + "I"
+                continue
             if gap == " " and last.label == span.label and kinds[0] in ("hospital", "health_centre"):
                 opening = fold((_WORDS.findall(text, span.start, span.end) or [""])[0])
                 if (opening not in self._facility_type_heads and opening not in self._facility_type_words) \
@@ -839,6 +890,20 @@ class SpanForm:
         titles = self._titles
         return value in titles or (text[span.end : span.end + 1] == "." and value + "." in titles)
 
+    def _title_lead(self, text: str, span: Span) -> Span:
+        """A person's span opening with a title and a space ("Doña Pilar Menéndez Álvarez",
+        "Mrs. Margaret Whitaker"): the name starts after it, as MEDDOCAN writes names. In the
+        span, "Doña" had been drawn a given name's surrogate, and the title was lost."""
+        if span.fragments:
+            return span
+        m = _LEADING_WORD.match(text, span.start, span.end)
+        if m is None or m.end() >= span.end:
+            return span
+        word = fold(m["word"])
+        if not (word in self._titles or (m["dot"] and word + "." in self._titles)):
+            return span
+        return replace(span, start=m.end())
+
     def _after_name(self, text: str, span: Span) -> Span:
         """A person's span without the lower-case words of the language after its last name
         word ("hijo Álvaro informados": the verb). MEDDOCAN's gold names end with a name word,
@@ -874,6 +939,28 @@ class SpanForm:
                 or key in self.countries or key in self._titles or key in self.kinship:
             return span
         return replace(span, end=nxt.end("word"))
+
+    def _given_names_as_other(self, text: str, ordered: list[Span]) -> list[Span]:
+        """A name in capitals written "SURNAMES, GIVEN" whose given names the tagger took for
+        something else ("Trabajador: QUISHPE GUAMÁN, JHON BYRON" with "JHON BYRON" as a company,
+        which became "LABORATORIOS MENÉNDEZ"): the given names join the person's span when each
+        is a given name of the tables and the field ends after them."""
+        out: list[Span] = []
+        for span in ordered:
+            last = out[-1] if out else None
+            if (last is not None and not last.fragments and not span.fragments
+                    and self._category.get(last.label) in _PEOPLE
+                    and self._category.get(span.label) not in _PEOPLE
+                    and text[last.start : last.end].isupper() and "," not in text[last.start : last.end]):
+                after = _GIVEN_AFTER_COMMA.match(text, last.end)
+                value = text[span.start : span.end]
+                if (after is not None and (after.start("given"), after.end("given")) == (span.start, span.end)
+                        and value.isupper()
+                        and all(fold(w) in self.all_given for w in _WORDS.findall(value))):
+                    out[-1] = replace(last, end=span.end)
+                    continue
+            out.append(span)
+        return out
 
     def _given_after_comma(self, text: str, span: Span, limit: int) -> Span:
         """A name in capitals written "SURNAMES, GIVEN" in a header found without its given
@@ -1135,7 +1222,7 @@ class SpanForm:
     def _column_cut(self, text: str, span: Span) -> Span:
         """A name span running over a column gap (two spaces or more, a tab) into a word of the
         language no name table holds ("Dra. Sofía Medina   Anestesista: Dr. Ibáñez"): cut at
-        the gap."""
+        the gap, or into the next field's key ("Antonio Jesús      Alias:")."""
         if span.fragments:
             return span
         gaps = list(_GAP.finditer(text, span.start, span.end))
@@ -1146,6 +1233,8 @@ class SpanForm:
         tail = text[last.end() : end]
         if self._ordinary_words(tail) or (_NUMBER_KEY.fullmatch(tail) and text[end : end + 1] == "."):
             end = last.start()  # "Amparo Bellés Marzà   Núm. col. 12 12 03394"
+        elif _SINGLE_WORD.fullmatch(tail) and _KEY_COLON.match(text, end):
+            end = last.start()  # "Antonio Jesús      Alias: «Tato»": the next field's key
         first = gaps[0]
         head = text[start : first.start()]
         if first.end() < end and self._ordinary_words(head):
@@ -1526,6 +1615,41 @@ def _line_at(text: str, at: int) -> str:
     start = text.rfind("\n", 0, at) + 1
     end = text.find("\n", at)
     return text[start : end if end >= 0 else len(text)]
+
+
+def _runaway_cut(text: str, span: Span) -> Span:
+    """A name or an address ends at a semicolon or at a closing parenthesis it did not open:
+    the tagger ran a street on from "(barrio de Triana" over ")." into the rest of the line
+    ("… Portal con un escalón; llave de emergencia en el bar de la esquina"), which its
+    surrogate then replaced."""
+    value = text[span.start : span.end]
+    cut, depth = None, 0
+    for k, char in enumerate(value):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            if depth == 0:
+                cut = k
+                break
+            depth -= 1
+        elif char == ";":
+            cut = k
+            break
+    if not cut:  # none, or at the very start (left to the rest of the step)
+        return span
+    end = span.start + len(value[:cut].rstrip(" \t.,:"))
+    return replace(span, end=end) if end > span.start else span
+
+
+def _elision_cut(text: str, span: Span) -> Span:
+    """A span that ends with an elided article or preposition cut from its word ("Unitat
+    d'Hospitalització Psiquiàtrica d" + "'Aguts", whose surrogate became "Església'Aguts")
+    ends before it."""
+    value = text[span.start : span.end]
+    if (len(value) > 2 and value[-2] == " " and value[-1] in "dlDL"
+            and text[span.end : span.end + 1] in ("'", "’")):
+        return replace(span, end=span.end - 2)
+    return span
 
 
 def _whole_words(text: str, span: Span) -> Span:

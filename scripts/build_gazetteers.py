@@ -774,11 +774,11 @@ def build_professions(src: Path, common: Path | None = None) -> tuple[list[list[
     hand = yaml.safe_load(common.read_text(encoding="utf-8"))["professions"] if common else []
     listed = {fold(form) for row in rows.values() for form in row[:2]}
     added = 0
-    for masc, fem, group in hand:
+    for masc, fem, group, *language in hand:  # a regional form names its language ("ca", "gl")
         if fold(masc) in listed and fold(fem) in listed:
             continue
         key = fold(masc) if fold(masc) not in rows else fold(fem)
-        rows.setdefault(key, [masc, fem, group])
+        rows.setdefault(key, [masc, fem, group, *language])
         listed |= {fold(masc), fold(fem)}
         added += 1
     out = sorted(rows.values(), key=lambda r: fold(r[0]))
@@ -945,10 +945,11 @@ OUTPUTS = {
         "addresses;\nMEDDOCAN list, of no province).",
     ),
     "professions.tsv": (
-        ["masculine", "feminine", "isco"],
+        ["masculine", "feminine", "isco", "language"],
         ["esco", "meddocan_gazetteer", "pack_professions"],
         "Professions with masculine and feminine forms and ISCO-08 unit group (ESCO; MEDDOCAN list;\n"
-        "the pack's hand list of everyday occupations, professions_common.yaml).",
+        "the pack's hand list of everyday occupations, professions_common.yaml); language: that of a\n"
+        "regional form (ca, gl), found in notes but never drawn as a surrogate.",
     ),
     "territories.tsv": (
         ["name"],

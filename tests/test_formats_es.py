@@ -287,29 +287,24 @@ def test_what_the_embedded_model_finds_in_the_third_blind_set(blind3: dict[str, 
 
 # -- the fourth set written blind ------------------------------------------------------------------
 BLIND4 = BLIND.parent / "es_blind4"
-#: What still leaks from the fourth set (blind once, then read: the sixth round): "España" (kept
-#: by the policy), occupations in Catalan ("Llaurador", "infermera"), a clinician's initials
-#: after "Dr." ("J. M. R."), a year and a day alone ("2014", "día 24"; "5/11" is in a surrogate
-#: date, "05/11/2021", the measure being a plain substring test), the Colombian towns Apartadó
-#: and Chocó, a clinic's record number ("HC 3318"), an emergency technician after "TES".
+#: What still leaks from the fourth set (blind once, then read: the sixth and seventh rounds):
+#: "España" (kept by the policy), an occupation in Catalan ("infermera"), a year and a day alone
+#: ("2014", "día 24"; "5/11" is in a surrogate date, "05/11/2021", the measure being a plain
+#: substring test), the Colombian town Apartadó (no table holds it).
 BLIND4_LEAKS = {
-    ('alta_castello', 'Llaurador'), ('alta_castello', 'infermera'), ('comite_tumores', 'J. M. R.'),
-    ('cr01_urologia', 'España'), ('cr02_hematologia', 'España'), ('cr03_oftalmologia', '2014'),
-    ('cr03_oftalmologia', 'España'), ('cr04_maxilofacial', 'España'), ('cr05_infecciosas', 'Apartadó'),
-    ('cr05_infecciosas', 'Chocó'), ('cr05_infecciosas', 'España'), ('cr06_neurologia', 'España'),
-    ('dental_melilla', 'HC 3318'), ('residencia_soria', '5/11'), ('residencia_soria', 'día 24'),
-    ('traslado_summa', 'Iván Zamorano Gil'),
+    ('alta_castello', 'infermera'), ('cr01_urologia', 'España'), ('cr02_hematologia', 'España'),
+    ('cr03_oftalmologia', '2014'), ('cr03_oftalmologia', 'España'), ('cr04_maxilofacial', 'España'),
+    ('cr05_infecciosas', 'Apartadó'), ('cr05_infecciosas', 'España'), ('cr06_neurologia', 'España'),
+    ('residencia_soria', '5/11'), ('residencia_soria', 'día 24'),
 }
 BLIND4_WORD_LEAKS = {
-    ('alta_castello', 'Llaurador'), ('alta_castello', 'Plana'), ('cr01_urologia', 'España'),
-    ('cr02_hematologia', 'España'), ('cr03_oftalmologia', 'España'), ('cr04_maxilofacial', 'España'),
-    ('cr04_maxilofacial', 'julio'), ('cr05_infecciosas', 'Apartadó'), ('cr05_infecciosas', 'Chocó'),
-    ('cr05_infecciosas', 'Comunidad'), ('cr05_infecciosas', 'España'), ('cr05_infecciosas', 'Pública'),
-    ('cr06_neurologia', 'España'), ('cr06_neurologia', 'mayo'), ('dental_melilla', '3318'),
+    ('alta_castello', 'Plana'), ('cr01_urologia', 'España'), ('cr02_hematologia', 'España'),
+    ('cr03_oftalmologia', 'España'), ('cr04_maxilofacial', 'España'), ('cr04_maxilofacial', 'julio'),
+    ('cr05_infecciosas', 'Apartadó'), ('cr05_infecciosas', 'Comunidad'), ('cr05_infecciosas', 'España'),
+    ('cr05_infecciosas', 'Pública'), ('cr06_neurologia', 'España'), ('cr06_neurologia', 'mayo'),
     ('dental_melilla', 'Ensar'), ('dental_melilla', 'junio'), ('pediatria_salamanca', 'Castilla'),
     ('pediatria_salamanca', 'abril'), ('residencia_soria', '2023'), ('salud_mental_bizkaia', '2025'),
-    ('traslado_summa', 'Comunidad'), ('traslado_summa', 'Gil'), ('traslado_summa', 'Iván'),
-    ('traslado_summa', 'Nerea'), ('traslado_summa', 'Zamorano'),
+    ('traslado_summa', 'Comunidad'),
 }
 
 
@@ -322,10 +317,60 @@ def test_what_leaks_from_the_fourth_blind_set_is_what_we_know_of(blind4: dict[st
     _known_leaks_only(blind4, (14, 513), BLIND4_LEAKS, BLIND4_WORD_LEAKS)
 
 
-@pytest.mark.parametrize("point, floor", [("viterbi", 0.84), ("deidentify", 0.90)])
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.88), ("deidentify", 0.92)])
 def test_what_the_embedded_model_finds_in_the_fourth_blind_set(blind4: dict[str, Document], point: str,
                                                               floor: float) -> None:
     # blind, once, with the code of db4cd2c (2026-11-28): 0.825 on the best path, 0.885 at the
     # deidentify point (benchmarks/formats.py's measure); after the sixth round they prompted
-    # this test's measure gives 0.873 / 0.927
+    # this test's measure gives 0.873 / 0.927, after the seventh 0.899 / 0.937
     assert _recall(blind4, point) >= floor
+
+
+# -- the fifth set written blind -------------------------------------------------------------------
+BLIND5 = BLIND.parent / "es_blind5"
+#: What still leaks from the fifth set (blind once, then read: the seventh round): "España" (kept
+#: by the policy), the emergency service's acronym "SEM" (listed but not matched: an ordinary
+#: acronym in notes), a ministry, an inmate's status ("interno en este establecimiento"), a
+#: private clinic named after its kind ("Clínica Atlántica del Puerto"), places no table holds
+#: (Quevedo in Ecuador, Arguineguín in Mogán); "2017" and "2023" are surrogate years of other
+#: dates (the measure is a plain substring test; both originals are replaced).
+BLIND5_LEAKS = {
+    ('cc01_dermatologia_lugo', '2017'), ('cc01_dermatologia_lugo', 'España'),
+    ('cc02_nefrologia_pediatrica_murcia', 'España'), ('cc03_obstetricia_cordoba', 'España'),
+    ('cc06_medicina_tropical_almeria', 'España'), ('cc08_anatomia_patologica_navarra', 'España'),
+    ('doc10_alta_urgencies_lleida', 'SEM'), ('doc11_sanidad_penitenciaria_salamanca', '2023'),
+    ('doc11_sanidad_penitenciaria_salamanca', 'MINISTERIO DEL INTERIOR'),
+    ('doc11_sanidad_penitenciaria_salamanca', 'interno en este establecimiento'),
+    ('doc14_salud_laboral_zaragoza', 'Quevedo'), ('doc15_clinica_privada_canarias_aseguradora', 'Arguineguín'),
+    ('doc15_clinica_privada_canarias_aseguradora', 'CLÍNICA ATLÁNTICA DEL PUERTO'),
+    ('doc15_clinica_privada_canarias_aseguradora', 'Clínica Atlántica del Puerto'),
+}
+BLIND5_WORD_LEAKS = {
+    ('cc01_dermatologia_lugo', 'España'), ('cc02_nefrologia_pediatrica_murcia', 'España'),
+    ('cc02_nefrologia_pediatrica_murcia', 'Madrid'), ('cc03_obstetricia_cordoba', 'España'),
+    ('cc06_medicina_tropical_almeria', 'España'), ('cc06_medicina_tropical_almeria', 'junio'),
+    ('cc08_anatomia_patologica_navarra', 'España'), ('doc10_alta_urgencies_lleida', 'SEM'),
+    ('doc11_sanidad_penitenciaria_salamanca', '2023'), ('doc11_sanidad_penitenciaria_salamanca', 'INTERIOR'),
+    ('doc11_sanidad_penitenciaria_salamanca', 'MINISTERIO'), ('doc14_salud_laboral_zaragoza', 'Quevedo'),
+    ('doc15_clinica_privada_canarias_aseguradora', 'ATLÁNTICA'),
+    ('doc15_clinica_privada_canarias_aseguradora', 'Arguineguín'),
+    ('doc15_clinica_privada_canarias_aseguradora', 'Atlántica'),
+}
+
+
+@pytest.fixture(scope="module")
+def blind5() -> dict[str, Document]:
+    return load_corpus([BLIND5])
+
+
+def test_what_leaks_from_the_fifth_blind_set_is_what_we_know_of(blind5: dict[str, Document]) -> None:
+    _known_leaks_only(blind5, (15, 517), BLIND5_LEAKS, BLIND5_WORD_LEAKS)
+
+
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.88), ("deidentify", 0.93)])
+def test_what_the_embedded_model_finds_in_the_fifth_blind_set(blind5: dict[str, Document], point: str,
+                                                             floor: float) -> None:
+    # blind, once, with the code of d7c594a (2026-12-06): 0.841 on the best path, 0.894 at the
+    # deidentify point (benchmarks/formats.py's measure); after the seventh round they prompted
+    # this test's measure gives 0.895 / 0.940
+    assert _recall(blind5, point) >= floor

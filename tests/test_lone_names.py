@@ -236,3 +236,94 @@ def test_a_relative_named_in_quotation_marks_after_a_kinship_word() -> None:
     text = 'Tras el alta, su hermano, "Chema", se hizo cargo. Su madre (Luisa) vino. El hermano (Mayor) no.'
     found = [(text[s.start:s.end], s.label) for s in step.kin_named(text, [])]
     assert found == [("Chema", "R"), ("Luisa", "R")]
+
+
+def test_a_given_name_after_a_title_takes_the_place_of_a_street_read_inside_it() -> None:
+    # a SUMMA crew line (tests/fixtures/es_blind4): the tagger read "Plaza Oñate" as a street
+    text = "Dotación: Médico Alfonso Cid / Enfermera Nerea Plaza Oñate (nº emp. SM-31588)"
+    street = Span(text.index("Plaza"), text.index(" (nº"), "CALLE", source="crf")
+    assert TITLED is not None
+    found = TITLED.spans(text, [street])
+    assert [(text[s.start:s.end], s.label) for s in found] == [("Nerea Plaza Oñate", CLINICIAN)]
+    kept = with_lone_names(text, [street], TITLED)
+    assert [text[s.start:s.end] for s in kept] == ["Nerea Plaza Oñate"]
+
+
+def test_a_titled_name_leaves_a_persons_span_or_a_wider_one_alone() -> None:
+    assert TITLED is not None
+    text = "Enfermera Nerea Plaza Oñate, turno de tarde."
+    person = Span(text.index("Plaza"), text.index(","), PATIENT, source="crf")
+    assert TITLED.spans(text, [person]) == []  # a person's span inside: the tagger's reading stays
+    text = "Avenida Enfermera Nerea Plaza 4, Madrid."  # a street wider than the name
+    street = Span(0, text.index(","), "CALLE", source="crf")
+    assert TITLED.spans(text, [street]) == []
+    text = "Ingresa en la Plaza Oñate con su madre."  # no title: the street stays
+    assert TITLED.spans(text, [Span(text.index("Plaza"), text.index(" con"), "CALLE")]) == []
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Dr. J. M. R. (MIR 4 Cirugía); Ana Belén Gómez (Enfermería).", "J. M. R."),
+    ("Revisado por la Dra. M.J.L., adjunta de guardia.", "M.J.L."),
+])
+def test_initials_after_a_title_are_a_name(text: str, name: str) -> None:
+    assert TITLED is not None
+    assert [text[s.start:s.end] for s in TITLED.titled(text, [])] == [name]
+
+
+@pytest.mark.parametrize("text", [
+    "Tratamiento según el protocolo A. B. C. del servicio.",  # no title
+    "Dr. J. M. R. Sánchez",  # initials inside the tagger's name: left to it
+])
+def test_initials_without_a_title_or_inside_a_span_are_left(text: str) -> None:
+    assert TITLED is not None
+    spans = [Span(text.index("J."), len(text), CLINICIAN)] if "Sánchez" in text else []
+    assert TITLED.spans(text, spans) == []
+
+
+@pytest.mark.parametrize("text, marked, nickname, label", [
+    # notes written blind (tests/fixtures/es_blind5)
+    ("Paciente: MAQUEDA TOLEDO, DOLORES («Loli»)      NUHSA: AN0613447829",
+     [("DOLORES", PATIENT)], "Loli", PATIENT),
+    ("Yerno: Francisco Javier Osuna («Curro»), fines de semana.",
+     [("Francisco Javier Osuna", RELATIVE)], "Curro", RELATIVE),
+    ("Interno: ROMERO DE LA ROSA, Antonio Jesús      Alias: «Tato»", [], "Tato", PATIENT),
+    # a town the tagger read in it gives way
+    ("Varón de 68 años, conocido en su pueblo como «Monchu», minero jubilado.",
+     [("Monchu", "TERRITORIO")], "Monchu", PATIENT),
+])
+def test_a_nickname_in_quotation_marks(text: str, marked: list[tuple[str, str]], nickname: str,
+                                       label: str) -> None:
+    assert TITLED is not None
+    spans = [Span(text.index(w), text.index(w) + len(w), lab, source="crf") for w, lab in marked]
+    kept = with_lone_names(text, spans, TITLED)
+    assert (nickname, label) in [(text[s.start:s.end], s.label) for s in kept]
+    assert all(s.label == label or text[s.start:s.end] != nickname for s in kept)
+
+
+@pytest.mark.parametrize("text", [
+    'Refiere sentirse "Bien" tras el alta.',             # no name before, no cue
+    "Tratamiento («Sintrom») desde 2019.",               # no person before the parenthesis
+    'Lo llama su "Madre" por teléfono: alias "Madre".',  # a kinship word
+])
+def test_quoted_words_that_are_no_nickname(text: str) -> None:
+    assert TITLED is not None and TITLED.nicknames(text, [], []) == []
+
+
+@pytest.mark.parametrize("text, name, label", [
+    # a palliative home-care handover written blind: each word is also a word of the language
+    ("Centro de salud: C.S. Triana Este — enfermera gestora de casos: Reyes Cabello Mármol, 955.62.81.40",
+     "Reyes Cabello Mármol", CLINICIAN),
+    ("Acude acompañada de Rosario Moreno Castillo, vecina del inmueble.", "Rosario Moreno Castillo", PATIENT),
+])
+def test_a_given_name_and_two_surnames_are_a_person(text: str, name: str, label: str) -> None:
+    assert TITLED is not None
+    assert [(text[s.start:s.end], s.label) for s in TITLED.full_names(text, [])] == [(name, label)]
+
+
+@pytest.mark.parametrize("text", [
+    "Vive en la calle Juan Ramón Jiménez con su hija.",       # a street's name
+    "Ingresa en el Hospital Reina Sofía Blanco desde urgencias.",  # no given name opens it
+    "Pilar Blanco Castillo Moreno",                             # a fourth capitalised word: longer
+])
+def test_three_capitalised_words_that_are_no_full_name(text: str) -> None:
+    assert TITLED is not None and TITLED.full_names(text, []) == []

@@ -311,6 +311,10 @@ def test_an_organisation_named_like_a_word_is_taken_only_as_written_inside_a_sen
     ("Vive en la pedanía de La Aljorra con su hija.", [("La Aljorra", TOWN)]),
     # where one comes from: "sus padres son de Lekunberri" (1,536 people)
     ("Vive en un piso compartido; sus padres son de Lekunberri.", [("Lekunberri", TOWN)]),
+    # the fifth blind set: a miner's valley, a village
+    ("tras 26 años como picador en pozos del concejo de Aller, con silicosis", [("Aller", TOWN)]),
+    ("Pasa los veranos en el pueblo de Villanueva del Campo con su hermana.",
+     [("Villanueva del Campo", TOWN)]),
 ])
 def test_districts_and_home_towns(text: str, places: list[tuple[str, str]]) -> None:
     assert _found(text) == places
@@ -332,6 +336,46 @@ def test_no_district_or_home_town_in_other_words(text: str) -> None:
     ("Enfermera: Beatriz Cuesta\nValladolid, a 9 de noviembre de 2023", "Valladolid"),
     ("Equipo de Tratamiento Asertivo Comunitario (ETAC)\n\nBarakaldo, 2026ko urriaren 20a / 20 de octubre",
      "Barakaldo"),  # the fourth blind set, dated in Basque first
+    ("hospital de referencia.\n\nEn Topas, a 24 de septiembre de 2025.\nFdo.: Dr. Luis Moro", "Topas"),
 ])
 def test_the_town_a_report_was_signed_in(text: str, place: str) -> None:
     assert _found(text) == [(place, TOWN)]
+
+
+def test_a_foreign_region_in_parentheses_after_a_town_found_in_the_narrative() -> None:
+    # a case report written blind (tests/fixtures/es_blind4): "Chocó" had been left in clear
+    text = "Viajó a Colombia para visitar a su madre en Quibdó (Chocó), con estancias en zona rural."
+    assert ("Quibdó", TOWN) in _found(text) and ("Chocó", TOWN) in _found(text)
+    # a foreign place in parentheses after anything but a place is not one
+    assert _found("Tomaba Sintrom (Chocó) desde 2019.") == []
+
+
+@pytest.mark.parametrize("text, place", [
+    # the fifth set written blind: towns of other countries no table holds
+    ("Gestante de 29 años, natural de Nador y residente en España desde hace diez años.", "Nador"),
+    ("Varón de 27 años, originario de la región de Kolda, que llegó a España en 2021.", "Kolda"),
+])
+def test_where_one_was_born_is_a_place_whatever_the_tables_hold(text: str, place: str) -> None:
+    assert (place, TOWN) in _found(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Paciente natural de Alta Resolución, sin antecedentes.",  # words of the language
+    "Es natural de Que no lo sabe.",
+])
+def test_no_birthplace_in_words_of_the_language(text: str) -> None:
+    assert _found(text) == []
+
+
+def test_a_listed_organisation_takes_the_place_of_spans_inside_it() -> None:
+    # a case report written blind: "Almería" as a town and "Acoge" as a company had become
+    # "Sevilla Laboratorios Fernández"
+    assert STREETS is not None
+    text = "con la ayuda de una mediadora intercultural de Almería Acoge que habla pular."
+    town = Span(text.index("Almería"), text.index(" Acoge"), TOWN, source="crf")
+    company = Span(text.index("Acoge"), text.index(" que"), "INSTITUCION", source="crf")
+    kept = with_lone_places(text, [town, company], STREETS)
+    assert [(text[s.start:s.end], s.label) for s in kept] == [("Almería Acoge", "INSTITUCION")]
+    # the tagger's own span of the whole name stays the tagger's
+    whole = Span(town.start, company.end, "HOSPITAL", source="crf")
+    assert with_lone_places(text, [whole], STREETS) == [whole]

@@ -174,13 +174,15 @@ def test_a_name_that_is_also_a_word_stays_when_the_tagger_is_sure() -> None:
     assert FORM("Nombres", rule) == rule  # a rule's span has no doubt to weigh
 
 
-@pytest.mark.parametrize("text, surnames, given_name", [
-    ("Paciente: PUIG I FERRER, JORDI   Nº Historia: 11223344", "PUIG I FERRER", "JORDI"),
-    ("Paciente: ETXEBERRIA ARRIETA, MIREN | NHC: 7788990", "ETXEBERRIA ARRIETA", "MIREN"),
+@pytest.mark.parametrize("text, surnames, given_name, whole", [
+    # the field ends after the given name: one span, read surnames first by the pseudonymiser
+    ("Paciente: PUIG I FERRER, JORDI   Nº Historia: 11223344", "PUIG I FERRER", "JORDI", True),
+    ("Paciente: ETXEBERRIA ARRIETA, MIREN | NHC: 7788990", "ETXEBERRIA ARRIETA", "MIREN", False),
 ])
 def test_a_given_name_after_surnames_and_a_comma_is_the_same_person(
-        text: str, surnames: str, given_name: str) -> None:
-    expected = [(PATIENT, surnames), (PATIENT, given_name)]
+        text: str, surnames: str, given_name: str, whole: bool) -> None:
+    expected = ([(PATIENT, f"{surnames}, {given_name}")] if whole
+                else [(PATIENT, surnames), (PATIENT, given_name)])
     assert _tidied(text, (PATIENT, surnames), (TOWN, given_name)) == expected
     # a town after a person and a comma stays a town: "Ana Gil, Madrid"
     assert _tidied("Dra. Ana Gil, Madrid", (CLINICIAN, "Ana Gil"), (TOWN, "Madrid")) == [
@@ -192,6 +194,8 @@ def test_name_words_in_a_patient_field_are_the_patient() -> None:
     text = "Paciente: PUIG I FERRER, JORDI                 Nº Historia: 11223344"
     assert _tidied(text, ("INSTITUCION", "PUIG I FERRER"), (TOWN, "JORDI")) == [
         (PATIENT, "PUIG I FERRER"), (PATIENT, "JORDI")]
+    assert _tidied(text, (PATIENT, "PUIG I FERRER"), ("INSTITUCION", "JORDI")) == [
+        (PATIENT, "PUIG I FERRER, JORDI")]
     text = "Domicilio: Calle Mayor 3, Madrid"  # no name field: places stay places
     assert _tidied(text, ("CALLE", "Calle Mayor 3"), (TOWN, "Madrid")) == [
         ("CALLE", "Calle Mayor 3"), (TOWN, "Madrid")]
@@ -759,3 +763,102 @@ def test_a_name_after_a_kinship_key_is_a_relative() -> None:
     found = _tidied(text, (CLINICIAN, "Leire Montero Arribas"), (CLINICIAN, "Ana Ruiz"),
                     (CLINICIAN, "Luis Gil"), score=0.9)
     assert found == [(RELATIVE, "Leire Montero Arribas"), (PATIENT, "Ana Ruiz"), (CLINICIAN, "Luis Gil")]
+
+
+# -- two people in one span (tests/fixtures/es_blind5) ------------------------------------
+def test_two_full_names_parted_by_a_comma_are_two_people() -> None:
+    text = "Remitido por: Amparo Lorca Soria, Rafael Castro Pozoblanco. Unidad de Obstetricia."
+    assert _tidied(text, (CLINICIAN, "Amparo Lorca Soria, Rafael Castro Pozoblanco"), score=0.99) == [
+        (CLINICIAN, "Amparo Lorca Soria"), (CLINICIAN, "Rafael Castro Pozoblanco")]
+
+
+@pytest.mark.parametrize("name", [
+    "GARCÍA PEÑA, MARÍA JESÚS",        # surnames first, in capitals
+    "Solé Barrufet, Montserrat",       # one given name after the comma
+    "Lorca Soria, Amparo Isabel",      # surnames first: no given name opens it
+])
+def test_a_name_written_surnames_first_stays_whole(name: str) -> None:
+    text = f"Paciente: {name}   NHC: 2209381"
+    assert _tidied(text, (PATIENT, name), score=0.99) == [(PATIENT, name)]
+
+
+def test_a_facilitys_roman_numeral_is_part_of_its_name() -> None:
+    # a prison health report written blind: "I" alone had become "institución"
+    text = "Trasladado desde el Centro Penitenciario de Sevilla I\nCausa: 214/2023"
+    org = "INSTITUCION"
+    assert _tidied(text, (org, "Centro Penitenciario de Sevilla"), (org, "I"), score=0.99) == [
+        (org, "Centro Penitenciario de Sevilla I")]
+    text = "Centro Penitenciario de Sevilla y Madrid"  # no numeral: nothing joined
+    assert _tidied(text, (org, "Centro Penitenciario de Sevilla"), score=0.99) == [
+        (org, "Centro Penitenciario de Sevilla")]
+
+
+def test_a_street_ends_at_a_parenthesis_it_did_not_open_or_a_semicolon() -> None:
+    # a palliative home-care handover written blind: the street's surrogate ("Ventas.") had
+    # replaced the rest of the line
+    text = ("Domicilio: C/ Pureza 61, bajo B, 41010 Sevilla (barrio de Triana). Portal con un "
+            "escalón; llave de emergencia en el bar de la esquina.")
+    run = "barrio de Triana). Portal con un escalón; llave de emergencia en el bar de la esquina"
+    assert _tidied(text, ("CALLE", run), score=0.99) == [("CALLE", "barrio de Triana")]
+    text = "Vive en C/ Mayor (esquina Sol) 5; desde 2019."
+    assert _tidied(text, ("CALLE", "C/ Mayor (esquina Sol) 5"), score=0.99) == [
+        ("CALLE", "C/ Mayor (esquina Sol) 5")]
+
+
+def test_a_heading_word_in_capitals_is_no_email_address() -> None:
+    # a Catalan discharge written blind: "COMPLEMENTÀRIES" had become "QUINTANILLA"
+    text = "sense troballes.\n\nPROVES COMPLEMENTÀRIES\nAnalítica: normal."
+    assert _tidied(text, (EMAIL, "COMPLEMENTÀRIES"), score=0.99) == []
+    text = "Correo: JGARCIA@SALUD.ES"
+    assert _tidied(text, (EMAIL, "JGARCIA@SALUD.ES"), score=0.99) == [(EMAIL, "JGARCIA@SALUD.ES")]
+
+
+def test_a_name_ends_before_the_next_fields_key_after_a_column_gap() -> None:
+    # a prison health report written blind: "Alias" had become the surname "Granados"
+    text = "Interno: ROMERO DE LA ROSA, Antonio Jesús      Alias: «Tato»\nNIS: 2011004789"
+    assert _tidied(text, (PATIENT, "Antonio Jesús      Alias"), score=0.99) == [(PATIENT, "Antonio Jesús")]
+
+
+def test_a_town_after_municipio_de_is_no_company() -> None:
+    # a private clinic's letter written blind: "municipio de Mogán" had become "Laboratorios García"
+    text = "residente en Puerto Rico, municipio de Mogán, en Avda. Tomás Roca Bosch 7"
+    assert _tidied(text, ("INSTITUCION", "Mogán"), score=0.99) == [(TOWN, "Mogán")]
+
+
+def test_a_pager_number_is_no_date_but_a_season_and_year_is() -> None:
+    # a radiology report written blind: "(busca 4317)" had become "(wvoje 1483)"
+    text = "Dr. Vicent Ferrandis Llopis – Medicina de Urgencias (busca 4317)"
+    assert _tidied(text, (DATE, "busca 4317"), score=0.99) == []
+    text = "Viajó a Senegal en verano 2019 sin profilaxis."
+    assert _tidied(text, (DATE, "verano 2019"), score=0.99) == [(DATE, "verano 2019")]
+
+
+@pytest.mark.parametrize("name, title", [
+    ("Doña Pilar Menéndez Álvarez", "Doña "),   # the title had been drawn a given name
+    ("Mrs. Margaret Whitaker", "Mrs. "),
+])
+def test_a_persons_span_starts_after_its_title(name: str, title: str) -> None:
+    text = f"Al alta. Su esposa, {name}, acompaña al paciente."
+    assert _tidied(text, (RELATIVE, name), score=0.99) == [(RELATIVE, name[len(title):])]
+    assert _tidied(text, (RELATIVE, title.strip()), score=0.99) == []  # a title alone: no one
+    # an organisation's acronym the tagger read as an address stays found: it names someone
+    text = "Promotor: Lumeris Biopharma GmbH (www.lumeris-biopharma.de). CRO: IQVIA\n"
+    assert _tidied(text, (EMAIL, "IQVIA"), score=0.99) != []
+
+
+def test_given_names_in_capitals_after_a_comma_are_the_persons() -> None:
+    # an occupational-health report written blind: "JHON BYRON" as a company had become
+    # "LABORATORIOS MENÉNDEZ"
+    text = "Trabajador: QUISHPE GUAMÁN, JHON BYRON\nDNI/NIE: X9172604C"
+    assert _tidied(text, (PATIENT, "QUISHPE GUAMÁN"), ("INSTITUCION", "JHON BYRON"), score=0.99) == [
+        (PATIENT, "QUISHPE GUAMÁN, JHON BYRON")]
+    text = "Empresa: LOGÍSTICA CIERZO, TRANSPORTES EBRO\n"  # no person before: nothing joined
+    assert _tidied(text, ("INSTITUCION", "LOGÍSTICA CIERZO"), ("INSTITUCION", "TRANSPORTES EBRO"),
+                   score=0.99) == [("INSTITUCION", "LOGÍSTICA CIERZO"), ("INSTITUCION", "TRANSPORTES EBRO")]
+
+
+def test_a_span_ends_before_an_elision_cut_from_its_word() -> None:
+    # a case report written blind: "… Psiquiàtrica d" + "'Aguts" had become "Església'Aguts"
+    text = "Remitido por: Marta Vilanova. Unitat d'Hospitalització Psiquiàtrica d'Aguts. Parc Hospitalari"
+    assert _tidied(text, ("CALLE", "Unitat d'Hospitalització Psiquiàtrica d"), score=0.99) == [
+        ("CALLE", "Unitat d'Hospitalització Psiquiàtrica")]

@@ -74,3 +74,16 @@ def test_one_common_word_under_an_identifier_label_is_kept(text):
     assert surrogate.kept and surrogate.text == text
     # a word no lexicon holds, or several words, is still generalised
     assert not GEN.generate("Xq7zz", "OTROS_SUJETO_ASISTENCIA", 0, state()).kept
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("Gestante", True),   # opening a case report (tests/fixtures/es_blind5): had become "un dato personal"
+    ("Puérpera", True),
+    ("Rosa", False),      # a word, but a given name: never kept
+    ("Soria", False),     # a surname and a town
+])
+def test_one_capitalised_word_of_the_language_is_kept_unless_a_name(text, kept):
+    surrogate = REG["ID_SUJETO_ASISTENCIA"].generate(text, "ID_SUJETO_ASISTENCIA", 0, state(text))
+    assert surrogate.kept == kept
+    if not kept:
+        assert surrogate.text != text

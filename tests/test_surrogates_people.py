@@ -458,3 +458,12 @@ def test_a_hypocoristic_the_name_table_lacks_is_a_given_name():
         # "Marí" in the middle stays a surname
         assert sex_of(given) == "m" and len(surnames) == 2, doctor
         assert not any(sum(DATA.name_sex(s)) > DATA.surname.get(fold(s), 0) for s in surnames), doctor
+
+
+def test_a_nickname_in_quotation_marks_becomes_a_given_name() -> None:
+    # a prison health report written blind: "Alias: «Tato»" had become "«Santana»", a surname
+    text = "Interno: ROMERO DE LA ROSA, Antonio Jesús      Alias: «Tato»\n"
+    for seed in range(5):
+        result = run(text, (P, "ROMERO DE LA ROSA, Antonio Jesús"), (P, "Tato"), seed=seed)
+        nickname = new_texts(result)[-1]
+        assert sum(DATA.name_sex(nickname)) > 0, nickname

@@ -244,3 +244,11 @@ def test_an_ordinal_mark_typed_as_a_letter_is_kept(seed):
     # dev S0365-66912009001100005-3: "C/. Piamonte, 7, 3.o B" became "…, 6, 6.b C"
     new = street("C/. Piamonte, 7, 3.o B", seed)
     assert re.search(r", \d, \d\.o [A-H]$", new), new
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_catalan_floor_and_door_ordinals_keep_their_endings(seed: int) -> None:
+    # a Catalan emergency discharge written blind: "C/ Major, 27, 2n 1a" had become "… 6n 4d"
+    text = "C/ Major, 27, 2n 1a"
+    new = REG["CALLE"].generate(text, "CALLE", 0, state(text, seed=seed)).text
+    assert re.search(r", \d+, \dn \da$", new), new

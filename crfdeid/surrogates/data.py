@@ -711,6 +711,8 @@ class SurrogateData:
                     self.profession_isco.setdefault(fold(form), isco)
                     if len(form.split()) > 1:
                         heads[fold(form.split()[0])][isco] += 1
+            if row.get("language") not in (None, "", pack.language):
+                continue  # a regional form ("llaurador"): found in notes, never a surrogate
             if len(pair[0].split()) <= 2 and len(pair[1].split()) <= 2:
                 short.append(pair)
                 for length in range(1, len(isco) + 1):

@@ -81,6 +81,10 @@ class DescriptionGenerator:
             return "kept"
         if len(words) == 1 and stripped.islower() and self._word_of_the_language(stripped):
             return "kept"  # "Historia familiar", "carta" had become "Historia un dato personal"
+        if (len(words) == 1 and stripped[:1].isupper() and stripped[1:].islower()
+                and key not in data.given and key not in data.surname
+                and self._word_of_the_language(stripped.lower())):
+            return "kept"  # "Gestante de 29 años" opening a case report, no name of the tables
         if words and all(self._plain(w) or w in data.nationality_forms for w in words):
             return "with nationality"  # "origen boliviano": the adjective changes, the rest stays
         return "generalised"

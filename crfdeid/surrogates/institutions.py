@@ -197,6 +197,10 @@ class InstitutionGenerator:
         named = _NAMED_ACRONYM.fullmatch(stripped)
         name = named["name"] if named else stripped
         folded = fold(name)
+        if " " not in folded and any(head == folded for head, _ in self.data.institutions):
+            # a kind alone names no institution ("si el Juzgado lo estima oportuno"): every
+            # surrogate of its kind was the note's other court's, and it had become "Grupo Martínez"
+            return Surrogate(text, kept=True, note="a kind of institution alone names none: kept")
         default = self.data.institution_default
         templates = default
         for head, options in self.data.institutions:

@@ -39,6 +39,11 @@ _SURNAMES_ANYWHERE = re.compile(r"^\W*apellidos?\s*[:.]", re.IGNORECASE | re.MUL
 #: stays whole) followed by a capitalised word.
 _GLUED = regex.compile(r"(?<=\p{Ll}{2})(?=\p{Lu}\p{Ll})")
 #: How many more bearers as a given name than as a surname make a name's last word a given name.
+#: Quotation marks that open a nickname ("«Loli»", '"Curro"').
+_NICKNAME_OPENINGS = ("«", '"', "“")
+#: How many times more often a first word must be borne as a surname than as a given name to
+#: be read as a surname.
+_SURNAME_OVER_GIVEN = 100
 _GIVEN_OVER_SURNAME = 10
 _SEX_FIELD = WordLed(re.compile(r"\bsexo\s*[:.]?\s*([^\W\d_]+)", re.IGNORECASE), ["sexo"])
 #: how a case report introduces its patient: a sex word (the pack's), at most two words, then
@@ -327,10 +332,15 @@ class PeopleGenerator:
             alone = len(tokens) == 1
             if seen_surname or s in after_de:
                 kind = "surname"
+            elif alone and before.rstrip().endswith(_NICKNAME_OPENINGS):
+                kind = "given"  # a nickname in quotation marks ("«Tato»" had become "«Santana»")
             elif alone:
                 kind = "given" if (g > n and not _after_title(before)) or (g > 0 and n == 0) else "surname"
             elif index == 0:
-                kind = "given" if g > 0 or n == 0 else "surname"
+                # a first word borne as a surname far more than as a given name opens a name
+                # written surnames first ("SOLÉ I BARRUFET" before ", MONTSERRAT": Sole is a
+                # given name of 56 women, Solé a surname of 11,986 people; it had become "IRENE")
+                kind = "given" if (g > 0 and g * _SURNAME_OVER_GIVEN >= n) or n == 0 else "surname"
             elif index == len(tokens) - 1 and not seen_surname:
                 # "Pedro José", "María José": a second given name far more borne than its
                 # surname (José is both) is one — "Hijo Pedro José" had become "Francisco Arrabal"

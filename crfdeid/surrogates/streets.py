@@ -38,6 +38,10 @@ _ORDINAL_SUFFIXES = frozenset(
     ("er", "ero", "era", "ro", "ra", "do", "da", "to", "ta", "vo", "va", "no", "na", "mo", "ma")
 )
 
+#: Catalan ordinal endings of a floor ("1r", "2n", "4t"); with them, "1a" is the first door, not
+#: a door letter ("C/ Major, 27, 2n 1a" had become "6n 4d").
+_CATALAN_FLOORS = frozenset(("r", "n", "t"))
+
 
 #: A road code: capitals, an optional hyphen, an Arabic or Roman number ("N-332", "A7", "AP-7",
 #: "CV-500", "N-IV", "AS-II").
@@ -218,9 +222,15 @@ class StreetGenerator:
     def new_tail(self, tail: str, rng: random.Random) -> str:
         out = []
         tokens = _TAIL_TOKEN.findall(tail)
+        suffixes = _ORDINAL_SUFFIXES
+        if any(t in _CATALAN_FLOORS for t in tokens):  # "2n 1a": Catalan floor and door ordinals
+            suffixes = suffixes | _CATALAN_FLOORS | {"a"}
         for index, token in enumerate(tokens):
             following = tokens[index + 1] if index + 1 < len(tokens) else ""
-            if token.isdigit() and fold(following) in _ORDINAL_SUFFIXES:
+            if index and tokens[index - 1].isdigit() and fold(token) in suffixes - _ORDINAL_SUFFIXES:
+                out.append(token)  # the "n" of "2n", the "a" of "1a" after it
+                continue
+            if token.isdigit() and fold(following) in suffixes:
                 out.append(token)  # a floor written "1er", "2do": the suffix fits only its number
                 continue
             if token in ("o", "a") and index > 1 and tokens[index - 1] == "." and tokens[index - 2].isdigit():
