@@ -96,6 +96,8 @@ _NAMED_PEOPLE = frozenset({"person_patient", "person_clinician", "person_other"}
 _ROMAN_NUMERAL = regex.compile(r"(?:X{0,3})(?:IX|IV|V?I{0,3})(?<=[IVX])")
 #: A span's first word, its dot if any, and the space after it.
 _LEADING_WORD = regex.compile(r"(?P<word>\p{L}+)(?P<dot>\.)?[ \t]+(?=\p{Lu})")
+#: Up to three words after a span, on its line.
+_NEXT_WORDS = regex.compile(r"(?:[ ]\p{L}+){1,3}")
 #: A comma, then a capitalised word: where a second name may start in a span of two people.
 _COMMA_THEN_CAPITAL = regex.compile(r",[ \t]+(?=\p{Lu})")
 _WORDS = regex.compile(r"[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*")
@@ -619,6 +621,13 @@ class SpanForm:
                     or key not in self.professions or key in self.places or key in self.countries):
                 return span
             label = profession
+        elif kind == "profession" and end == span.end:
+            # the table's longer form the tagger cut ("maestra de educación" of "… infantil":
+            # "encuestadora infantil")
+            more = _NEXT_WORDS.match(text, end)
+            if more is not None:
+                ends = [m.end() for m in _WORDS.finditer(text, end, more.end())]
+                end = next((e for e in reversed(ends) if fold(text[span.start : e]) in self.professions), end)
         return span if (end, label) == (span.end, span.label) else replace(span, end=end, label=label)
 
     def _named_relative(self, text: str, span: Span, previous: Span | None) -> Span:

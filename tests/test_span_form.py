@@ -862,3 +862,12 @@ def test_a_span_ends_before_an_elision_cut_from_its_word() -> None:
     text = "Remitido por: Marta Vilanova. Unitat d'Hospitalització Psiquiàtrica d'Aguts. Parc Hospitalari"
     assert _tidied(text, ("CALLE", "Unitat d'Hospitalització Psiquiàtrica d"), score=0.99) == [
         ("CALLE", "Unitat d'Hospitalització Psiquiàtrica")]
+
+
+def test_an_occupation_the_tagger_cut_takes_the_tables_longer_form() -> None:
+    # a case report written blind: "maestra de educación" + "infantil" had become "encuestadora infantil"
+    text = "Mujer de 57 años, maestra de educación infantil en el Colegio Público Ribera del Queiles."
+    assert _tidied(text, ("PROFESION", "maestra de educación"), score=0.99) == [
+        ("PROFESION", "maestra de educación infantil")]
+    text = "Mujer de 57 años, maestra de primaria en el colegio."  # no longer form: as it was
+    assert _tidied(text, ("PROFESION", "maestra"), score=0.99) == [("PROFESION", "maestra")]
