@@ -341,7 +341,8 @@ BLIND5_LEAKS = {
     ('doc10_alta_urgencies_lleida', 'SEM'), ('doc11_sanidad_penitenciaria_salamanca', '2023'),
     ('doc11_sanidad_penitenciaria_salamanca', 'MINISTERIO DEL INTERIOR'),
     ('doc11_sanidad_penitenciaria_salamanca', 'interno en este establecimiento'),
-    ('doc14_salud_laboral_zaragoza', 'Quevedo'), ('doc15_clinica_privada_canarias_aseguradora', 'Arguineguín'),
+    ('doc14_salud_laboral_zaragoza', 'Quevedo'),
+    ('doc15_clinica_privada_canarias_aseguradora', 'Arguineguín'),
     ('doc15_clinica_privada_canarias_aseguradora', 'CLÍNICA ATLÁNTICA DEL PUERTO'),
     ('doc15_clinica_privada_canarias_aseguradora', 'Clínica Atlántica del Puerto'),
 }
