@@ -92,6 +92,8 @@ _NOT_PEOPLE = frozenset({"town", "region", "country", "organisation", "hospital"
                          "street", "location_other"})
 #: People whose span is their name alone (a relative's holds a kinship phrase).
 _NAMED_PEOPLE = frozenset({"person_patient", "person_clinician", "person_other"})
+#: A street's floor, after its number and a comma ("3º esq", "2ª", "bajo B", "ático").
+_FLOOR_START = regex.compile(r"(?i:\d{1,2}[ºª°]|\d{1,2}\.[ºª°o]|bajo|entlo|entresuelo|ático|piso)(?![\p{L}])")
 #: The Roman numeral that ends a facility's name ("Sevilla I", "Madrid IV").
 _ROMAN_NUMERAL = regex.compile(r"(?:X{0,3})(?:IX|IV|V?I{0,3})(?<=[IVX])")
 #: A span's first word, its dot if any, and the space after it.
@@ -756,7 +758,8 @@ class SpanForm:
         """Spans the tagger cut inside one name: two places parted by "y" that the tables hold
         as one ("Castilla" + "León" of "Castilla y León", the second as a hospital: "Cogollos y
         Complejo Asistencial Universitario de Burgos"), and two spans of one facility's label
-        parted by a space ("Hospital Universitario La Paz-Carlos" + "III"); a facility and the
+        parted by a space ("Hospital Universitario La Paz-Carlos" + "III"); a street and its floor
+        after a comma ("Rúa da Feira 12" + "3º esq", whose surrogate was "calle"); a facility and the
         Roman numeral of its name ("Centro Penitenciario de Sevilla" + "I", which had become
         "institución")."""
         out: list[Span] = []
@@ -767,6 +770,10 @@ class SpanForm:
                 continue
             gap = text[last.end : span.start]
             kinds = (self._category.get(last.label), self._category.get(span.label))
+            if (gap in (", ", ",") and kinds == ("street", "street")
+                    and _FLOOR_START.match(text, span.start)):
+                out[-1] = replace(last, end=span.end)  # "Rúa da Feira 12" + "3º esq"
+                continue
             if (gap == " " and kinds[0] in ("hospital", "health_centre", "organisation")
                     and _ROMAN_NUMERAL.fullmatch(text, span.start, span.end)):
                 out[-1] = replace(last, end=span.end)  # "Centro Penitenciario de Sevilla" + "I"

@@ -871,3 +871,13 @@ def test_an_occupation_the_tagger_cut_takes_the_tables_longer_form() -> None:
         ("PROFESION", "maestra de educación infantil")]
     text = "Mujer de 57 años, maestra de primaria en el colegio."  # no longer form: as it was
     assert _tidied(text, ("PROFESION", "maestra"), score=0.99) == [("PROFESION", "maestra")]
+
+
+def test_a_streets_floor_after_a_comma_is_part_of_it() -> None:
+    # a Galician referral written blind: "3º esq" as a street of its own had become "calle"
+    text = "Enderezo: Rúa da Feira 12, 3º esq., 27800 Vilalba (Lugo)"
+    assert _tidied(text, ("CALLE", "Rúa da Feira 12"), ("CALLE", "3º esq"), score=0.99)[0] == (
+        "CALLE", "Rúa da Feira 12, 3º esq")
+    text = "Domicilio: C/ Mayor 3, C/ Sol 5"  # two streets stay two
+    assert _tidied(text, ("CALLE", "C/ Mayor 3"), ("CALLE", "C/ Sol 5"), score=0.99) == [
+        ("CALLE", "C/ Mayor 3"), ("CALLE", "C/ Sol 5")]

@@ -221,3 +221,18 @@ def test_an_institution_in_capitals_stays_in_capitals():
     for seed in range(4):
         (new,) = new_texts(run(original + "\nServicio de Patología", ("INSTITUCION", original), seed=seed))
         assert new == new.upper() and new.startswith("INSTITUTO")
+
+
+@pytest.mark.parametrize("text, kept", [
+    # a private clinic's letter written blind: a pacemaker's maker and model had become "Toledo Farma"
+    ("Medtronic Azure XT DR MRI SureScan", True),
+    ("Medtronic", True),
+    ("Juzgado", True),                                  # a kind alone names no institution
+    ("Universidad de Granada", False),
+    ("Juzgado de lo Penal n.º 2 de Salamanca", False),
+])
+def test_makers_and_kinds_alone_are_kept_institutions_replaced(text: str, kept: bool) -> None:
+    surrogate = build_registry(surrogate_data("es"))["INSTITUCION"].generate(
+        text, "INSTITUCION", 0, state(text))
+    assert surrogate.kept == kept
+    assert (surrogate.text == text) == kept

@@ -585,3 +585,18 @@ def test_every_foreign_place_of_meddocan_stays_foreign(meddocan_dir):
             checked += 1
             assert DATA.find_town(new) is None and fold(new) not in DATA.province_lookup, (txt.name, new)
     assert checked > 20
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_birthplace_no_table_holds_goes_with_the_one_foreign_country_named(seed: int) -> None:
+    # a case report written blind: "natural de Nador" (with "Marruecos" and "España" in the note)
+    # had become "natural de Lora del Río"
+    text = ("País: Marruecos.\nGestante de 29 años, natural de Nador y residente en España desde "
+            "hace diez años. Vive en Palma del Río.")
+    result = run(text, ("PAIS", "Marruecos"), (T, "Nador"), ("PAIS", "España"), (T, "Palma del Río"),
+                 seed=seed)
+    country, birthplace, _, town = new_texts(result)
+    code = DATA.country_code[country_key(country)]
+    assert (code, "city") in DATA.foreign_lookup.get(fold(birthplace), []) or any(
+        fold(birthplace) == fold(name) for name in DATA.foreign_places.get((code, "city"), ()))
+    assert DATA.find_town(town) is not None  # the Spanish town stays Spanish

@@ -12,6 +12,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 from .base import LETTERS, DocumentState, Level, Surrogate, chosen, fold, normalise, weighted_choice
 from .data import SurrogateData, words_of
@@ -44,6 +45,23 @@ class InstitutionGenerator:
     def __init__(self, data: SurrogateData, territories: TerritoryGenerator | None = None) -> None:
         self.data = data
         self.territories = territories
+
+    @cached_property
+    def makers(self) -> frozenset[str]:
+        """The folded names and aliases of the pack's drug and device makers (organisation list,
+        kind ``manufacturer``): MEDDOCAN leaves the maker of an implant in clear."""
+        pack = self.data.pack
+        if "organisation" not in pack.tables:
+            return frozenset()
+        return frozenset(fold(name) for row in pack.table("organisation").rows
+                         if row.get("kind") == "manufacturer"
+                         for name in (row["name"], *filter(None, (row.get("aliases") or "").split("|"))))
+
+    def made_by(self, text: str) -> bool:
+        """Does the span open with a maker's name ("Medtronic Azure XT DR MRI SureScan", a
+        pacemaker's model)?"""
+        words = LETTERS.findall(text)
+        return any(fold(" ".join(words[:k])) in self.makers for k in range(1, min(4, len(words)) + 1))
 
     def named_place(self, name: str) -> tuple[str, str, str]:
         """The Spanish place an institution's name names, last one first: ("town", town,
@@ -197,6 +215,10 @@ class InstitutionGenerator:
         named = _NAMED_ACRONYM.fullmatch(stripped)
         name = named["name"] if named else stripped
         folded = fold(name)
+        if self.made_by(name):
+            # a device's or a drug's maker and model name no one ("(Medtronic Azure XT DR MRI
+            # SureScan, nº serie …)" had become "(Toledo Farma, …")
+            return Surrogate(text, kept=True, note="a maker of drugs or devices names no one: kept")
         if " " not in folded and any(head == folded for head, _ in self.data.institutions):
             # a kind alone names no institution ("si el Juzgado lo estima oportuno"): every
             # surrogate of its kind was the note's other court's, and it had become "Grupo Martínez"

@@ -61,6 +61,12 @@ _ChainKey = tuple[str | None, bool, tuple[frozenset[str], ...]]
 #: Madrid", "Aranda de Duero / Burgos", "Utrera - Sevilla", "Aranjuez. Madrid".
 _PAIR_GAP = re.compile(r"\s*[(,/.-]\s*|\s+")
 
+#: What a birthplace follows ("natural de", "originario de la región de", "nacida en").
+_ORIGIN_BEFORE = re.compile(
+    r"(?:natural|originari[oa]s?|oriund[oa]s?|nacid[oa]s?|procedentes?)\s+(?:de|en)\s+"
+    r"(?:(?:la\s+región|la\s+provincia|la\s+ciudad|el\s+pueblo)\s+de\s+)?$", re.IGNORECASE)
+
+
 def _distinct(items: Iterable[str], limit: int) -> tuple[str, ...]:
     """The first ``limit`` distinct items, in order, reading no further than needed."""
     seen: dict[str, None] = {}
@@ -236,6 +242,11 @@ class TerritoryGenerator:
                 options = data.foreign_lookup.get(fold(stripped), [])
                 pick = next((o for o in options if o[0] in mentioned), options[0] if options else None)
                 code = pick[0] if pick else None
+            if code is None and not spanish and len(mentioned - {home}) == 1 and _ORIGIN_BEFORE.search(
+                    text, max(0, start - 48), start):
+                # where a patient of the one foreign country the note names was born, no table
+                # holding it ("natural de Nador" beside "Marruecos" had become "Lora del Río")
+                code = next(iter(mentioned - {home}))
             if code is None:
                 undecided.append((start, stripped, spanish))
             elif code != home:
