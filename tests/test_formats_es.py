@@ -330,10 +330,9 @@ def test_what_the_embedded_model_finds_in_the_fourth_blind_set(blind4: dict[str,
 BLIND5 = BLIND.parent / "es_blind5"
 #: What still leaks from the fifth set (blind once, then read: the seventh round): "España" (kept
 #: by the policy), the emergency service's acronym "SEM" (listed but not matched: an ordinary
-#: acronym in notes), a ministry, an inmate's status ("interno en este establecimiento"), a
-#: private clinic named after its kind ("Clínica Atlántica del Puerto"), places no table holds
-#: (Quevedo in Ecuador, Arguineguín in Mogán); "2017" and "2023" are surrogate years of other
-#: dates (the measure is a plain substring test; both originals are replaced).
+#: acronym in notes), a ministry, an inmate's status ("interno en este establecimiento"), places
+#: no table holds (Quevedo in Ecuador, Arguineguín in Mogán); "2017" and "2023" are surrogate
+#: years of other dates (the measure is a plain substring test; both originals are replaced).
 BLIND5_LEAKS = {
     ('cc01_dermatologia_lugo', '2017'), ('cc01_dermatologia_lugo', 'España'),
     ('cc02_nefrologia_pediatrica_murcia', 'España'), ('cc03_obstetricia_cordoba', 'España'),
@@ -343,8 +342,6 @@ BLIND5_LEAKS = {
     ('doc11_sanidad_penitenciaria_salamanca', 'interno en este establecimiento'),
     ('doc14_salud_laboral_zaragoza', 'Quevedo'),
     ('doc15_clinica_privada_canarias_aseguradora', 'Arguineguín'),
-    ('doc15_clinica_privada_canarias_aseguradora', 'CLÍNICA ATLÁNTICA DEL PUERTO'),
-    ('doc15_clinica_privada_canarias_aseguradora', 'Clínica Atlántica del Puerto'),
 }
 BLIND5_WORD_LEAKS = {
     ('cc01_dermatologia_lugo', 'España'), ('cc02_nefrologia_pediatrica_murcia', 'España'),
@@ -353,9 +350,7 @@ BLIND5_WORD_LEAKS = {
     ('cc08_anatomia_patologica_navarra', 'España'), ('doc10_alta_urgencies_lleida', 'SEM'),
     ('doc11_sanidad_penitenciaria_salamanca', '2023'), ('doc11_sanidad_penitenciaria_salamanca', 'INTERIOR'),
     ('doc11_sanidad_penitenciaria_salamanca', 'MINISTERIO'), ('doc14_salud_laboral_zaragoza', 'Quevedo'),
-    ('doc15_clinica_privada_canarias_aseguradora', 'ATLÁNTICA'),
     ('doc15_clinica_privada_canarias_aseguradora', 'Arguineguín'),
-    ('doc15_clinica_privada_canarias_aseguradora', 'Atlántica'),
 }
 
 
@@ -373,5 +368,5 @@ def test_what_the_embedded_model_finds_in_the_fifth_blind_set(blind5: dict[str, 
                                                              floor: float) -> None:
     # blind, once, with the code of d7c594a (2026-12-06): 0.841 on the best path, 0.894 at the
     # deidentify point (benchmarks/formats.py's measure); after the seventh round they prompted
-    # this test's measure gives 0.895 / 0.940
+    # this test's measure gives 0.898 / 0.944
     assert _recall(blind5, point) >= floor

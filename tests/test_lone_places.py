@@ -379,3 +379,16 @@ def test_a_listed_organisation_takes_the_place_of_spans_inside_it() -> None:
     # the tagger's own span of the whole name stays the tagger's
     whole = Span(town.start, company.end, "HOSPITAL", source="crf")
     assert with_lone_places(text, [whole], STREETS) == [whole]
+
+
+def test_a_clinic_named_after_its_kind_is_a_hospital() -> None:
+    # a private clinic's letter written blind: its name, heading the letter and in it, had leaked
+    assert STREETS is not None
+    text = ("CLÍNICA ATLÁNTICA DEL PUERTO\nC/ León y Castillo 274\n\n"
+            "ingresó en la Clínica Atlántica del Puerto el")
+    found = [(text[s.start:s.end], s.label) for s in STREETS.spans(text, [])]
+    assert ("CLÍNICA ATLÁNTICA DEL PUERTO", "HOSPITAL") in found
+    assert ("Clínica Atlántica del Puerto", "HOSPITAL") in found
+    assert STREETS.spans("revisión en la clínica dental del barrio", []) == []  # no name
+    # inside a longer capitalised name: a test's ("Entrevista Clínica Estructurada para …")
+    assert STREETS.clinics("• Entrevista Clínica Estructurada para los Trastornos", []) == []
