@@ -105,7 +105,8 @@ _CLOSING = {'"': '"', "“": "”", "«": "»", "(": ")"}
 _FULL_NAME = regex.compile(
     r"(?<![\p{L}\p{N}.'’-])(?P<given>\p{Lu}\p{Ll}+)[ ](?P<first>\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?)"
     r"[ ](?P<second>\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?)(?![\p{L}\p{N}'’-]|[ ]\p{Lu})")
-#: A word before a name that makes it part of a longer one ("calle", "de", "San").
+#: A word before a name that makes it part of a longer one ("calle", "del", "San"); not "de":
+#: "acompañada de Rosario Moreno Castillo" is a person.
 _JOINING_BEFORE = regex.compile(r"(?i:\b(?:del|la|el|san|santa|sant|y|i|calle|c/|avda\.?))[ ]$")
 #: A clinician's word before a name on its line.
 _CLINICIAN_BEFORE = regex.compile(
@@ -229,7 +230,7 @@ class LoneNames:
         titles = dict(self.titles)
         if not titles:
             return []
-        people = {label for label in (*titles.values(), self.patient, self.relative) if label}
+        people = self._people()
         found: list[Span] = []
         for m in titled_matches(text):
             label = titles.get(fold(m["title"]) + ".") if m["dot"] else None
@@ -274,12 +275,16 @@ class LoneNames:
             found.append(Span(m.start(), m.end(), label, source=SOURCE))
         return found
 
+    def _people(self) -> set[str]:
+        """The labels of a person: the titles' labels, the patient's and the relative's."""
+        return {label for label in (*dict(self.titles).values(), self.patient, self.relative) if label}
+
     def nicknames(self, text: str, taken: list[tuple[int, int]], spans: Sequence[Span]) -> list[Span]:
         """A nickname in quotation marks: after a person's name and an opening parenthesis
         ("MAQUEDA TOLEDO, DOLORES («Loli»)", that person's label), or after "alias", "apodo",
         "conocido como" ("conocido en su pueblo como «Monchu»", the patient's). A span of
         another kind on it gives way ("Monchu" had become the town "Barcelona")."""
-        people = {label for label in (*dict(self.titles).values(), self.patient, self.relative) if label}
+        people = self._people()
         found: list[Span] = []
         for m in _NICKNAME.finditer(text):
             start, end = m.span("name")
