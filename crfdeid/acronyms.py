@@ -17,6 +17,8 @@ taken; a later occurrence counts only written in the same capitals as a whole wo
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from functools import cache
 
 import regex
 
@@ -42,14 +44,8 @@ def acronym_spans(
     their other whole-word occurrences in ``text``, each with the organisation's label.
     ``category`` maps a label to its PHI category; ``clinical`` says an acronym is an ordinary
     clinical one (the pack's list), never taken."""
-    defined: dict[str, str] = {}
-    for span in spans:
-        if span.fragments is not None or category(span.label) not in CATEGORIES:
-            continue
-        m = _DEFINED.match(text, span.end)
-        if m is None or len(m["acronym"]) > _MAX_LENGTH or clinical(m["acronym"]):
-            continue
-        defined.setdefault(m["acronym"], span.label)
+    definitions = _definitions(text, spans, category, clinical)
+    defined = {acronym: label for acronym, (label, _) in definitions.items()}
     if not defined:
         return []
     taken = sorted((s.start, s.end) for s in spans)
@@ -69,10 +65,60 @@ def with_acronyms(
     category: Callable[[str], str | None],
     clinical: Callable[[str], bool] = lambda acronym: False,
 ) -> list[Span]:
-    """``spans`` and the acronym spans they imply, sorted by offset."""
+    """``spans`` and the acronym spans they imply, sorted by offset. A detected span of the
+    acronym under another organisation's label takes the defining name's ("Complejo
+    Hospitalario Universitario de Albacete (CHUA)" with "CHUA" as an institution, later a
+    hospital: its two surrogates differed, "CSIC" and "CHUT")."""
     spans = list(spans)
+    definitions = _definitions(text, spans, category, clinical)
+    # not a unit's acronym after its hospital ("… Maxilofacial del Hospital X (CBMF-HGO)")
+    defined = {acronym: label for acronym, (label, name) in definitions.items() if spells(acronym, name)}
+    if defined:
+        spans = [replace(s, label=defined[value]) if s.fragments is None and category(s.label) in CATEGORIES
+                 and (value := text[s.start : s.end]) in defined and s.label != defined[value] else s
+                 for s in spans]
     return sorted([*spans, *acronym_spans(text, spans, category, clinical)],
                   key=lambda s: (s.start, s.end, s.label))
+
+
+def _definitions(
+    text: str,
+    spans: Sequence[Span],
+    category: Callable[[str], str | None],
+    clinical: Callable[[str], bool],
+) -> dict[str, tuple[str, str]]:
+    """The acronyms defined in parentheses right after an organisation's span, each with that
+    span's label and text (the first definition's)."""
+    defined: dict[str, tuple[str, str]] = {}
+    for span in spans:
+        if span.fragments is not None or category(span.label) not in CATEGORIES:
+            continue
+        m = _DEFINED.match(text, span.end)
+        if m is None or len(m["acronym"]) > _MAX_LENGTH or clinical(m["acronym"]):
+            continue
+        defined.setdefault(m["acronym"], (span.label, text[span.start : span.end]))
+    return defined
+
+
+def spells(acronym: str, name: str) -> bool:
+    """Are the acronym's letters the beginnings of the name's capitalised words, in order (words
+    may be skipped; each gives one letter or more): "CHUA" of "Complejo Hospitalario
+    Universitario de Albacete", "INCODOL" of "Instituto Colombiano del Dolor"."""
+    letters = "".join(c for c in acronym if c.isalpha()).upper()
+    words = [w.upper() for w in regex.findall(r"\p{Lu}\p{L}*", name)]
+
+    @cache
+    def match(i: int, j: int) -> bool:
+        if i == len(letters):
+            return True
+        for k in range(j, len(words)):
+            word = words[k]
+            for n in range(min(len(word), len(letters) - i), 0, -1):
+                if word[:n] == letters[i : i + n] and match(i + n, k + 1):
+                    return True
+        return False
+
+    return bool(letters) and match(0, 0)
 
 
 def _overlaps(taken: list[tuple[int, int]], start: int, end: int) -> bool:

@@ -77,6 +77,12 @@ class Lexicon:
     def is_known(self, token: str, lang: str) -> bool:
         return self._lookup.get_lemma(normalize_token(token), lang) is not None
 
+    def is_common(self, token: str, lang: str) -> bool:
+        """Known as a word of the language, not only as a proper noun: the dictionary's lemma
+        of "járkov" is "Járkov" (a city), of "urgencias" "urgencia"."""
+        lemma = self._lookup.get_lemma(normalize_token(token), lang)
+        return lemma is not None and not lemma[:1].isupper()
+
 
 @cache
 def lexicon() -> Lexicon:

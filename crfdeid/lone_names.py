@@ -44,6 +44,9 @@ LOWER_SOURCE = "lower-case-name"
 _WORD = regex.compile(r"(?<![\p{L}\p{N}.'’-])\p{Lu}\p{Ll}{2,}(?![\p{L}\p{N}'’-])")
 #: What follows on the same line: a lower-case word, maybe after a comma.
 _AFTER = regex.compile(r"(?:[ \t]*,)?[ \t]+(?P<word>\p{Ll}+)\b")
+#: After a genus's first letters, a species' letter and a number: an allergen's name in the
+#: WHO/IUIS nomenclature ("Ara h 9", "Pru p 3", "Bet v 1"), whose "Ara" is also a given name.
+_ALLERGEN = regex.compile(r"[ ]\p{Ll}[ ]\d{1,2}(?:\.\d+)?(?![\p{L}\p{N}])")
 #: What precedes on the same line: a lower-case word (maybe with a comma), a comma, or a
 #: sentence's end; or nothing (the line starts here).
 _BEFORE = regex.compile(r"(?:(?:^|(?<=[ \t]))(?P<word>\p{Ll}+),?|,|(?P<stop>\S*[.!?:;]))[ \t]+$|^[ \t]*$")
@@ -179,6 +182,8 @@ class LoneNames:
             after = _AFTER.match(text, m.end())
             if after is None or (after["word"] in _CONTINUING and not _clitic(text, after)):
                 continue
+            if _ALLERGEN.match(text, m.end()):
+                continue  # "IgE frente a Ara h 9": an allergen's name (genus, species, number)
             line = _line_before(text, m.start())
             before = _BEFORE.search(line)
             if before is None or (before["word"] or "") in _JOINING:

@@ -64,7 +64,11 @@ _RESIDENT = regex.compile(
     r"(?<![\p{L}\p{N}])(?i:resid(?:e|en|ía|ente|entes)[ \t]+en"
     r"|viv(?:e|en|ía|ió)(?:[ \t]+sol[oa]s?)?[ \t]+en|cerca[ \t]+de"
     r"|domiciliad[oa]s?[ \t]+en|empadronad[oa]s?[ \t]+en|nacid[oa]s?[ \t]+en"
-    r"|(?:es|son|era|eran)[ \t]+(?:originari[oa]s?[ \t]+)?de|originari[oa]s?[ \t]+de)[ \t]+"
+    r"|(?:es|son|era|eran)[ \t]+(?:originari[oa]s?[ \t]+)?de|originari[oa]s?[ \t]+de"
+    # near where, or where one works (the sixth set written blind: "un pinar cercano a Maceda",
+    # "a la altura de Cartaya", "cocinera en un restaurante de Getaria")
+    r"|cercan[oa]s?[ \t]+a|pr[óo]xim[oa]s?[ \t]+a|a[ \t]+la[ \t]+altura[ \t]+de"
+    r"|(?:empresa|restaurante|hotel|bar|tienda|granja|finca|f[áa]brica|taller|cantera|mina)[ \t]+de)[ \t]+"
     + _PLACE_NAME
 )
 #: Where one was born or comes from, then a capitalised name of one or two words, maybe after
@@ -172,6 +176,9 @@ class LonePlaces:
         for name in ("province", "community", "territory", "foreign_place"):
             if name in pack.tables:
                 places.update(dict.fromkeys((fold(e) for e in pack.table(name).entries), "town"))
+        islands = frozenset(fold(part) for name in pack.lone_places.get("islands", ())
+                            for part in (bilingual_parts(name) or [name]))
+        places.update(dict.fromkeys(islands, "town"))  # "se trasladó a Tenerife"
         if "country" in pack.tables and labels.get("country"):
             places.update(dict.fromkeys((fold(e) for e in pack.table("country").entries), "country"))
         stop = frozenset(fold(w) for w in pack.stopwords) | frozenset(
@@ -182,7 +189,8 @@ class LonePlaces:
              if fold(form) not in _AMBIGUOUS_TYPES and (len(form) > 2 or "/" in form or "º" in form)},
             key=lambda f: (-len(f), f),
         )) if labels.get("street") else ()
-        towns = folded_entries(pack, ("municipality", "province", "community", "territory"), parts=True)
+        towns = folded_entries(pack, ("municipality", "province", "community", "territory"),
+                               parts=True) | islands
         propers = _hospital_propers(pack, towns) if labels.get("hospital") else ()
         organisations = tuple(sorted(
             {name for row in pack.table("organisation").rows if row.get("kind") not in _NOT_NAMED
@@ -406,9 +414,9 @@ class LonePlaces:
 
     def born_in(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
         """Where one was born or comes from, named with a word no table holds and the language
-        does not know ("natural de Nador", "originario de la región de Kolda": towns of other
-        countries the tables lack): after "natural de", "originario de", "nacido en" the name
-        is a place."""
+        does not know, or knows only as a proper noun ("natural de Nador", "originario de la
+        región de Kolda", "natural de Járkov": towns of other countries the tables lack): after
+        "natural de", "originario de", "nacido en" the name is a place."""
         town = dict(self.labels).get("town")
         if not town:
             return []
@@ -420,8 +428,8 @@ class LonePlaces:
             words = _WORD.findall(m["name"])
             if fold(m["name"]) in self.stop or not _within(taken, start, end):
                 continue
-            try:
-                known = any(lexicon().is_known(w.lower(), self.language) for w in words)
+            try:  # a proper noun of the dictionary is no word of the language ("Járkov")
+                known = any(lexicon().is_common(w.lower(), self.language) for w in words)
             except ValueError:
                 known = True
             if not known:

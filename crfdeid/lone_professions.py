@@ -15,6 +15,7 @@ contexts the pack's manifest names (``lone_professions``):
   años, reside en Barcelona, conductor de autobús)");
 - ``before``: after a word that says what one is ("es", "era", "fue", "como");
 - ``after``: before a word that says one no longer is, or how ("jubilado", "en paro");
+- ``roles``: before a word of ``before``, what makes the rest a role ("actúa como intérprete");
 - after a detected person's name and a comma ("Juan, guardia civil");
 - ``joins``: after a detected occupation, joined by a comma or a conjunction ("azafata,
   dependienta, monitora de deporte");
@@ -78,6 +79,9 @@ class LoneProfessions:
     stops: tuple[str, ...] = ()
     prepositions: tuple[str, ...] = ()
     prefixes: tuple[str, ...] = ()
+    #: words before a word of ``before`` that make what follows a role, not an occupation
+    #: ("actúa como intérprete": a relative interpreting at the visit)
+    roles: tuple[str, ...] = ()
 
     @classmethod
     def for_pack(cls, pack: LanguagePack | None, label: str | None,
@@ -94,7 +98,8 @@ class LoneProfessions:
         forms = frozenset(f for f in forms if f not in never)
         return cls(label, forms, frozenset(lab for lab in person_labels if lab),
                    *(tuple(spec.get(key, ())) for key in
-                     ("after_age", "before", "after", "joins", "stops", "prepositions", "prefixes")))
+                     ("after_age", "before", "after", "joins", "stops", "prepositions", "prefixes",
+                      "roles")))
 
     @cached_property
     def _patterns(self) -> dict[str, regex.Pattern[str]]:
@@ -115,6 +120,7 @@ class LoneProfessions:
                 rf"[ \t]+(?i:{words(self.prepositions)})[ \t]+"
                 r"(?P<words>\p{L}[\p{L}’']*(?:[ \t]+\p{L}[\p{L}’']*){0,2})"),
             "prefix": regex.compile(rf"(?i:{words(self.prefixes)})[ \t]*(?=\p{{L}})"),
+            "role": regex.compile(rf"(?<![\p{{L}}\p{{N}}])(?i:{words(self.roles)})[ \t]+$"),
             "prefixed": regex.compile(
                 rf"(?<![\p{{L}}\p{{N}}])(?i:{words(self.prefixes)})(?:(?<=-)|[ \t]+)(?=\p{{L}})"),
         }
@@ -191,7 +197,8 @@ class LoneProfessions:
             for item in _ITEM.finditer(text, m.end(), limit):
                 add(self._occupation(text, item.end(), taken))
         for m in pats["before"].finditer(text):
-            add(self._occupation(text, m.end(), taken))
+            if not pats["role"].search(text, max(0, m.start() - 24), m.start()):
+                add(self._occupation(text, m.end(), taken))
         for m in pats["prefixed"].finditer(text):  # "ex profesora de instituto"
             add(self._occupation(text, m.start(), taken))
         for m in pats["after"].finditer(text):

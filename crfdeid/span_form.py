@@ -114,6 +114,13 @@ _LEADING_TYPE = regex.compile(r"\p{L}{1,5}\.|\p{L}/|\p{L}º|(?i:calle|avenida|pl
 #: Categories whose spans hold numbers that may be cut out of a longer code.
 _NUMBERED = frozenset({"id_patient", "id_case", "id_insurance", "id_licence", "id_employee", "id_other",
                        "phone", "fax", "town", "date"})
+#: A capitalised article right before a span, which may begin a town's name ("Los Llanos de Aridane").
+_ARTICLE_BEFORE = regex.compile(r"(?<![\p{L}])(?:La|Las|Los|El|A|O|As|Os|L['’])[ ]?$")
+#: A hyphen and the word after it ("-real" of "Vila-real").
+_HYPHEN_WORD = regex.compile(r"-\p{L}+(?![\p{L}\p{N}])")
+#: Identifiers' categories: codes whose letters and digits the tagger may cut apart.
+_IDENTIFIERS = frozenset({"id_patient", "id_case", "id_insurance", "id_licence", "id_employee", "id_other",
+                          "device", "vehicle"})
 #: What joins the parts of a code ("TR-2025/00417", "AT-48-552903").
 _JOINERS = frozenset("-/")
 #: A part of a code: digits with maybe letters ("2025", "B12"), or a short prefix in capitals ("TR").
@@ -133,6 +140,10 @@ _FOREIGN_FORM = regex.compile(
     r"[ \t]+(?:GmbH|AG|Ltd\.?|Inc\.?|LLC|PLC|plc|S\.p\.A\.|B\.V\.|N\.V\.|SAS|SARL)$")
 #: The rest of a legal form whose "S" a span ends with: ".L.", ".A.", ".L.U.".
 _LEGAL_REST = regex.compile(r"\.[ \t]?[AL]\.(?:[ \t]?U\.)?")
+#: What a street's name after its type and a particle may be read as: a street named after a
+#: place or a person ("Pza. de España", "Avinguda de Fernando Abril Martorell").
+_STREET_NAME_PIECES = frozenset({"street", "country", "town", "location_other", "person_patient",
+                                 "person_clinician", "person_relative", "person_other"})
 #: A street span's end that is no street's end: a particle ("Pza. de", "C/ de la").
 _ENDS_WITH_PARTICLE = regex.compile(r"(?<![\p{L}])(?:de|del|de la|de los|de las|d['’])$")
 #: Spacing on one line.
@@ -184,6 +195,9 @@ _DEPARTMENT = regex.compile(
     _DEPARTMENT_KINDS + r"[ ](?:de|del|d['’])(?:[ ]|(?<=['’]))(?!(?i:salud|salut|saúde|la[ ]salut)\b)")
 #: A department's kind and its "de" just before a span: "Servizo de " of "Servizo de Cardioloxía".
 _DEPARTMENT_BEFORE = regex.compile(r"(?<![\p{L}])" + _DEPARTMENT_KINDS + r"[ ](?:de|del|d['’])[ ]?$")
+#: "de" and a place's name of up to four capitalised words after a hospital's span.
+_OF_TOWN = regex.compile(r"[ ]de[ ](?P<town>\p{Lu}[\p{L}\p{M}'’-]*(?:[ ](?:(?:de|del|la|las|los|el)[ ])?"
+                         r"\p{Lu}[\p{L}\p{M}'’-]*){0,3})(?![\p{L}\p{N}])")
 #: The words a place's name may go on with, one at a time: " de Compostela", " DE LA FRONTERA".
 _PLACE_GOES_ON = regex.compile(r"[ ](?:(?i:de|del|la|las|los|el|d['’])[ ])?[\p{Lu}][\p{L}\p{M}'’-]*")
 #: A comma and a date after a place that opens a line: where and when a report was signed.
@@ -219,6 +233,11 @@ _ORIGIN_BEFORE = regex.compile(
     r"|reside|resid[íi]a|empadronad[oa]|municipio|término[ \t]+municipal|localidad|concejo)"
     r"[ \t]+(?:de|en)[ \t]+$")
 #: A town's part named before it ("el barrio de Retuerto").
+#: Where a business or a workplace is, a word before its town: "trabaja en una empresa de Alcañiz",
+#: "una explotación de almendros de Agramón", "canteras … en el término de Ciutadella".
+_PREMISES_BEFORE = regex.compile(
+    r"(?<![\p{L}])(?i:empresa|explotaci[óo]n|finca|granja|f[áa]brica|cooperativa|taller|restaurante"
+    r"|hotel|tienda|comercio|cantera|mina|término)(?:[ \t]+\p{Ll}+){0,3}?[ \t]+(?:de|en)[ \t]+$")
 _DISTRICT_BEFORE = regex.compile(r"(?<![\p{L}])(?i:barrio|barriada|distrito|pedan[íi]a)[ \t]+(?:de[ \t]+)?$")
 #: A field's key: a colon after the span, then spacing and the value on the same line.
 _KEY_COLON = regex.compile(r"[ \t]*:[ \t]*[^\s]")
@@ -394,6 +413,9 @@ class SpanForm:
                                            else len(text))  # "… DE SANTIAGO" of "… DE COMPOSTELA"
             if span is not None and kind in ("hospital", "health_centre"):
                 span = self._facility_whole(text, span, out[-1].end if out else 0)
+            if span is not None and kind == "hospital":
+                span = self._town_of_hospital(text, span, ordered[i + 1].start if i + 1 < len(ordered)
+                                              else len(text))  # "… Marqués de Valdecilla de Santander"
             if span is not None and kind in _PROPER:
                 span = self._quoted_whole(text, span, out[-1].end if out else 0,
                                           ordered[i + 1].start if i + 1 < len(ordered) else len(text))
@@ -421,12 +443,17 @@ class SpanForm:
                 span = self._after_title(text, span)  # "El Dr. Huerta de Soto" with "Huerta" as a town
             if span is not None and kind in ("town", "country"):
                 span = self._acronym_as_organisation(text, span)  # "UPNA" as a country
-            if span is not None and kind in ("profession", "organisation", "town", "country"):
+            if span is not None and kind in ("profession", "organisation", "town", "country", "id_patient"):
                 span = self._occupation(text, span)  # "guardia civil jubilado" as an organisation
             if span is not None and kind in ("organisation", "town", "country"):
                 span = self._named_relative(text, span, out[-1] if out else None)  # "marido, Petro K."
             if span is not None and kind == "street":
                 span = self._nickname(text, span, out[-1] if out else None)  # '("Paquita")'
+            if span is not None and (kind in _PEOPLE or kind == "town"):
+                # "Los" + "Llanos de Aridane"
+                span = self._article_town(text, span, out[-1].end if out else 0)
+            if span is not None and kind == "town":
+                span = self._hyphened_town(text, span)  # "Vila" of "Vila-real"
             if span is not None and kind in ("country", "town", "email", "url"):
                 span = self._refit(text, span, kind, out[-1] if out else None)
                 if (span is not None and category.get(span.label) in _NAMED_PEOPLE
@@ -501,9 +528,10 @@ class SpanForm:
         if (kind == "organisation" and span.score is not None and span.score < _DOUBT / 5
                 and self._common_words_only(value)):
             return True  # "Consulta de Consejo Genético en Cáncer Hereditario" ("… en Grupo Ayala")
-        if doubted and _SINGLE_WORD.fullmatch(value) and _DEPARTMENT_BEFORE.search(
-                text, max(0, span.start - 24), span.start):
-            return True  # "Servizo de Cardioloxía" with "Cardioloxía" as an e-mail address
+        short = _SINGLE_WORD.fullmatch(value) or (kind == "organisation" and len(_WORDS.findall(value)) <= 3)
+        if doubted and short and _DEPARTMENT_BEFORE.search(text, max(0, span.start - 24), span.start):
+            return True  # "Servizo de Cardioloxía" with "Cardioloxía" as an e-mail address; "Servei
+            # d'Oncologia Mèdica" with "Oncologia Mèdica" as a company ("d'Laboratorios Rivas")
         if kind in ("organisation", "hospital", "health_centre") and _DEPARTMENT.match(value):
             return True  # "Servei de Nefrologia" (a hospital's department) had become "Grupo López"
         if value[:1].isdigit() and _HGVS.search(text, max(0, span.start - 12), span.start):
@@ -602,7 +630,9 @@ class SpanForm:
         """An occupation without the word after it that says one no longer works ("albañil
         jubilado": the surrogate "cristalero" had dropped "jubilado"); an organisation span in
         lower case that is an occupation of the table, the occupation's ("guardia civil
-        jubilado" had become "Guardia Civil de Cádiz")."""
+        jubilado" had become "Guardia Civil de Cádiz"); a doubted town, country or patient's
+        identifier that is an occupation of the table, the occupation's ("varón de 62 años,
+        electricista jubilado," as an identifier was kept as a description: a leak)."""
         words = list(_WORDS.finditer(text, span.start, span.end))
         end = span.end
         while len(words) > 1 and fold(words[-1].group()) in self.retired:
@@ -616,7 +646,7 @@ class SpanForm:
             if profession is None or value != value.lower() or fold(value) not in self.professions:
                 return span
             label = profession
-        elif kind in ("town", "country"):  # "AGRICULTOR JUBILADO" as a town
+        elif kind in ("town", "country", "id_patient"):  # "AGRICULTOR JUBILADO" as a town
             profession = dict(self.category_labels).get("profession")
             key = fold(value)
             if (profession is None or span.score is None or span.score >= _DOUBT
@@ -761,7 +791,9 @@ class SpanForm:
         parted by a space ("Hospital Universitario La Paz-Carlos" + "III"); a street and its floor
         after a comma ("Rúa da Feira 12" + "3º esq", whose surrogate was "calle"); a facility and the
         Roman numeral of its name ("Centro Penitenciario de Sevilla" + "I", which had become
-        "institución")."""
+        "institución"); the letters and the digits of one code, glued, one of them an identifier
+        ("ETAG" as a town + "751214" of "TIS: ETAG751214", which became "PORTUGALETE329413"): the
+        code whole, under the identifier's label."""
         out: list[Span] = []
         for span in spans:
             last = out[-1] if out else None
@@ -770,6 +802,9 @@ class SpanForm:
                 continue
             gap = text[last.end : span.start]
             kinds = (self._category.get(last.label), self._category.get(span.label))
+            if not gap and (glued := self._glued_code(text, last, span, kinds)) is not None:
+                out[-1] = glued  # "ETAG" + "751214"
+                continue
             if (gap in (", ", ",") and kinds == ("street", "street")
                     and _FLOOR_START.match(text, span.start)):
                 out[-1] = replace(last, end=span.end)  # "Rúa da Feira 12" + "3º esq"
@@ -793,6 +828,17 @@ class SpanForm:
             out.append(span)
         return out
 
+    def _glued_code(self, text: str, last: Span, span: Span,
+                    kinds: tuple[str | None, str | None]) -> Span | None:
+        """Two spans touching inside one token of letters and digits, one of them an identifier:
+        one span of the identifier's label (the first identifier's, when both are)."""
+        if not (text[last.end - 1 : last.end].isalnum() and text[span.start : span.start + 1].isalnum()):
+            return None
+        ids = [s for s, kind in zip((last, span), kinds, strict=True) if kind in _IDENTIFIERS]
+        if not ids:
+            return None
+        return replace(last, end=span.end, label=ids[0].label)
+
     def _town_as_organisation(self, text: str, span: Span) -> Span:
         """An organisation span that is a town of the pack's tables, whole ("Sant Feliu de
         Guíxols" after "vive con sus padres en", which became the company "Riera Farma"): the
@@ -804,6 +850,10 @@ class SpanForm:
         value = text[span.start : span.end]
         if _DISTRICT_BEFORE.search(text, max(0, span.start - 24), span.start):
             return replace(span, label=town)  # "el barrio de Retuerto" as a company
+        doubted = span.score is not None and span.score < _DOUBT
+        if (" " not in value and (fold(value) in self.places or doubted)
+                and _PREMISES_BEFORE.search(text, max(0, span.start - 60), span.start)):
+            return replace(span, label=town)  # "una empresa de Alcañiz", "… de almendros de Agramón"
         if fold(value) not in self.places:
             return span
         if " " not in value and not _ORIGIN_BEFORE.search(text, max(0, span.start - 24), span.start):
@@ -825,10 +875,12 @@ class SpanForm:
         return out
 
     def _streets_joined(self, text: str, spans: list[Span]) -> list[Span]:
-        """A street the tagger broke in pieces, its name read as a country or a town ("Pza. de"
-        + "España" + "4" of "Pza. de España 4, 2º izda.", which became "Pza. Mayor España calle"):
-        a street span ending with a particle ("de", "del", "de la") and the span right after it
-        on the line are one street, with the house number after them."""
+        """A street the tagger broke in pieces, its name read as a country, a town or a person
+        ("Pza. de" + "España" + "4" of "Pza. de España 4, 2º izda.", which became "Pza. Mayor
+        España calle"; "Avinguda de" + "Fernando Abril Martorell" + "106", which became "Avinguda
+        Historiador Beti Ángel Daniel Rivas, 327"): a street span ending with a particle ("de",
+        "del", "de la") and the span right after it on the line are one street, with the house
+        number after them."""
         street = dict(self.category_labels).get("street")
         if not street or len(spans) < 2:
             return spans
@@ -840,7 +892,7 @@ class SpanForm:
             if (nxt is not None and span.label == street and not span.fragments and not nxt.fragments
                     and _ENDS_WITH_PARTICLE.search(text, span.start, span.end)
                     and _SPACE_ONLY.fullmatch(text, span.end, nxt.start)
-                    and self._category.get(nxt.label) in ("street", "country", "town", "location_other")):
+                    and self._category.get(nxt.label) in _STREET_NAME_PIECES):
                 end = nxt.end
                 later = i + 2
                 if later < len(spans) and spans[later].label == street and _SPACE_ONLY.fullmatch(
@@ -1318,14 +1370,28 @@ class SpanForm:
         last = list(_WORDS.finditer(value))
         if not last:
             return span
-        first = span.start + last[-1].start()
+        # the place may begin one to three words back ("… Beach de Sant Antoni" of "… de Sant
+        # Antoni de Portmany", the sixth set written blind)
+        firsts = [span.start + w.start() for w in last[-3:] if w.group()[:1].isupper()]
         best = span.end
         for m in _PLACE_GOES_ON.finditer(text, span.end, min(next_start, span.end + 40)):
-            if fold(text[first : m.end()]) in self.places:
+            if any(fold(text[first : m.end()]) in self.places for first in firsts):
                 best = m.end()
             if "\n" in m.group():
                 break
         return span if best == span.end else replace(span, end=best)
+
+    def _town_of_hospital(self, text: str, span: Span, next_start: int) -> Span:
+        """A hospital's span followed by "de" and a town of the tables that no span holds
+        ("Hospital Universitario Marqués de Valdecilla de Santander", whose "Santander" stayed
+        in clear): the town joins the hospital's span, as MEDDOCAN writes it (38 of its
+        hospitals end with their town, 5 have it apart)."""
+        if span.fragments:
+            return span
+        m = _OF_TOWN.match(text, span.end, next_start)
+        if m is None or fold(m["town"]) not in self.places:
+            return span
+        return replace(span, end=m.end())
 
     def _opening_word(self, text: str, span: Span) -> bool:
         """A person's span the tagger all but ruled out (under a tenth) that is one word of the
@@ -1441,6 +1507,11 @@ class SpanForm:
     def _facility_type_words(self) -> frozenset[str]:
         return frozenset(fold(f) for f in self.facility_types)
 
+    @cached_property
+    def _street_type_words(self) -> frozenset[str]:
+        """The folded first words of the pack's street types ("calle", "c", "avda", "plaza")."""
+        return frozenset(fold(w) for form in self.street_types for w in _WORDS.findall(form)[:1])
+
     def _doubted_street(self, text: str, span: Span) -> bool:
         """A street span the tagger doubted that is one word without a number: a word of the
         language or an abbreviation ("Hab." of "Hab. 21", the room). MEDDOCAN's streets hold a
@@ -1454,6 +1525,9 @@ class SpanForm:
             return True  # "vive en" (no number, no capital: words of the sentence)
         if _NUMBER_THEN_WORDS.fullmatch(value) and all(self._known(w) for w in words):
             return True  # "Pfeiffer 7 errores" (a test's score) with "7 errores" as a street
+        if (words and not any(c.isdigit() for c in value) and _ENDS_WITH_PARTICLE.search(value)
+                and self._known(words[0]) and fold(words[0]) not in self._street_type_words):
+            return True  # "Atestado de la" of "Atestado de la Guardia Civil n.º AT-0418/2017"
         if len(words) != 1 or len(value) != len(words[0]) or fold(value) in self.places:
             return False
         return self._known(value) or (len(value) <= 4 and text[span.end : span.end + 1] == ".")
@@ -1511,6 +1585,29 @@ class SpanForm:
         return span if (start, end) == (span.start, span.end) else _shrunk(span, start, end)
 
     # -- labels -----------------------------------------------------------------------------
+    def _article_town(self, text: str, span: Span, previous_end: int) -> Span:
+        """A person's or town's span that, with the article written before it, is a town of the
+        tables ("su padre, Airam Hernández, de Los Llanos de Aridane" with "Llanos de Aridane"
+        as a town made of given names, then the patient, which became "Los Mohamed de
+        Muñoz"): the town, article included."""
+        town = dict(self.category_labels).get("town")
+        article = _ARTICLE_BEFORE.search(text, max(previous_end, span.start - 5), span.start)
+        if town is None or span.fragments or article is None:
+            return span
+        if fold(text[article.start() : span.end]) not in self.places:
+            return span
+        return replace(span, start=article.start(), label=town)
+
+    def _hyphened_town(self, text: str, span: Span) -> Span:
+        """A town span cut at a hyphen inside the town's name ("Vila" of "Vila-real", which
+        became "Valencia-real"): the whole name, where the tables hold it."""
+        if span.fragments:
+            return span
+        more = _HYPHEN_WORD.match(text, span.end)
+        if more is None or fold(text[span.start : more.end()]) not in self.places:
+            return span
+        return replace(span, end=more.end())
+
     def _refit(self, text: str, span: Span, kind: str, previous: Span | None) -> Span:
         """A country, town, e-mail or web span whose text cannot be one, relabelled as the
         person the text says it is; otherwise unchanged."""

@@ -82,3 +82,25 @@ def test_a_search_over_operating_points_sees_the_acronyms_too(embedded: Pipeline
     spans = candidates.spans(embedded.tagger.point)
     assert _texts(LETTER, spans) == _texts(LETTER, list(embedded.run(Document("n", LETTER)).spans))
     assert [LETTER[s.start:s.end] for s in spans].count("CHUVI") == 3
+
+
+def test_a_detected_acronym_under_another_organisations_label_takes_the_names() -> None:
+    # the sixth set written blind: "(CHUA)" as an institution, later "CHUA" as a hospital, had
+    # two surrogates ("CSIC" and "CHUT")
+    text = ("trasladado al Complejo Hospitalario Universitario de Albacete (CHUA). "
+            "Revisión en consulta de Neurología del CHUA el 12-1-2017.")
+    hospital = _span(text, "Complejo Hospitalario Universitario de Albacete", "HOSPITAL")
+    first = _span(text, "CHUA", "INSTITUCION")
+    spans = with_acronyms(text, [hospital, first], CATEGORY)
+    assert _texts(text, spans) == [("HOSPITAL", "Complejo Hospitalario Universitario de Albacete"),
+                                   ("HOSPITAL", "CHUA"), ("HOSPITAL", "CHUA")]
+
+
+def test_a_units_acronym_after_its_hospital_keeps_its_label() -> None:
+    # MEDDOCAN train: "… Maxilofacial del Hospital General del Oeste "Dr. José Gregorio Hernández"
+    # (CBMF-HGO)" is the unit's acronym, an institution in the gold
+    text = ('Unidad de Cirugía Bucal y Maxilofacial del Hospital General del Oeste "Dr. José Gregorio '
+            'Hernández" (CBMF-HGO); 24 h')
+    hospital = _span(text, 'Hospital General del Oeste "Dr. José Gregorio Hernández"', "HOSPITAL")
+    unit = _span(text, "CBMF-HGO", "INSTITUCION")
+    assert _texts(text, with_acronyms(text, [hospital, unit], CATEGORY))[1] == ("INSTITUCION", "CBMF-HGO")

@@ -370,3 +370,58 @@ def test_what_the_embedded_model_finds_in_the_fifth_blind_set(blind5: dict[str, 
     # deidentify point (benchmarks/formats.py's measure); after the seventh round they prompted
     # this test's measure gives 0.898 / 0.944
     assert _recall(blind5, point) >= floor
+
+
+# -- the sixth set written blind -------------------------------------------------------------------
+BLIND6 = BLIND.parent / "es_blind6"
+#: What still leaks from the sixth set (blind once, then read: the eighth round): "España" (kept
+#: by the policy), "Guardia Civil" alone (a national force whose every surrogate would repeat it:
+#: kept), a month alone ("En marzo varias cabras abortaron"); "2012", "2014" and "2015" are
+#: surrogate years of other dates (the measure is a plain substring test; the originals are
+#: replaced). Words: departments and associations whose place the surrogate changed ("Departamento
+#: de Botánica de la Universidade de …", "Asociación de Implantados Cocleares de …", "Servicio de
+#: Sanidad Animal de la …"), and names that are also other surrogates ("María", "Sánchez",
+#: "Real", "Coruña", "Guadalajara").
+BLIND6_LEAKS = {
+    ('cr01_cardiologia_plasencia', 'España'), ('cr02_neurologia_hellin', 'España'),
+    ('cr03_hematologia_cuenca', 'España'), ('cr04_endocrinologia_siguenza', 'España'),
+    ('cr05_oftalmologia_alcaniz', 'España'), ('cr06_orl_calahorra', 'España'),
+    ('cr07_urologia_torrelavega', '2012'), ('cr07_urologia_torrelavega', 'España'),
+    ('cr09_neumologia_ciutadella', 'España'), ('cr10_infecciosas_merida', 'España'),
+    ('cr10_infecciosas_merida', 'marzo'), ('cr12_pediatria_laguna', 'España'),
+    ('cr13_geriatria_soria', '2014'), ('cr14_vascular_ubeda', 'España'),
+    ('cr15_quemados_lepe', 'Guardia Civil'), ('cr16_toxicologia_ourense', 'España'),
+    ('cr17_alergologia_ibiza', '2015'),
+}
+BLIND6_WORD_LEAKS = {
+    ('cr01_cardiologia_plasencia', 'España'), ('cr02_neurologia_hellin', 'España'),
+    ('cr03_hematologia_cuenca', 'España'), ('cr03_hematologia_cuenca', 'Guadalajara'),
+    ('cr04_endocrinologia_siguenza', 'España'), ('cr04_endocrinologia_siguenza', 'abril'),
+    ('cr05_oftalmologia_alcaniz', 'España'), ('cr06_orl_calahorra', 'Cocleares'),
+    ('cr06_orl_calahorra', 'España'), ('cr06_orl_calahorra', 'Implantados'),
+    ('cr07_urologia_torrelavega', 'España'), ('cr07_urologia_torrelavega', 'María'),
+    ('cr09_neumologia_ciutadella', 'España'), ('cr10_infecciosas_merida', 'Animal'),
+    ('cr10_infecciosas_merida', 'España'), ('cr12_pediatria_laguna', 'España'),
+    ('cr12_pediatria_laguna', 'Sánchez'), ('cr14_vascular_ubeda', 'España'),
+    ('cr15_quemados_lepe', 'Real'), ('cr16_toxicologia_ourense', 'Botánica'),
+    ('cr16_toxicologia_ourense', 'Coruña'), ('cr16_toxicologia_ourense', 'Departamento'),
+    ('cr16_toxicologia_ourense', 'España'),
+}
+
+
+@pytest.fixture(scope="module")
+def blind6() -> dict[str, Document]:
+    return load_corpus([BLIND6])
+
+
+def test_what_leaks_from_the_sixth_blind_set_is_what_we_know_of(blind6: dict[str, Document]) -> None:
+    _known_leaks_only(blind6, (18, 690), BLIND6_LEAKS, BLIND6_WORD_LEAKS)
+
+
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.92), ("deidentify", 0.95)])
+def test_what_the_embedded_model_finds_in_the_sixth_blind_set(blind6: dict[str, Document], point: str,
+                                                             floor: float) -> None:
+    # blind, once, with the code of 8ebf1d5 (2026-12-06): 0.903 on the best path, 0.928 at the
+    # deidentify point (benchmarks/formats.py's measure); after the eighth round they prompted
+    # this test's measure gives 0.934 / 0.957
+    assert _recall(blind6, point) >= floor

@@ -127,11 +127,14 @@ def test_a_place_next_to_a_detected_span_is_not_added_twice() -> None:
 def test_the_step_is_the_packs_to_switch_on(tmp_path: Path) -> None:
     assert LonePlaces.for_pack(load_pack("de"), {"town": "LOCATION_CITY"}) is None
     assert LonePlaces.for_pack(load_pack("es"), {"town": None, "country": COUNTRY}) is None
-    assert_refused(tmp_path, "lone_places: {min_population: 20000}", [
-        ("lone_places: {min_population: -1}", "non-negative"),
-        ("lone_places: {min_population: 20000, max: 3}", "unknown key"),
-        ("lone_places: 20000", "expected a mapping"),
+    block = "lone_places:\n  min_population: 20000\n"
+    islands = "  islands: [Tenerife, Gran Canaria, Lanzarote, Fuerteventura, La Palma, La Gomera, El Hierro,"
+    assert_refused(tmp_path, block, [
+        ("lone_places:\n  min_population: -1\n", "non-negative"),
+        ("lone_places:\n  max: 3\n  min_population: 20000\n", "unknown key"),
     ])
+    assert_refused(tmp_path / "islands", islands,
+                   [("  islands: [3, Gran Canaria,", "islands must be a list of names")])
 
 
 def test_the_pipeline_adds_them_after_the_merge() -> None:
@@ -315,6 +318,13 @@ def test_an_organisation_named_like_a_word_is_taken_only_as_written_inside_a_sen
     ("tras 26 años como picador en pozos del concejo de Aller, con silicosis", [("Aller", TOWN)]),
     ("Pasa los veranos en el pueblo de Villanueva del Campo con su hermana.",
      [("Villanueva del Campo", TOWN)]),
+    # the sixth blind set: near where, and where one works
+    ("Setas recogidas por él mismo en un pinar cercano a Maceda el domingo.", [("Maceda", TOWN)]),
+    ("Chocó contra un tractor a la altura de Cartaya y se incendió.", [("Cartaya", TOWN)]),
+    ("Trabaja como cocinera en un restaurante de Getaria.", [("Getaria", TOWN)]),
+    # islands, which no table holds (the pack's lone_places.islands)
+    ("La familia se trasladó a Tenerife en 2017.", [("Tenerife", TOWN)]),
+    ("Pasa los veranos en Eivissa con su hermana.", [("Eivissa", TOWN)]),
 ])
 def test_districts_and_home_towns(text: str, places: list[tuple[str, str]]) -> None:
     assert _found(text) == places
@@ -354,6 +364,8 @@ def test_a_foreign_region_in_parentheses_after_a_town_found_in_the_narrative() -
     # the fifth set written blind: towns of other countries no table holds
     ("Gestante de 29 años, natural de Nador y residente en España desde hace diez años.", "Nador"),
     ("Varón de 27 años, originario de la región de Kolda, que llegó a España en 2021.", "Kolda"),
+    # the sixth set: a city the dictionary knows only as a proper noun
+    ("Paciente de 32 años, natural de Járkov y residente en España desde 2015.", "Járkov"),
 ])
 def test_where_one_was_born_is_a_place_whatever_the_tables_hold(text: str, place: str) -> None:
     assert (place, TOWN) in _found(text)
@@ -392,3 +404,4 @@ def test_a_clinic_named_after_its_kind_is_a_hospital() -> None:
     assert STREETS.spans("revisión en la clínica dental del barrio", []) == []  # no name
     # inside a longer capitalised name: a test's ("Entrevista Clínica Estructurada para …")
     assert STREETS.clinics("• Entrevista Clínica Estructurada para los Trastornos", []) == []
+

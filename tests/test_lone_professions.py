@@ -46,6 +46,7 @@ def _found(text: str, spans: list[Span] | None = None) -> list[str]:
     ("JUBILADO (ERA AGRICULTOR).", ["AGRICULTOR"]),
     ("Mujer de 88 años, viuda, antigua costurera, que vivía sola en Ólvega.", ["costurera"]),  # blind, 4th
     ("Sigue trabajando como\nconductor de autobús en Autocars Riera S.A.", ["conductor de autobús"]),
+    ("que trabajó durante 32 años como picapedrero en canteras de marés", ["picapedrero en canteras"]),
     # before a word that says one no longer is
     ("Alfredo Fidalgo, 64 años, natural de Astorga, ganadero jubilado.", ["ganadero"]),
     ("SITUACION BASAL: AGRICULTOR JUBILADO (OLIVAR).", ["AGRICULTOR"]),
@@ -74,6 +75,7 @@ def test_an_occupation_after_a_relatives_name() -> None:
     "Paciente de 70 años, militar condecorado en la guerra.",         # goes on: no end
     "Varón de 30 años. Mecánico de precisión del taller.",            # another sentence, no context
     "Se trata de un paciente muy profesor de sí mismo.",              # "muy" is no context
+    "Su pareja, Dmytro Shevchenko, actúa como intérprete en las consultas.",  # a role (blind set 6)
 ])
 def test_ordinary_words_and_loose_contexts_are_left(text: str) -> None:
     assert _found(text) == []

@@ -403,6 +403,11 @@ def test_a_street_broken_at_its_name_is_one_street() -> None:
         ("CALLE", "Pza. de España 4")]
     text = "Vive en la C/ de Sevilla 12, con su hija."
     assert _tidied(text, ("CALLE", "C/ de"), (TOWN, "Sevilla"), score=0.3) == [("CALLE", "C/ de Sevilla 12")]
+    # a radiology letterhead: a street named after a person, read as a clinician, became
+    # "Avinguda Historiador Beti Ángel Daniel Rivas, 327"
+    text = "Avinguda de Fernando Abril Martorell, 106 · 46026 València"
+    assert _tidied(text, ("CALLE", "Avinguda de"), ("NOMBRE_PERSONAL_SANITARIO", "Fernando Abril Martorell"),
+                   score=0.6)[0] == ("CALLE", "Avinguda de Fernando Abril Martorell, 106")
     text = "Avda. de la Paz, en Sevilla"  # a street ending in a name stays apart from a town after it
     assert _tidied(text, ("CALLE", "Avda. de la Paz"), (TOWN, "Sevilla"), score=0.9) == [
         ("CALLE", "Avda. de la Paz"), (TOWN, "Sevilla")]
@@ -736,7 +741,7 @@ def test_names_cut_by_the_tagger_are_made_whole_and_of_the_right_kind() -> None:
                    (ORG, "Haro"), (TOWN, "Castilla"), (HOSPITAL, "León"),
                    (HOSPITAL, "Hospital Universitario La Paz-Carlos"), (HOSPITAL, "III")) == [
         (CLINICIAN, "Huerta"), (RELATIVE, "Begoña Goikoetxea"), (TOWN, "Retuerto"), (TOWN, "Haro"),
-        (TOWN, "Castilla y León"), (HOSPITAL, "Hospital Universitario La Paz-Carlos III")]
+        (TOWN, "Castilla y León"), (HOSPITAL, "Hospital Universitario La Paz-Carlos III de Madrid")]
     # two hospitals side by side stay two
     two = "trasladado al Hospital Universitario Puerto Real Complejo Hospitalario de la Bahía."
     assert len(_tidied(two, (HOSPITAL, "Hospital Universitario Puerto Real"),
@@ -881,3 +886,89 @@ def test_a_streets_floor_after_a_comma_is_part_of_it() -> None:
     text = "Domicilio: C/ Mayor 3, C/ Sol 5"  # two streets stay two
     assert _tidied(text, ("CALLE", "C/ Mayor 3"), ("CALLE", "C/ Sol 5"), score=0.99) == [
         ("CALLE", "C/ Mayor 3"), ("CALLE", "C/ Sol 5")]
+
+
+def test_a_codes_letters_and_digits_cut_apart_are_one_identifier() -> None:
+    # a Basque health card: "ETAG" as a town + "751214" became "PORTUGALETE329413"
+    text = "TIS: ETAG751214.\nDomicilio: Zigordia kalea 6"
+    assert _tidied(text, (TOWN, "ETAG"), ("ID_SUJETO_ASISTENCIA", "751214"), score=0.6)[0] == (
+        "ID_SUJETO_ASISTENCIA", "ETAG751214")
+    # the letters an identifier, the digits a date: the identifier's label
+    text = "CIP autonómico: HRPN160815003."
+    assert _tidied(text, ("OTRO_NUMERO_IDENTIF", "HRPN"), ("FECHAS", "160815003"), score=0.6) == [
+        ("OTRO_NUMERO_IDENTIF", "HRPN160815003")]
+    # no identifier among them, or a space between: left as they are
+    text = "Vive en Sevilla 2024."
+    assert _tidied(text, (TOWN, "Sevilla"), ("FECHAS", "2024"), score=0.9) == [
+        (TOWN, "Sevilla"), ("FECHAS", "2024")]
+
+
+def test_a_doubted_street_of_words_ending_in_a_particle_is_none() -> None:
+    # "Atestado de la Guardia Civil n.º AT-0418/2017": "Atestado de la" read as a street
+    text = "Atestado de la Guardia Civil n.º AT-0418/2017."
+    assert _tidied(text, ("CALLE", "Atestado de la"), score=0.06) == []
+    # a street type before the particle is a street broken at its name ("Pza. de" + "España")
+    text = "Domicilio: Pza. de España 4"
+    assert _tidied(text, ("CALLE", "Pza. de"), (COUNTRY, "España"), score=0.06) == [
+        ("CALLE", "Pza. de España 4")]
+
+
+@pytest.mark.parametrize("text, town", [
+    # the sixth set written blind: the town of a workplace read as a company, which became
+    # "Grupo Robles", "González Farma", "Laboratorios Rivas"
+    ("agricultor en una explotación de almendros de Agramón, fumador", "Agramón"),
+    ("soldador en Talleres Metálicos Bajo Martín S.L., una empresa de Alcañiz. Acude", "Alcañiz"),
+    ("los últimos 20 en Pedreres Coll i Fills S.L., en el término de Ciutadella. Exfumador", "Ciutadella"),
+])
+def test_the_town_of_a_workplace_is_no_company(text: str, town: str) -> None:
+    assert (TOWN, town) in _tidied(text, ("INSTITUCION", town), score=0.2)
+
+
+def test_a_company_after_a_workplace_word_stays_a_company() -> None:
+    text = "trabaja en una empresa de Mapfre desde 2010"
+    assert _tidied(text, ("INSTITUCION", "Mapfre"), score=0.9) == [("INSTITUCION", "Mapfre")]
+
+
+def test_a_town_whose_article_was_left_out_takes_it() -> None:
+    # the sixth set written blind: "Llanos de Aridane" (as a town made of given names, then as a
+    # patient) had become "Los Mohamed de Muñoz"
+    text = "su padre, Airam Hernández, de Los Llanos de Aridane. Acude a la escuela."
+    assert (TOWN, "Los Llanos de Aridane") in _tidied(text, (PATIENT, "Llanos de Aridane"), score=0.66)
+    assert (TOWN, "Los Llanos de Aridane") in _tidied(text, (TOWN, "Llanos de Aridane"), score=0.66)
+    # an article before a name that is no town with it: unchanged
+    text = "Vino con El Pedro Ruiz de siempre."
+    assert _tidied(text, (PATIENT, "Pedro Ruiz"), score=0.9) == [(PATIENT, "Pedro Ruiz")]
+
+
+def test_a_town_cut_at_its_hyphen_is_whole() -> None:
+    # "Vila" of "Vila-real" had become "Valencia-real"
+    text = "que residió en Vila-real (Castellón) entre 2010 y 2015"
+    assert (TOWN, "Vila-real") in _tidied(text, (TOWN, "Vila"), score=0.15)
+    text = "vive en Sevilla-Este desde 2010"  # no town of the tables with the word after it
+    assert (TOWN, "Sevilla") in _tidied(text, (TOWN, "Sevilla"), score=0.9)
+
+
+def test_a_hospitals_town_after_it_joins_its_span() -> None:
+    # the sixth set written blind: "Santander" after "Hospital Universitario Marqués de Valdecilla
+    # de" stayed in clear; MEDDOCAN writes a hospital's town inside its span
+    text = "se practicó en el Hospital Universitario Marqués de Valdecilla de Santander, quedando"
+    assert _tidied(text, (HOSPITAL, "Hospital Universitario Marqués de Valdecilla"), score=0.9) == [
+        (HOSPITAL, "Hospital Universitario Marqués de Valdecilla de Santander")]
+    text = "ingresó en el Hospital Carlos Haya de madrugada"  # no town after it
+    assert _tidied(text, (HOSPITAL, "Hospital Carlos Haya"), score=0.9) == [
+        (HOSPITAL, "Hospital Carlos Haya")]
+
+
+def test_a_departments_name_after_an_elided_de_is_no_company() -> None:
+    # the sixth set written blind: "Servei d'Oncologia Mèdica" became "Servei d'Laboratorios Rivas"
+    text = "Remitido por: Jordi Vallverdú Roig, Servei d'Oncologia Mèdica, Hospital Universitari Sant Joan"
+    assert _tidied(text, ("INSTITUCION", "Oncologia Mèdica"), score=0.1) == []
+    assert _tidied(text, ("INSTITUCION", "Oncologia Mèdica"), score=0.9) == [
+        ("INSTITUCION", "Oncologia Mèdica")]
+
+
+def test_an_organisation_ending_in_a_place_of_two_words_takes_the_rest_of_it() -> None:
+    # the sixth set written blind: "… Beach de Sant Antoni" left "de Portmany" in clear
+    text = "trabaja como cocinera en el Hotel Cala Salada Beach de Sant Antoni de Portmany. Antecedentes"
+    assert _tidied(text, ("INSTITUCION", "Hotel Cala Salada Beach de Sant Antoni"), score=0.9) == [
+        ("INSTITUCION", "Hotel Cala Salada Beach de Sant Antoni de Portmany")]

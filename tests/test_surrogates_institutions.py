@@ -228,6 +228,9 @@ def test_an_institution_in_capitals_stays_in_capitals():
     ("Medtronic Azure XT DR MRI SureScan", True),
     ("Medtronic", True),
     ("Juzgado", True),                                  # a kind alone names no institution
+    ("Guardia Civil", True),                            # nor a national force (blind set 6)
+    ("Junta de Extremadura", False),
+    ("Farmacia Ruiz Hernando", False),
     ("Universidad de Granada", False),
     ("Juzgado de lo Penal n.º 2 de Salamanca", False),
 ])
@@ -236,3 +239,29 @@ def test_makers_and_kinds_alone_are_kept_institutions_replaced(text: str, kept: 
         text, "INSTITUCION", 0, state(text))
     assert surrogate.kept == kept
     assert (surrogate.text == text) == kept
+
+
+@pytest.mark.parametrize("text, head", [
+    # the sixth set written blind: "la Junta de Extremadura" had become "la Laboratorios Villa de
+    # Melilla", "la Farmacia Ruiz Hernando" "la Farmacia Ruiz Hospital Santiago Apóstol"
+    ("Junta de Extremadura", "Junta de "),
+    ("Xunta de Galicia", "Junta de "),
+    ("Farmacia Ruiz Hernando", "Farmacia "),
+    ("Cooperativa Olivarera Santa Isabel", "Cooperativa "),
+])
+def test_a_regional_government_a_pharmacy_and_a_cooperative_keep_their_kind(text: str, head: str) -> None:
+    surrogate = build_registry(surrogate_data("es"))["INSTITUCION"].generate(
+        text, "INSTITUCION", 0, state(text))
+    assert surrogate.text.startswith(head) and surrogate.text != text
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_regional_government_beside_towns_that_stayed_in_its_community(seed: int) -> None:
+    # the sixth set written blind: the note's towns of Extremadura stayed in it, so "Junta de
+    # Extremadura" had only itself of its kind and became "Grupo Gómez"
+    text = ("Domicilio en Alange (Badajoz). Se notificó al Servicio de Sanidad Animal de la Junta de "
+            "Extremadura.")
+    items = (("TERRITORIO", "Alange"), ("TERRITORIO", "Badajoz"), ("INSTITUCION", "Junta de Extremadura"))
+    result = run(text, *items, seed=seed)
+    new = new_texts(result)[2]
+    assert new.startswith("Junta de ") and new != "Junta de Extremadura"

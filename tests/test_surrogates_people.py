@@ -467,3 +467,27 @@ def test_a_nickname_in_quotation_marks_becomes_a_given_name() -> None:
         result = run(text, (P, "ROMERO DE LA ROSA, Antonio Jesús"), (P, "Tato"), seed=seed)
         nickname = new_texts(result)[-1]
         assert sum(DATA.name_sex(nickname)) > 0, nickname
+
+
+def test_a_surname_after_a_particle_becomes_one_written_after_it() -> None:
+    # the sixth set written blind: "García de la Vega Tornero" became "Saura de la Fuentes Pérez",
+    # "Martín del Pozo" "Serrano del Larrea", "Ruiz de la Prada" "Esteban de la Romero"
+    text = ("Apellidos: García de la Vega Tornero.\nEl Sr. García de la Vega fue dado de alta. "
+            "Dr. Gonzalo Ruiz de la Prada. Visto por la Dra. Martín del Pozo y por el Dr. Sáenz de Haro.")
+    result = run(text, (P, "García de la Vega Tornero"), (P, "García de la Vega"),
+                 (S, "Gonzalo Ruiz de la Prada"), (S, "Martín del Pozo"), (S, "Sáenz de Haro"))
+    full, short, prada, pozo, haro = new_texts(result)
+    assert short == full.rsplit(" ", 1)[0]  # one person, one surrogate
+    for new, particle in ((full, "de la"), (prada, "de la"), (pozo, "del"), (haro, "de")):
+        after = new.split(f" {particle} ", 1)[1].split()[0]
+        assert fold(after) in {fold(n) for n in DATA.particle_surnames[particle].items}, new
+    for original in ("Vega", "Prada", "Pozo", "Haro"):
+        assert original not in " ".join(new_texts(result))
+
+
+def test_a_name_read_once_as_each_kind_follows_the_tables() -> None:
+    # the sixth set written blind: "Nombre: Rosario." and "Dña. Rosario" had become "Serra"
+    text = "Nombre: Rosario.\nApellidos: Martín del Pozo.\nInforme: Dña. Rosario, de 88 años, viuda."
+    result = run(text, (P, "Rosario"), (P, "Martín del Pozo"), (P, "Rosario"))
+    first, _, second = new_texts(result)
+    assert first == second and sum(DATA.name_sex(first)) > DATA.surname.get(fold(first), 0)

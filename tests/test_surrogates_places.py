@@ -434,6 +434,18 @@ def test_a_place_named_like_a_country_with_its_country_after_it_is_a_place_of_th
     assert code in country_of_place(new_place), (new_place, new_country)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_a_city_named_like_its_own_country_with_the_country_after_it_is_the_city(seed):
+    # the sixth set written blind: "natural de Santo Domingo (República Dominicana)" became
+    # "Haití (Haití)" ("Santo Domingo" is also a name of the country in Spain)
+    text = "Su madre es natural de Santo Domingo (República Dominicana) y vive en Tegueste."
+    result = run(text, (T, "Santo Domingo"), ("PAIS", "República Dominicana"), seed=seed)
+    new_place, new_country = new_texts(result)[:2]
+    assert new_place != new_country
+    code = DATA.country_code[country_key(new_country)]
+    assert code != "DO" and code in country_of_place(new_place), (new_place, new_country)
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_a_foreign_city_beside_its_country_becomes_a_city_of_the_countrys_surrogate(seed):
     # issue 12: "nacido en Casablanca (Marruecos)" became a Spanish town
@@ -600,3 +612,26 @@ def test_a_birthplace_no_table_holds_goes_with_the_one_foreign_country_named(see
     assert (code, "city") in DATA.foreign_lookup.get(fold(birthplace), []) or any(
         fold(birthplace) == fold(name) for name in DATA.foreign_places.get((code, "city"), ()))
     assert DATA.find_town(town) is not None  # the Spanish town stays Spanish
+
+
+def test_a_towns_article_written_after_a_comma_goes_in_front() -> None:
+    # the register writes "Campello, el": a surrogate "vive en Campello, el" read as a register
+    from crfdeid.surrogates.data import display
+
+    assert display("Campello, el") == "El Campello"
+    assert display("Alfàs del Pi, l'") == "L'Alfàs del Pi"
+    assert display("Pamplona/Iruña") == "Pamplona"
+    assert not any(_INVERTED.search(t) for t in DATA.town_pool_all.items)
+    assert DATA.find_town("El Campello") == ("El Campello", "Alicante")
+
+
+_INVERTED = re.compile(r", (?:el|la|los|las|els|les|l')$")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_an_island_becomes_another_of_its_archipelago(seed):
+    # the sixth set written blind: "se trasladó a Tenerife" left in clear
+    text = "La familia se trasladó a Tenerife en 2017 y veranea en Ibiza."
+    tenerife, ibiza = new_texts(run(text, (T, "Tenerife"), (T, "Ibiza"), seed=seed))
+    assert DATA.islands[fold(tenerife)] == DATA.islands["tenerife"] and tenerife != "Tenerife"
+    assert DATA.islands[fold(ibiza)] == DATA.islands["ibiza"] and ibiza not in ("Ibiza", "Eivissa")

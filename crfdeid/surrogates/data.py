@@ -148,18 +148,32 @@ def country_key(name: str) -> str:
 
 
 def display(name: str) -> str:
-    """The first spelling of a bilingual name ("Pamplona/Iruña" -> "Pamplona")."""
-    return name.split("/")[0].strip()
+    """The first spelling of a bilingual name ("Pamplona/Iruña" -> "Pamplona"), its article
+    put back in front where the register writes it after a comma ("Campello, el" -> "El
+    Campello", "Alfàs del Pi, l'" -> "L'Alfàs del Pi": a surrogate "vive en Campello, el" told
+    the reader a register had been read)."""
+    first = name.split("/")[0].strip()
+    inverted = _INVERTED_ARTICLE.fullmatch(first)
+    if inverted is None:
+        return first
+    article = inverted["article"].capitalize()
+    return f"{article}{inverted['name']}" if article.endswith("'") else f"{article} {inverted['name']}"
 
 
+#: A register's name with its article after a comma ("Campello, el", "Alfàs del Pi, l'").
+_INVERTED_ARTICLE = re.compile(r"(?P<name>.+), (?P<article>el|la|los|las|els|les|l'|lo|o|a|os|as)")
+
+
+#: A surname of the table made of a particle and one word ("De la Vega", "Del Pozo", "De Haro").
+_PARTICLE_SURNAME = re.compile(r"(?P<particle>[Dd]e(?: la| las| los)?|[Dd]el) (?P<name>[A-ZÁÉÍÓÚÑÜ][^\s-]+)")
 #: Tables built the first time one of their attributes is read, by the method that builds them
 #: all (attribute -> method): the name lists, streets, professions and foreign places are a third
 #: of the build, and a note without a name or a street never needs them. What they are built from
 #: is read and checked when the pack loads; these methods only reshape it (a count that is no
 #: number, which the pack's loader lets through, is met when its table is first read).
 LAZY = {
-    **dict.fromkeys(("given", "given_pool", "given_either", "surname", "surname_pool", "surname_all"),
-                    "_names"),
+    **dict.fromkeys(("given", "given_pool", "given_either", "surname", "surname_pool", "surname_all",
+                     "particle_surnames"), "_names"),
     **dict.fromkeys(("streets", "streets_in", "common_streets", "street_endings", "national_roads",
                      "po_boxes"), "_streets"),
     **dict.fromkeys(("profession_lookup", "profession_isco", "professions_by_group", "professions",
@@ -244,6 +258,14 @@ class SurrogateData:
         self.feminine_endings = tuple(fold(e) for e in extra["feminine_endings"]) \
             if "feminine_endings" in extra else None
         self._community_adjectives(pack)
+        # islands by archipelago (surrogates.yaml ``islands``): an island becomes another of its
+        # archipelago ("Tenerife" -> "Lanzarote"); every name of a bilingual one is the island
+        self.islands: dict[str, tuple[str, ...]] = {}
+        for group in (self.extra.get("islands") or {}).values():
+            names = tuple(str(n) for n in ([group] if isinstance(group, str) else group))
+            for name in names:
+                for part in name.split("/"):
+                    self.islands[fold(part.strip())] = names
 
     def _community_adjectives(self, pack: LanguagePack) -> None:
         """Adjectives of the communities ("andaluz", "castellano-leonés"), four forms each:
@@ -315,6 +337,7 @@ class SurrogateData:
         self.surname: dict[str, int] = {}
         pairs = []
         folded = {}  # a surname's fold, for the list of usual ones below
+        after_particle: dict[str, list[tuple[str, int]]] = {}
         rows = pack.table("surname").rows
         for row, key in zip(rows, fold_all([row["name"] for row in rows]), strict=True):
             count = int(row["count"] or 0)
@@ -322,6 +345,15 @@ class SurrogateData:
             if " " not in row["name"] and "-" not in row["name"]:
                 pairs.append((row["name"], count))
                 folded[row["name"]] = key
+            elif (particle := _PARTICLE_SURNAME.fullmatch(row["name"])) is not None:
+                after_particle.setdefault(particle["particle"].lower(), []).append((particle["name"], count))
+        # the surnames written after a particle ("De la Vega", "Del Pozo"), by particle: the
+        # word after "de la" in "García de la Vega" becomes another such word ("de la Torre"),
+        # not any surname ("de la Fuentes")
+        self.particle_surnames = {
+            particle: Pool.of(sorted(names, key=lambda p: -p[1]))
+            for particle, names in after_particle.items()
+        }
         # a surname borne more often as a given name ("María", "Juan", "Miguel") reads as a
         # second given name ("Julián María Gil") and can mix sexes: never a frequent surrogate
         usual = [(name, n) for name, n in pairs if sum(self.given.get(folded[name], (0, 0))) <= n]
@@ -385,7 +417,7 @@ class SurrogateData:
             if not not_drawn.found_in(words_of(shown)):  # "Zürich (Kreis 9)"
                 by_province[row["province"]].append((shown, pop))
                 everywhere.append((shown, pop))
-            for part in {row["name"], *row["name"].split("/")}:
+            for part in {row["name"], *row["name"].split("/"), shown}:  # "El Campello" too
                 lookup[fold(part.strip())].append((-pop, shown, row["province"]))
         self.municipality_lookup = {k: [(s, p) for _, s, p in sorted(v)] for k, v in lookup.items()}
         self.town_pool = {p: Pool.of(items) for p, items in by_province.items()}

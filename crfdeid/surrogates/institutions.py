@@ -219,9 +219,12 @@ class InstitutionGenerator:
             # a device's or a drug's maker and model name no one ("(Medtronic Azure XT DR MRI
             # SureScan, nº serie …)" had become "(Toledo Farma, …")
             return Surrogate(text, kept=True, note="a maker of drugs or devices names no one: kept")
-        if " " not in folded and any(head == folded for head, _ in self.data.institutions):
+        if any(head == folded and (" " not in head or all(fold(t).startswith(head) for t in options))
+               for head, options in self.data.institutions):
             # a kind alone names no institution ("si el Juzgado lo estima oportuno"): every
-            # surrogate of its kind was the note's other court's, and it had become "Grupo Martínez"
+            # surrogate of its kind was the note's other court's, and it had become "Grupo Martínez";
+            # nor does a national force whose every template repeats it ("Atestado de la Guardia
+            # Civil": "Guardia Civil de …" holds the original, and it became "Domínguez Farma")
             return Surrogate(text, kept=True, note="a kind of institution alone names none: kept")
         default = self.data.institution_default
         templates = default
@@ -233,9 +236,9 @@ class InstitutionGenerator:
         place = self.place(name, start, start + len(text), state)
         upper = len(letters) > 3 and all(c.isupper() for c in letters)  # a header in capitals
 
-        def make(options: list[str]) -> Callable[[random.Random], str]:
+        def make(options: list[str], where: Place = place) -> Callable[[random.Random], str]:
             def one(rng: random.Random) -> str:
-                new = self.fill(rng.choice(options), rng, place)
+                new = self.fill(rng.choice(options), rng, where)
                 if upper:  # "INSTITUTO DE MEDICINA LEGAL … DE CÓRDOBA" stays in capitals
                     new = new.upper()
                 return f"{new} ({self.initials(new)})" if named else new
@@ -243,6 +246,16 @@ class InstitutionGenerator:
             return one
 
         levels = [Level(make(templates), "institution")]
+        if templates is not default and place.community and not place.avoid and self.territories is not None:
+            # the note's towns stayed in the community the name names, and a template that
+            # names nothing else was the name itself ("Junta de Extremadura" beside Alange ->
+            # Coria had become "Grupo Gómez"): the community's own surrogate
+            kind, value, _ = self.named_place(name)
+            if kind == "community":
+                other = Place(None, self.territories.community_surrogate(value, state), None,
+                              frozenset({fold(value)}))
+                levels.append(Level(make(templates, other), "institution:community", "any-type",
+                                    "the note's community named as written: another community"))
         if templates is not default:
             levels.append(
                 Level(

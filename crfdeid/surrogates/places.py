@@ -37,7 +37,7 @@ from .base import (
     scramble,
     too_close,
 )
-from .data import Pool, SurrogateData, country_key, size_class
+from .data import Pool, SurrogateData, country_key, display, size_class
 from .postal import PostalCodes
 
 _POSTAL = re.compile(r"(?P<lead>E[- ]?)?(?P<code>\d{5})")
@@ -222,6 +222,12 @@ class TerritoryGenerator:
             if codes[i] and (start, end) in places:
                 beside = self._country_after(text, ordered, codes, i)
                 if beside is not None and beside not in (codes[i], home):
+                    named_like_country[i] = beside
+                    codes[i] = None
+                elif beside is not None and beside == codes[i] and (beside, "city") in (
+                        data.foreign_lookup.get(fold(text[start:end].strip()), [])):
+                    # the country's own city named like it, the country after it: "natural de Santo
+                    # Domingo (República Dominicana)" (the city; it had become "Haití (Haití)")
                     named_like_country[i] = beside
                     codes[i] = None
         mentioned = {c for c in codes if c}
@@ -574,6 +580,15 @@ class TerritoryGenerator:
         elif key in self.data.community_lookup:
             new, level = state.draw_chain(stripped, self.community_levels(), "community")
             result = chosen(text.replace(stripped, cased(stripped, new)), level, "community")
+        elif key in self.data.islands:
+            # another island of the archipelago ("Tenerife" -> "Lanzarote"), its first name
+            others = sorted(display(n) for n in self.data.islands[key]
+                            if key not in {fold(part.strip()) for part in n.split("/")})
+            levels = [Level((lambda rng: rng.choice(others)) if others else None, "island"),
+                      Level(self.data.town_pool_all.choose, "town:*", "anywhere",
+                            "no other safe island in the archipelago: a town")]
+            new, level = state.draw_chain(stripped, levels, "island")
+            result = chosen(text.replace(stripped, cased(stripped, new)), level, "island of the archipelago")
         else:
             # an unknown place written before its province ("Gorraiz (Navarra)") is a town of it
             province = state.paired_towns.get(start, "")
