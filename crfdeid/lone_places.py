@@ -433,7 +433,11 @@ class LonePlaces:
             except ValueError:
                 known = True
             if not known:
-                found.append(Span(start, end, town, source=SOURCE))
+                # a country the dictionary knows as a proper noun ("natural de Marruecos"): the
+                # country's label, where the scheme has one
+                kind = self._place_of.get(fold(m["name"]))
+                label = dict(self.labels).get("country") if kind == "country" else None
+                found.append(Span(start, end, label or town, source=SOURCE))
                 taken = sorted([*taken, (start, end)])
         return found
 

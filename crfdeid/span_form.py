@@ -408,7 +408,7 @@ class SpanForm:
                 if after:
                     out.extend([span, *after])
                     continue
-            if span is not None and kind in ("hospital", "health_centre", "organisation"):
+            if span is not None and kind in ("hospital", "health_centre", "organisation", "town"):
                 span = self._place_runs_on(text, span, ordered[i + 1].start if i + 1 < len(ordered)
                                            else len(text))  # "… DE SANTIAGO" of "… DE COMPOSTELA"
             if span is not None and kind in ("hospital", "health_centre"):
@@ -1360,10 +1360,10 @@ class SpanForm:
         return replace(span, start=start, label=town)
 
     def _place_runs_on(self, text: str, span: Span, next_start: int) -> Span:
-        """A facility's or organisation's span ending with the first words of a place whose name
-        goes on after it ("COMPLEXO HOSPITALARIO UNIVERSITARIO DE SANTIAGO" of "… DE SANTIAGO
-        DE COMPOSTELA (CHUS)", which left "DE COMPOSTELA" in clear): widened to the whole place,
-        when the tables hold it."""
+        """A facility's, organisation's or town's span ending with the first words of a place
+        whose name goes on after it ("COMPLEXO HOSPITALARIO UNIVERSITARIO DE SANTIAGO" of "… DE
+        SANTIAGO DE COMPOSTELA (CHUS)", which left "DE COMPOSTELA" in clear; "Breña" of "Breña
+        Alta", which became "Tías Alta"): widened to the whole place, when the tables hold it."""
         if span.fragments:
             return span
         value = text[span.start : span.end]

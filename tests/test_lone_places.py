@@ -371,6 +371,12 @@ def test_where_one_was_born_is_a_place_whatever_the_tables_hold(text: str, place
     assert (place, TOWN) in _found(text)
 
 
+def test_a_birthplace_that_is_a_country_takes_the_countrys_label() -> None:
+    # a country the dictionary knows only as a proper noun, which the tagger missed, is a
+    # country (5-fold CV on MEDDOCAN had one "natural de …" country become a town)
+    assert ("Colombia", COUNTRY) in _found("Mujer de 30 años, natural de Colombia y residente en Madrid.")
+
+
 @pytest.mark.parametrize("text", [
     "Paciente natural de Alta Resolución, sin antecedentes.",  # words of the language
     "Es natural de Que no lo sabe.",

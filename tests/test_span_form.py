@@ -972,3 +972,9 @@ def test_an_organisation_ending_in_a_place_of_two_words_takes_the_rest_of_it() -
     text = "trabaja como cocinera en el Hotel Cala Salada Beach de Sant Antoni de Portmany. Antecedentes"
     assert _tidied(text, ("INSTITUCION", "Hotel Cala Salada Beach de Sant Antoni"), score=0.9) == [
         ("INSTITUCION", "Hotel Cala Salada Beach de Sant Antoni de Portmany")]
+
+
+def test_a_town_cut_before_the_rest_of_its_name_is_whole() -> None:
+    # the sixth set written blind: "Breña" of "Breña Alta" became "Tías Alta"
+    text = "nacido en el Hospital General de La Palma, en Breña Alta; la familia se trasladó"
+    assert (TOWN, "Breña Alta") in _tidied(text, (TOWN, "Breña"), score=0.6)

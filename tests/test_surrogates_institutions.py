@@ -248,6 +248,7 @@ def test_makers_and_kinds_alone_are_kept_institutions_replaced(text: str, kept: 
     ("Xunta de Galicia", "Junta de "),
     ("Farmacia Ruiz Hernando", "Farmacia "),
     ("Cooperativa Olivarera Santa Isabel", "Cooperativa "),
+    ("Hotel Cala Salada Beach de Sant Antoni de Portmany", "Hotel "),  # had become "Redondo Farma"
 ])
 def test_a_regional_government_a_pharmacy_and_a_cooperative_keep_their_kind(text: str, head: str) -> None:
     surrogate = build_registry(surrogate_data("es"))["INSTITUCION"].generate(
