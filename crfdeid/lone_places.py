@@ -25,6 +25,10 @@ Notes written blind (tests/fixtures/es_blind) added: places after "natural de", 
 code, town, street or facility (``chained``); a hospital called by the proper part of its name
 ("intervenida en el Morales Meseguer", ``hospitals``); notes in capitals ("VIVE EN TALAVERA DE LA
 REINA", where a tagger's "LA REINA" gives way to the whole town).
+
+The sixth set added: places near which something happened or where one works ("un pinar cercano
+a Maceda", "un restaurante de Getaria"), and the islands the pack lists (``lone_places.islands``
+in its ``pack.yaml``: "se trasladó a Tenerife"), which no table of places holds.
 """
 
 from __future__ import annotations
@@ -433,7 +437,7 @@ class LonePlaces:
             except ValueError:
                 known = True
             if not known:
-                # a country the dictionary knows as a proper noun ("natural de Marruecos"): the
+                # a country the dictionary knows as a proper noun ("natural de Colombia"): the
                 # country's label, where the scheme has one
                 kind = self._place_of.get(fold(m["name"]))
                 label = dict(self.labels).get("country") if kind == "country" else None
