@@ -44,7 +44,12 @@ def acronym_spans(
     their other whole-word occurrences in ``text``, each with the organisation's label.
     ``category`` maps a label to its PHI category; ``clinical`` says an acronym is an ordinary
     clinical one (the pack's list), never taken."""
-    definitions = _definitions(text, spans, category, clinical)
+    return _mentions(text, spans, _definitions(text, spans, category, clinical))
+
+
+def _mentions(text: str, spans: Sequence[Span], definitions: dict[str, tuple[str, str]]) -> list[Span]:
+    """Each defined acronym's whole-word occurrences no span of ``spans`` overlaps, with the
+    label of the name that defines it."""
     defined = {acronym: label for acronym, (label, _) in definitions.items()}
     if not defined:
         return []
@@ -72,13 +77,12 @@ def with_acronyms(
     spans = list(spans)
     definitions = _definitions(text, spans, category, clinical)
     # not a unit's acronym after its hospital ("… Maxilofacial del Hospital X (CBMF-HGO)")
-    defined = {acronym: label for acronym, (label, name) in definitions.items() if spells(acronym, name)}
-    if defined:
-        spans = [replace(s, label=defined[value]) if s.fragments is None and category(s.label) in CATEGORIES
-                 and (value := text[s.start : s.end]) in defined and s.label != defined[value] else s
+    spelled = {acronym: label for acronym, (label, name) in definitions.items() if spells(acronym, name)}
+    if spelled:  # only the acronyms' own spans change label: the definitions stay the same
+        spans = [replace(s, label=spelled[value]) if s.fragments is None and category(s.label) in CATEGORIES
+                 and (value := text[s.start : s.end]) in spelled and s.label != spelled[value] else s
                  for s in spans]
-    return sorted([*spans, *acronym_spans(text, spans, category, clinical)],
-                  key=lambda s: (s.start, s.end, s.label))
+    return sorted([*spans, *_mentions(text, spans, definitions)], key=lambda s: (s.start, s.end, s.label))
 
 
 def _definitions(

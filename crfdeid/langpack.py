@@ -187,9 +187,8 @@ class LanguagePack:
     #: narrative counts as a person (``crfdeid.lone_names``); empty: never.
     lone_names: Mapping[str, float] = field(default_factory=dict)
     #: ``lone_places`` of the manifest (optional): when a place named after a preposition in
-    #: the narrative counts as one (``crfdeid.lone_places``), and the islands it knows besides
-    #: the tables' places (``islands``: "se trasladó a Tenerife"); empty: never.
-    lone_places: Mapping[str, Any] = field(default_factory=dict)
+    #: the narrative counts as one (``crfdeid.lone_places``); empty: never.
+    lone_places: Mapping[str, float] = field(default_factory=dict)
     #: ``lone_professions`` of the manifest (optional): the words around an occupation of the
     #: profession table that say it is one (``crfdeid.lone_professions``); empty: never.
     lone_professions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -651,22 +650,19 @@ def _load_lone_professions(spec: Any, manifest: Path,
     return out
 
 
-def _load_lone_places(spec: Any, manifest: Path, tables: Mapping[str, Table]) -> dict[str, Any]:
+def _load_lone_places(spec: Any, manifest: Path, tables: Mapping[str, Table]) -> dict[str, float]:
     if spec is None:
         return {}
     if not isinstance(spec, dict):
         raise PackError("lone_places: expected a mapping {min_population: N}", manifest)
-    _check_keys(spec, ("min_population", "islands"), manifest, "lone_places", required=("min_population",))
-    islands = spec.get("islands") or []
-    if not isinstance(islands, list) or not all(isinstance(i, str) and i.strip() for i in islands):
-        raise PackError(f"lone_places: islands must be a list of names, got {islands!r}", manifest)
+    _check_keys(spec, ("min_population",), manifest, "lone_places", required=("min_population",))
     value = spec["min_population"]
     if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
         raise PackError(f"lone_places: min_population must be a non-negative number, got {value!r}", manifest)
     municipality = tables.get("municipality")
     if municipality is None or "population" not in municipality.columns:
         raise PackError("lone_places needs a gazetteer 'municipality' with a column population", manifest)
-    return {"min_population": float(value), "islands": tuple(islands)}
+    return {"min_population": float(value)}
 
 
 def _load_lone_names(spec: Any, manifest: Path, tables: Mapping[str, Table]) -> dict[str, float]:

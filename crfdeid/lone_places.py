@@ -27,8 +27,8 @@ code, town, street or facility (``chained``); a hospital called by the proper pa
 REINA", where a tagger's "LA REINA" gives way to the whole town).
 
 The sixth set added: places near which something happened or where one works ("un pinar cercano
-a Maceda", "un restaurante de Getaria"), and the islands the pack lists (``lone_places.islands``
-in its ``pack.yaml``: "se trasladó a Tenerife"), which no table of places holds.
+a Maceda", "un restaurante de Getaria"), and the islands the pack lists for its pseudonymiser
+(``islands`` in its ``surrogates.yaml``: "se trasladó a Tenerife"), which no table of places holds.
 """
 
 from __future__ import annotations
@@ -180,7 +180,10 @@ class LonePlaces:
         for name in ("province", "community", "territory", "foreign_place"):
             if name in pack.tables:
                 places.update(dict.fromkeys((fold(e) for e in pack.table(name).entries), "town"))
-        islands = frozenset(fold(part) for name in pack.lone_places.get("islands", ())
+        # the islands, which no table of places holds: the pseudonymiser's list by archipelago
+        # (surrogates.yaml ``islands``), one list for both
+        islands = frozenset(fold(part) for group in (pack.surrogate.get("islands") or {}).values()
+                            for name in ([group] if isinstance(group, str) else group)
                             for part in (bilingual_parts(name) or [name]))
         places.update(dict.fromkeys(islands, "town"))  # "se trasladó a Tenerife"
         if "country" in pack.tables and labels.get("country"):

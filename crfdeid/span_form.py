@@ -232,12 +232,12 @@ _ORIGIN_BEFORE = regex.compile(
     r"(?<![\p{L}])(?i:natural|nacid[oa]|residente|vecin[oa]|procedente|originari[oa]|vive|viv[íi]a"
     r"|reside|resid[íi]a|empadronad[oa]|municipio|término[ \t]+municipal|localidad|concejo)"
     r"[ \t]+(?:de|en)[ \t]+$")
-#: A town's part named before it ("el barrio de Retuerto").
 #: Where a business or a workplace is, a word before its town: "trabaja en una empresa de Alcañiz",
 #: "una explotación de almendros de Agramón", "canteras … en el término de Ciutadella".
 _PREMISES_BEFORE = regex.compile(
     r"(?<![\p{L}])(?i:empresa|explotaci[óo]n|finca|granja|f[áa]brica|cooperativa|taller|restaurante"
     r"|hotel|tienda|comercio|cantera|mina|término)(?:[ \t]+\p{Ll}+){0,3}?[ \t]+(?:de|en)[ \t]+$")
+#: A town's part named before it ("el barrio de Retuerto").
 _DISTRICT_BEFORE = regex.compile(r"(?<![\p{L}])(?i:barrio|barriada|distrito|pedan[íi]a)[ \t]+(?:de[ \t]+)?$")
 #: A field's key: a colon after the span, then spacing and the value on the same line.
 _KEY_COLON = regex.compile(r"[ \t]*:[ \t]*[^\s]")

@@ -221,13 +221,10 @@ class TerritoryGenerator:
             # island of Saint Martin), "Georgia, Estados Unidos"
             if codes[i] and (start, end) in places:
                 beside = self._country_after(text, ordered, codes, i)
-                if beside is not None and beside not in (codes[i], home):
-                    named_like_country[i] = beside
-                    codes[i] = None
-                elif beside is not None and beside == codes[i] and (beside, "city") in (
-                        data.foreign_lookup.get(fold(text[start:end].strip()), [])):
-                    # the country's own city named like it, the country after it: "natural de Santo
-                    # Domingo (República Dominicana)" (the city; it had become "Haití (Haití)")
+                # or the country's own city named like it, the country after it: "natural de Santo
+                # Domingo (República Dominicana)" (the city; it had become "Haití (Haití)")
+                if beside is not None and beside != home and (beside != codes[i] or (beside, "city") in (
+                        data.foreign_lookup.get(fold(text[start:end].strip()), []))):
                     named_like_country[i] = beside
                     codes[i] = None
         mentioned = {c for c in codes if c}
