@@ -88,6 +88,11 @@ def _closed_list_entries(pack: LanguagePack) -> dict[str, list[str]]:
         "street_type": [f for forms in pack.street_types.values() for f in forms],
         "facility_type": [f for forms in pack.facility_types.values() for f in forms],
         "stop": list(pack.stopwords),
+        # the islands the pseudonymiser's list holds (surrogates.yaml ``islands``, by
+        # archipelago): no table of places has them, and notes name them as places ("reside en
+        # Lanzarote", "Puerto del Rosario, Fuerteventura")
+        "island": [part.strip() for group in (pack.surrogate.get("islands") or {}).values()
+                   for name in group for part in name.split("/")],
     }
 
 

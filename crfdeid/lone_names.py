@@ -98,8 +98,10 @@ _KIN_WINDOW = 3
 #: (``_KIN_NAME_AT``: one to three capitalised words, particles between).
 _AFTER_A_WORD = regex.compile(r"(?<=\p{L}[ ])\p{Lu}\p{Ll}{2,}")
 _KIN_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?P<kin>\p{L}+)[ ]$")
-_KIN_NAME_AT = regex.compile(r"\p{Lu}\p{Ll}{2,}(?:[ ](?:(?:de|del|de[ ]la|y|i)[ ])?\p{Lu}\p{Ll}+){0,2}"
-                             r"(?![\p{L}\p{N}'’-])")
+#: ... a name of up to three words, a surname maybe hyphenated ("Ingrid Bauer-Lohse": the name
+#: had stopped before "-Lohse", left in the output)
+_KIN_NAME_AT = regex.compile(r"\p{Lu}\p{Ll}{2,}(?:[ ](?:(?:de|del|de[ ]la|y|i)[ ])?\p{Lu}\p{Ll}+"
+                             r"(?:-\p{Lu}\p{Ll}+)*){0,2}(?![\p{L}\p{N}'’-])")
 #: A kinship word and a name (a nickname) in quotation marks or brackets after it.
 _KIN_QUOTED = regex.compile(r"(?<![\p{L}\p{N}])(?P<kin>\p{L}+),?[ ]+(?P<open>[\"“«(])"
                             r"(?P<name>\p{Lu}\p{Ll}{2,}(?:[ ]\p{Lu}\p{Ll}+)?)(?P<close>[\"”»)])")
@@ -117,10 +119,11 @@ _CLINICIAN_BEFORE = regex.compile(
     r"|psic[óo]log[oa]|matrona|auxiliar|residente|adjunt[oa]|facultativ[oa]|gestor[a]?[ ]de[ ]casos)")
 #: A nickname in quotation marks ("«Loli»", '"Curro"'), maybe after an opening parenthesis.
 _NICKNAME = regex.compile(r"(?P<paren>\([ \t]*)?[«\"“](?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+)?)[»\"”]")
-#: What a nickname follows when no name stands before it ("Alias: «Tato»", "conocido como").
+#: What a nickname follows when no name stands before it ("Alias: «Tato»", "conocido como",
+#: "prefiere que le llamen «Hans»", "refiere que «Fulgen» lleva…": the seventh set written blind).
 _NICKNAME_CUE = regex.compile(
     r"(?i:(?<![\p{L}])(?:alias|apodo|apodad[oa]|mote|conocid[oa]s?(?:[ ]\p{L}+){0,4}"
-    r"[ ]como|le[ ]llaman|la[ ]llaman|llamad[oa]))[ \t]*:?[ \t]*$")
+    r"[ ]como|l[ea][ ]llam(?:an|en|aban)|llamad[oa]|(?:refiere|cuenta|comenta|dice)[ ]que))[ \t]*:?[ \t]*$")
 #: Where a relative found after a kinship word comes from (``Span.source``).
 KIN_SOURCE = "kin-name"
 

@@ -49,6 +49,11 @@ SOURCE = "lone-place"
 STREET_SOURCE = "lone-street"
 #: The prepositions a place follows in the narrative.
 _PREPOSITIONS = frozenset({"en", "a", "desde", "hasta", "hacia"})
+#: An address field's value up to its first comma, a name and a house number after it
+#: ("Domicilio habitual: Lindenthalgürtel 114, 50935 Köln"; Catalan "Adreça", Basque "Helbidea").
+_ADDRESS_FIELD = regex.compile(
+    r"(?m)^[ \t]*(?i:domicilio(?:[ \t]+(?:habitual|actual|familiar))?|direcci[óo]n|adre[çc]a|helbidea)"
+    r"[ \t]*:[ \t]*(?P<street>\p{L}[^,\n:]*?[ \t]\d{1,4}[a-zA-Z]?)(?=[ \t]*(?:,|\.?[ \t]*$))")
 #: Words that make a "de" introduce a place: where one was born, lives or comes from ("natural
 #: de La Unión", "vecina de Sopela", "procedente de Nador").
 _ORIGIN = r"(?:natural|vecin[oa]s?|procedentes?|originari[oa]s?|oriund[oa]s?)[ \t]+de"
@@ -221,6 +226,17 @@ class LonePlaces:
     @cached_property
     def _address_places(self) -> frozenset[str]:
         return frozenset(self.address_places)
+
+    def address_field(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+        """The value of an address field up to its first comma, a name and a house number, that
+        no span touches: a street whatever its words ("Domicilio habitual: Lindenthalgürtel
+        114, 50935 Köln", which a model had found and the next one missed)."""
+        street = dict(self.labels).get("street")
+        if not street:
+            return []
+        return [Span(m.start("street"), m.end("street"), street, source=SOURCE)
+                for m in _ADDRESS_FIELD.finditer(text)
+                if not overlaps(taken, m.start("street"), m.end("street"))]
 
     def signed(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
         """The town where a report was signed, opening a line before a comma and a date
@@ -493,6 +509,7 @@ class LonePlaces:
         found: list[Span] = []
         steps: tuple[Callable[[list[tuple[int, int]]], list[Span]], ...] = (
             lambda taken: self.streets(text, taken, spans),
+            lambda taken: self.address_field(text, taken),
             lambda taken: self.before_country(text, taken),
             lambda taken: self.hospitals(text, taken),
             lambda taken: self.organisations(text, taken),

@@ -49,6 +49,8 @@ _WORD = regex.compile(r"\p{L}[\p{L}’']*")
 _NUMBER = r"(?<![\p{L}\p{N}])\d{1,3}[ \t]*"
 #: Where a sentence ends (the age's items go no further).
 _SENTENCE_END = regex.compile(r"\.(?:[ \t\n]|$)|\n[ \t]*\n")
+#: A colon after a word: the word names a field ("Médico: Carmen Sacristán").
+_FIELD_NAME = regex.compile(r"[ \t]*:")
 #: Where a comma item starts after an age: a comma, semicolon, parenthesis or middle dot and
 #: spaces ("58 a · varón · ganadero").
 _ITEM = regex.compile(r"[,;()·][ \t]*(?:\n[ \t>]*)?")
@@ -185,6 +187,8 @@ class LoneProfessions:
 
         def add(span: Span | None) -> None:
             nonlocal taken
+            if span is not None and _FIELD_NAME.match(text, span.end):
+                return  # "Médico:", a header's field after "(cirugía mayor ambulatoria)", no occupation
             if span is not None and not overlaps(taken, span.start, span.end):
                 found.append(span)
                 taken = sorted([*taken, (span.start, span.end)])

@@ -80,7 +80,9 @@ _INITIALLED = frozenset({"person_patient", "person_clinician", "person_relative"
 _ABBREVIATION = regex.compile(r"\p{L}\.")
 #: A header field's key, then maybe another part of the name and a comma ("Paciente: PUIG I
 #: FERRER, "), up to a span.
-_FIELD = regex.compile(r"[ \t]*(?P<key>\p{L}+(?:[ \t]+\p{L}+){0,3})[ \t]*:[ \t]*(?:[^:,\n]+,[ \t]*)?")
+_FIELD = regex.compile(r"[ \t]*(?P<key>\p{L}+(?:[ \t]+\p{L}+){0,3})"
+                       r"(?:[ \t]*/[ \t]*\p{L}+(?:[ \t]+\p{L}+){0,3})?"  # "Apellidos / Abizenak:"
+                       r"[ \t]*:[ \t]*(?:[^:,\n]+,[ \t]*)?")
 #: An age written as a number and a unit ("64 años", "9 meses").
 _AGE = regex.compile(r"\d{1,3}[ \t]*\p{L}+\.?")
 #: Every person's category, a relative's too.
@@ -116,6 +118,18 @@ _NUMBERED = frozenset({"id_patient", "id_case", "id_insurance", "id_licence", "i
                        "phone", "fax", "town", "date"})
 #: A capitalised article right before a span, which may begin a town's name ("Los Llanos de Aridane").
 _ARTICLE_BEFORE = regex.compile(r"(?<![\p{L}])(?:La|Las|Los|El|A|O|As|Os|L['’])[ ]?$")
+#: A thousands group and its dot right before a number ("1.204." of "1.204.557").
+_GROUP_BEFORE = regex.compile(r"(?<![\p{L}\p{N}.,])\d{1,3}\.$|(?<=\d\.)\d{3}\.$")
+#: Capitals glued to a number, a word of their own ("URBE" of "URBE730215").
+_CAPITALS_GLUED = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}{2,6}$")
+#: Letters glued to five digits or more, maybe a letter after them: a code, no place.
+_LETTERS_DIGITS = regex.compile(r"\p{L}+\d{5,}\p{L}?")
+#: Words before an occupation that say it was one's ("antigua costurera", "ex minero").
+_FORMER = frozenset({"antiguo", "antigua", "ex"})
+#: Capitalised words ("Járkov", "Santo Domingo").
+_CAPITALISED_WORDS = regex.compile(r"\p{Lu}[\p{L}'’-]*(?:[ \t]+(?:de|del|la|\p{Lu}[\p{L}'’-]*))*")
+#: Spaces only, or nothing.
+_SPACES_ONLY = regex.compile(r"[ \t]*")
 #: A hyphen and the word after it ("-real" of "Vila-real").
 _HYPHEN_WORD = regex.compile(r"-\p{L}+(?![\p{L}\p{N}])")
 #: Identifiers' categories: codes whose letters and digits the tagger may cut apart.
@@ -348,8 +362,11 @@ class SpanForm:
         category = self._category
         out: list[Span] = []
         ordered = self._given_names_as_other(text, sorted(spans, key=lambda s: (s.start, s.end, s.label)))
+        absorbed = 0  # the end of the last hyphenated compound made whole: spans inside it go
         for i, span in enumerate(ordered):
             kind = category.get(span.label)
+            if not span.fragments and span.end <= absorbed:
+                continue  # "Lohse" (as a company) of "Ingrid Bauer-Lohse"
             if not span.fragments and self._not_its_kind(text, span, kind):
                 continue  # "Fax" or the "52" of "FGe 52" as a phone, "5946" of "c.5946del" as a date
             if (kind in _NAMED or kind == "street") and not span.fragments:
@@ -445,6 +462,8 @@ class SpanForm:
                 span = self._acronym_as_organisation(text, span)  # "UPNA" as a country
             if span is not None and kind in ("profession", "organisation", "town", "country", "id_patient"):
                 span = self._occupation(text, span)  # "guardia civil jubilado" as an organisation
+            if span is not None and kind in ("id_patient", "id_other"):
+                span = self._birthplace_as_id(text, span)  # "natural de Járkov" as an identifier
             if span is not None and kind in ("organisation", "town", "country"):
                 span = self._named_relative(text, span, out[-1] if out else None)  # "marido, Petro K."
             if span is not None and kind == "street":
@@ -454,7 +473,23 @@ class SpanForm:
                 span = self._article_town(text, span, out[-1].end if out else 0)
             if span is not None and kind == "town":
                 span = self._hyphened_town(text, span)  # "Vila" of "Vila-real"
-            if span is not None and kind in ("country", "town", "email", "url"):
+            current = category.get(span.label) if span is not None else None
+            if span is not None and (current in _PEOPLE or current in ("town", "country", "organisation")):
+                # a person's compound takes in the parts tagged apart ("Ingrid Bauer" + "Lohse" as
+                # a company); a place's or a company's only text no span holds ("08005-Barcelona",
+                # "Somoto-Madriz", "Chiesi-España" are two spans in MEDDOCAN), and a place only
+                # the parts before it ("Sevilla-Este": a district after the town)
+                people, cut = current in _PEOPLE, span.end
+                span = _hyphen_compound(
+                    text, span, 0 if people else (out[-1].end if out else 0),
+                    len(text) if people else span.end if current in ("town", "country")
+                    else (ordered[i + 1].start if i + 1 < len(ordered) else len(text)))
+                while out and not out[-1].fragments and out[-1].start >= span.start:
+                    out.pop()  # "Schleswig" (a span of its own) of "Schleswig-Holstein"
+                if span.end > cut:
+                    absorbed = span.end
+            if (span is not None and kind in ("country", "town", "email", "url")
+                    and category.get(span.label) == kind):  # a town made an occupation stays one
                 span = self._refit(text, span, kind, out[-1] if out else None)
                 if (span is not None and category.get(span.label) in _NAMED_PEOPLE
                         and self._no_name(text, span)):
@@ -472,11 +507,22 @@ class SpanForm:
             if span is not None:
                 out.append(span)
         joined = self._joined(text, self._elided_joined(text, self._streets_joined(text, out)))
+        joined = self._not_a_clinicians_role(text, joined)
         # once the halves of an elided name are one ("INSTITUT D" + "'ASSISTÈNCIA…"), a span
         # still ending in an elision cut from its word ends before it
         return [_elision_cut(text, s) if not s.fragments and (category.get(s.label) in _NAMED
                                                               or category.get(s.label) == "street")
                 else s for s in joined]
+
+    def _not_a_clinicians_role(self, text: str, spans: list[Span]) -> list[Span]:
+        """Without the occupation written right before a clinician's name ("con la
+        fisioterapeuta Noelia Garcinuño Sáez"): the clinician's role in the care, no PHI, which
+        had become "la veterinaria Helena Arias Díaz"."""
+        category = self._category
+        return [s for k, s in enumerate(spans)
+                if not (category.get(s.label) == "profession" and not s.fragments and k + 1 < len(spans)
+                        and category.get(spans[k + 1].label) == "person_clinician"
+                        and _SPACES_ONLY.fullmatch(text, s.end, spans[k + 1].start))]
 
     def _two_people(self, text: str, span: Span) -> list[Span]:
         """A span of two people's full names parted by a comma, each opening with a common
@@ -608,6 +654,8 @@ class SpanForm:
         ``_whole_token`` then widens to the whole code."""
         other = dict(self.category_labels).get("id_other")
         value = text[span.start : span.end]
+        if other is not None and _LETTERS_DIGITS.fullmatch(value):
+            return replace(span, label=other)  # "CIP: CRTS830419012" had become "CAMPO DE CRIPTANA"
         if other is None or not value.isdigit() or not text[span.start - 1 : span.start].isalpha():
             return span  # foreign postal codes have 4, 6 or 7 digits ("CP: 1426"), none a prefix
         return replace(span, label=other)
@@ -626,6 +674,18 @@ class SpanForm:
             return span
         return replace(span, label=previous.label)
 
+    def _birthplace_as_id(self, text: str, span: Span) -> Span:
+        """An identifier span of capitalised words and no digit after "natural de", "vive en"
+        and the like: the town it names ("natural de Járkov" as the patient's identifier was
+        kept as a description, a leak)."""
+        town = dict(self.category_labels).get("town")
+        value = text[span.start : span.end]
+        if (town is None or span.fragments or any(c.isdigit() for c in value)
+                or not _CAPITALISED_WORDS.fullmatch(value)
+                or not _ORIGIN_BEFORE.search(text, max(0, span.start - 40), span.start)):
+            return span
+        return replace(span, label=town)
+
     def _occupation(self, text: str, span: Span) -> Span:
         """An occupation without the word after it that says one no longer works ("albañil
         jubilado": the surrogate "cristalero" had dropped "jubilado"); an organisation span in
@@ -638,6 +698,10 @@ class SpanForm:
         while len(words) > 1 and fold(words[-1].group()) in self.retired:
             words.pop()
             end = words[-1].end()
+        former = (len(words) > 1 and fold(words[0].group()) in _FORMER
+                  and fold(text[words[1].start() : end]) in self.professions)
+        if former:  # "antigua costurera" as a town (then a relative): the occupation, sure
+            span = replace(span, start=words[1].start())
         value = text[span.start : end]
         label = span.label
         kind = self._category.get(span.label)
@@ -649,7 +713,7 @@ class SpanForm:
         elif kind in ("town", "country", "id_patient"):  # "AGRICULTOR JUBILADO" as a town
             profession = dict(self.category_labels).get("profession")
             key = fold(value)
-            if (profession is None or span.score is None or span.score >= _DOUBT
+            if (profession is None or (not former and (span.score is None or span.score >= _DOUBT))
                     or key not in self.professions or key in self.places or key in self.countries):
                 return span
             label = profession
@@ -823,6 +887,13 @@ class SpanForm:
                     continue
             if (gap in (" y ", " i ") and kinds[0] in ("town", "region", "country")
                     and kinds[1] in _NOT_PEOPLE and fold(text[last.start : span.end]) in self.places):
+                out[-1] = replace(last, end=span.end)
+                continue
+            if (gap == "/" and kinds[0] == kinds[1] and kinds[0] in ("town", "region")
+                    and fold(text[last.start : last.end]) in self.places
+                    and fold(text[span.start : span.end]) in self.places):
+                # the two names of one bilingual place ("Peñíscola/Peníscola"), which had become
+                # "Guardamar del Segura/Guardamar del Segura": one place, one surrogate
                 out[-1] = replace(last, end=span.end)
                 continue
             out.append(span)
@@ -1115,6 +1186,15 @@ class SpanForm:
         if span.fragments or any(c.isspace() for c in text[span.start : span.end]):
             return span  # "Abril 18" of "Calle Pintor Salvador Abril 18-2-1" is no code's part
         start, end = span.start, span.end
+        kind = self._category.get(span.label)
+        if kind not in ("town", "date"):
+            # "557" of "NHC / HZ: 1.204.557" (a phone, "1.204." left in the output); "730215" of
+            # "TIS: URBE730215" (the letters left)
+            while (group := _GROUP_BEFORE.search(text, max(previous_end, start - 5), start)) is not None:
+                start = group.start()
+            if text[start : end].isdigit() and (caps := _CAPITALS_GLUED.search(
+                    text, max(previous_end, start - 6), start)) is not None:
+                start = caps.start()
         while start - 2 >= previous_end and text[start - 1] in _JOINERS and text[start - 2].isalnum():
             part = start - 2
             while part - 1 >= previous_end and text[part - 1].isalnum():
@@ -1129,7 +1209,6 @@ class SpanForm:
             if not _CODE_PART.fullmatch(text, end + 1, part):
                 break
             end = part
-        kind = self._category.get(span.label)
         if (start, end) == (span.start, span.end):
             return span
         if (start > previous_end and text[start - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
@@ -1686,6 +1765,27 @@ class SpanForm:
 def _alternatives(forms: Iterable[str]) -> str:
     """The written forms as one regex alternation, longest first (so "Pº" never cuts "Pº.")."""
     return "|".join(regex.escape(f) for f in sorted(forms, key=len, reverse=True))
+
+
+def _hyphen_compound(text: str, span: Span, floor: int, ceiling: int) -> Span:
+    """A name or place span cut at a hyphen of a compound whose other parts are capitalised
+    ("Ingrid Bauer" of "Ingrid Bauer-Lohse", "Holstein" of "Schleswig-Holstein", "Marie" of
+    "Oloron-Sainte-Marie"), the whole compound between ``floor`` and ``ceiling``: the part
+    left out had been left in the output ("Rúa-Lohse", "Schleswig-García")."""
+    if span.fragments:
+        return span
+    start, end = span.start, span.end
+    while (before := _CAPITAL_HYPHEN_BEFORE.search(text, max(floor, start - 40), start)) is not None:
+        start = before.start()
+    while (after := _HYPHEN_CAPITAL.match(text, end, ceiling)) is not None:
+        end = after.end()
+    return span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end)
+
+
+#: A capitalised word and a hyphen right before a span ("Schleswig-" of "Schleswig-Holstein").
+_CAPITAL_HYPHEN_BEFORE = regex.compile(r"(?<![\p{L}\p{N}'’.])\p{Lu}\p{L}*-$")
+#: A hyphen and a capitalised word right after a span ("-Lohse" of "Bauer-Lohse").
+_HYPHEN_CAPITAL = regex.compile(r"-\p{Lu}\p{L}*(?![\p{L}\p{N}])")
 
 
 def bilingual_parts(name: str) -> list[str]:

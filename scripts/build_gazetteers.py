@@ -122,6 +122,11 @@ SOURCES = {
         "licence": "MIT (umpirsky/country-list), derived from Unicode CLDR",
         "attribution": "Country names from Unicode CLDR via umpirsky/country-list",
     },
+    "pack_town_aliases": {
+        "pack_files": ["town_aliases.yaml"],
+        "licence": "MIT (this project; hand-written)",
+        "attribution": "crfdeid language pack (hand list of other names of municipalities)",
+    },
     "pack_name_spellings": {
         "pack_files": ["name_spellings.yaml"],
         "licence": "MIT (this project; hand-written)",
@@ -188,6 +193,26 @@ def uninvert(name: str) -> str:
         return name.strip()
     article = match.group(2)
     return f"{article}{match.group(1)}" if article.endswith("'") else f"{article} {match.group(1)}"
+
+
+#: An article the register writes after a comma, in any case ("Campello, el", "Alfás del Pi, l'").
+_TRAILING_ARTICLE = re.compile(r"(.+?),\s*(el|la|los|las|l'|o|a|os|as|es|sa|ses|els|les)", re.IGNORECASE)
+
+
+def written_forms(name: str) -> list[str]:
+    """How notes write a register's name where that differs from it: each name of a bilingual
+    one ("Alicante/Alacant" -> "Alicante", "Alacant"), its article in front ("Campello, el" ->
+    "El Campello"; "Villajoyosa/Vila Joiosa, la" -> "Villajoyosa", "La Vila Joiosa"). Matching
+    knew neither: "Pamplona/Iruña" and "Campello, el" are written nowhere but in the register."""
+    forms = []
+    for part in (p.strip() for p in name.split("/")):
+        match = _TRAILING_ARTICLE.fullmatch(part)
+        if match:
+            article = match.group(2).capitalize()
+            part = f"{article}{match.group(1)}" if article.endswith("'") else f"{article} {match.group(1)}"
+        if part and part != name:
+            forms.append(part)
+    return list(dict.fromkeys(forms))
 
 
 # --- display forms of names: INE lists are upper case without accents -------------------------
@@ -476,17 +501,54 @@ def spelt_by(speller: NameSpeller, before: Counter) -> dict[str, int]:
     return dict(sorted((speller.decided - before).items()))
 
 
-def build_municipalities(src: Path, provinces: ProvinceIndex) -> tuple[list[list[str]], dict]:
+#: The island of a council of the Canaries or the Balearics, by the first digits of its postal
+#: code (the longest prefix first): the pseudonymiser draws an island that agrees with the
+#: surrogate town ("La Laguna (Tenerife)" had become "La Oliva (Gran Canaria)"; La Oliva is on
+#: Fuerteventura). Names as surrogates.yaml's ``islands`` writes them.
+ISLAND_POSTAL_PREFIXES = {
+    "350": "Gran Canaria", "351": "Gran Canaria", "352": "Gran Canaria", "353": "Gran Canaria",
+    "354": "Gran Canaria", "355": "Lanzarote", "356": "Fuerteventura",
+    "380": "Tenerife", "381": "Tenerife", "382": "Tenerife", "383": "Tenerife", "384": "Tenerife",
+    "385": "Tenerife", "386": "Tenerife", "387": "La Palma", "388": "La Gomera", "389": "El Hierro",
+    "0786": "Formentera", "0787": "Formentera", "078": "Ibiza/Eivissa", "077": "Menorca",
+    "070": "Mallorca", "071": "Mallorca", "072": "Mallorca", "073": "Mallorca", "074": "Mallorca",
+    "075": "Mallorca", "076": "Mallorca",
+}
+
+
+def island_of(postal_code: str) -> str:
+    """The island a council's postal code is on ("" off the islands)."""
+    code = postal_code.strip().zfill(5)
+    return next((ISLAND_POSTAL_PREFIXES[code[:n]] for n in (4, 3) if code[:n] in ISLAND_POSTAL_PREFIXES), "")
+
+
+def load_town_aliases(path: Path) -> dict[tuple[str, str], list[str]]:
+    """The pack's hand list of other names of municipalities (town_aliases.yaml: province ->
+    register name -> names notes write), keyed by (register name, province)."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return {(name, province): list(names)
+            for province, towns in data.items() for name, names in towns.items()}
+
+
+def build_municipalities(
+    src: Path, provinces: ProvinceIndex, aliases: dict[tuple[str, str], list[str]] | None = None
+) -> tuple[list[list[str]], dict]:
     """Population rows are ordered by INE code (province blocks); the address list gives the
     province of each uniquely named municipality, and an ambiguous name ("Castejón") takes the
-    province of the block it sits in."""
+    province of the block it sits in. ``aliases``: the pack's other names of towns (a name the
+    register lacks is an error: a typo would otherwise drop them silently)."""
+    aliases = dict(aliases or {})
     with (src / "dismed/PoblacionMunicipios.csv").open(encoding="utf-8", newline="") as fh:
         pop = [(uninvert(r["NOMBRE"]), int(r["POB19"])) for r in csv.DictReader(fh)]
     with (src / "dismed/address.csv").open(encoding="utf-8", newline="") as fh:
         addr = list(csv.reader(fh))[1:]
     prov_of: dict[str, set[str]] = defaultdict(set)
+    island: dict[tuple[str, str], str] = {}
     for row in addr:
-        prov_of[fold(uninvert(row[0]))].add(provinces.canonical(row[5]))
+        province = provinces.canonical(row[5])
+        prov_of[fold(uninvert(row[0]))].add(province)
+        if row[3].strip().isdigit():
+            island[(fold(uninvert(row[0])), province)] = island_of(row[3])
     known = [next(iter(prov_of[fold(n)])) if len(prov_of.get(fold(n), ())) == 1 else None for n, _ in pop]
     rows, unresolved, respelt = [], 0, 0
     for i, (name, population) in enumerate(pop):
@@ -503,10 +565,15 @@ def build_municipalities(src: Path, provinces: ProvinceIndex) -> tuple[list[list
             continue
         shown = castilian_town(name)
         respelt += shown != name
-        rows.append([shown, province, str(population)])
+        other = aliases.pop((shown, province), [])
+        names = "|".join(dict.fromkeys(written_forms(shown) + other))
+        rows.append([shown, province, str(population), names, island.get((fold(name), province), "")])
+    if aliases:
+        raise SystemExit(f"town_aliases.yaml names towns the register lacks: {sorted(aliases)}")
     rows.sort(key=lambda r: (r[1], r[0]))
     return rows, {"rows_read": len(pop), "unresolved_province": unresolved,
-                  "grave_accents_respelt": respelt}
+                  "grave_accents_respelt": respelt, "with_aliases": sum(bool(r[3]) for r in rows),
+                  "on_islands": sum(bool(r[4]) for r in rows)}
 
 
 def check_postal_prefixes(src: Path, provinces: ProvinceIndex) -> dict[str, int]:
@@ -585,6 +652,10 @@ _GALICIAN_ARTICLES = frozenset({"a", "o", "as", "os"})
 _PREPOSITIONS = frozenset({"de", "del", "d'", "en", "a", "y", "i", "e", "o", "con", "por", "para", "sobre"})
 
 
+#: A Roman numeral of two letters or more, lower case ("iii", "xxiii"; not "mil", "civil").
+_ROMAN_NUMERAL = r"(?=[ivxl]{2})m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})"
+
+
 def titlecase(text: str, towns: frozenset[str] = frozenset()) -> str:
     """Catalogue names are upper case; keep small words lower case, as Spanish writes them, but an
     article that starts a proper name ("la" of "La Paz" after "Hospital") takes its capital.
@@ -607,6 +678,8 @@ def titlecase(text: str, towns: frozenset[str] = frozenset()) -> str:
             out.append(w)
         elif "." in w:
             out.append(w.upper())  # initials and company suffixes: "S.L.", "H.U."
+        elif i > 0 and re.fullmatch(_ROMAN_NUMERAL, w):
+            out.append(w.upper())  # a king's or pope's numeral: "Carlos III", "Joan XXIII"
         elif re.fullmatch(r"(d|l|s|n)['’]\w.*", w):
             # a Catalan elided article or preposition: "Vall d'Hebron", "L'Hospitalet"
             elided = w[:2].capitalize() if i == 0 else w[:2]
@@ -921,11 +994,14 @@ OUTPUTS = {
         "names, the MEDDOCAN lists, the -ez rule and wordfreq; matching ignores them.",
     ),
     "municipalities.tsv": (
-        ["name", "province", "population"],
-        ["dismed_municipalities"],
+        ["name", "province", "population", "aliases", "island"],
+        ["dismed_municipalities", "pack_town_aliases"],
         "Spanish municipalities with province and 2019 population (INE).\nA Catalan grave accent "
         "is written as Spanish writes the name (València -> Valencia, Barberà del Vallès -> "
-        "Barberá del Vallés); matching ignores accents.",
+        "Barberá del Vallés); matching ignores accents.\naliases: each name of a bilingual one "
+        "and the article in front, as notes write them (Alicante/Alacant, Campello, el -> El Campello),\n"
+        "and the other names of the pack's town_aliases.yaml (Terrassa: Tarrasa).\n"
+        "island: the island of a council of the Canaries or the Balearics, by its council postal code.",
     ),
     "countries.tsv": (["code", "name"], ["cldr_countries"], "Country names in Spanish (CLDR)."),
     "hospitals.tsv": (
@@ -997,7 +1073,7 @@ def main(argv: list[str] | None = None) -> int:
         hand, faker_surnames, accented_forms([src / "meddocan-gazetteer/apellidos.txt"]), frequencies
     )
 
-    municipalities = build_municipalities(src, provinces)
+    municipalities = build_municipalities(src, provinces, load_town_aliases(out / "town_aliases.yaml"))
     towns = frozenset(fold(row[0]) for row in municipalities[0])
     built = {
         "given_names.tsv": build_given_names(src, given_speller),

@@ -107,6 +107,24 @@ def test_shipped_tables_are_exactly_what_the_script_builds(build, tmp_path: Path
         assert source["licence"] and source["attribution"] and source["files"]
 
 
+def test_other_names_of_towns_go_to_the_right_town_and_a_typo_stops_the_build(build, tmp_path: Path) -> None:
+    aliases = build.load_town_aliases(pack_dir("es") / "town_aliases.yaml")
+    assert aliases[("Torrent", "Valencia")] == ["Torrente"] and ("Torrent", "Girona") not in aliases
+    assert aliases[("Vitoria-Gasteiz", "Álava")] == ["Vitoria", "Gasteiz"]
+    rows = {(r[0], r[1]): r for r in (ln.split("\t") for ln in
+            (pack_dir("es") / "municipalities.tsv").read_text(encoding="utf-8").splitlines()
+            if not ln.startswith("#"))}
+    assert rows[("Terrassa", "Barcelona")][3] == "Tarrasa"
+    assert rows[("Torrent", "Girona")][3] == ""
+    assert rows[("Villajoyosa/Vila Joiosa, la", "Alicante")][3] == "Villajoyosa|La Vila Joiosa"
+    shared = shared_dir()
+    if shared is None or not (shared / "sources").is_dir():
+        pytest.skip("../shared/sources not found: cannot rebuild the municipalities")
+    provinces = build.ProvinceIndex(build.read_tsv(pack_dir("es") / "provinces.tsv"))
+    with pytest.raises(SystemExit, match="Tarrassa"):
+        build.build_municipalities(shared / "sources", provinces, {("Tarrassa", "Barcelona"): ["Tarrasa"]})
+
+
 def test_the_organisation_list_is_checked(build, tmp_path: Path) -> None:
     table = tmp_path / "organisations.tsv"
     shutil.copy(pack_dir("es") / "organisations.tsv", table)
@@ -202,6 +220,31 @@ def test_shipped_names_and_towns_carry_their_spanish_accents() -> None:
         assert word in given, word
     assert {"Valencia", "Barberá del Vallés", "Sant Adriá de Besós"} <= towns
     assert not [t for t in towns if any(c in t for c in "àèòÀÈÒ")]  # Spanish has no grave accent
+
+
+@pytest.mark.parametrize(
+    ("name", "forms"),
+    [
+        ("Alicante/Alacant", ["Alicante", "Alacant"]),
+        ("Campello, el", ["El Campello"]),
+        ("Alfás del Pi, l'", ["L'Alfás del Pi"]),
+        ("Villajoyosa/Vila Joiosa, la", ["Villajoyosa", "La Vila Joiosa"]),
+        ("Pinós, el/Pinoso", ["El Pinós", "Pinoso"]),
+        ("Náquera/Náquera", ["Náquera"]),
+        ("Cruïlles, Monells i Sant Sadurní de l'Heura", []),  # a comma, no article after it
+        ("Madrid", []),
+    ],
+)
+def test_written_forms_of_a_register_name(build, name: str, forms: list[str]) -> None:
+    assert build.written_forms(name) == forms
+
+
+def test_titlecase_keeps_a_numeral_after_a_name(build) -> None:
+    # "Hospital Universitari Joan Xxiii de Tarragona" had been drawn as a surrogate
+    assert build.titlecase("HOSPITAL UNIVERSITARI JOAN XXIII DE TARRAGONA") == (
+        "Hospital Universitari Joan XXIII de Tarragona")
+    assert build.titlecase("CENTRO DE SALUD ISABEL II") == "Centro de Salud Isabel II"
+    assert build.titlecase("CENTRO MIXTO CIVIL") == "Centro Mixto Civil"  # words, no numerals
 
 
 def test_titlecase_gives_an_article_that_starts_a_name_its_capital(build) -> None:

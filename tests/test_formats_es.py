@@ -263,6 +263,8 @@ BLIND3_WORD_LEAKS = {
     ('11_domicilio_cartagena', 'Encarna'),
     ('14_carta_pamplona', 'Alimentarios'), ('14_carta_pamplona', 'Enfermería'),
     ('14_carta_pamplona', 'Iratxe'), ('14_carta_pamplona', 'Trastornos'),
+    # 2026-12-06 (ninth round: the pack's aliases, a rebuilt model): an association's purpose
+    ('14_carta_pamplona', 'Apoyo'),
 }
 
 
@@ -305,6 +307,8 @@ BLIND4_WORD_LEAKS = {
     ('dental_melilla', 'Ensar'), ('dental_melilla', 'junio'), ('pediatria_salamanca', 'Castilla'),
     ('pediatria_salamanca', 'abril'), ('residencia_soria', '2023'), ('salud_mental_bizkaia', '2025'),
     ('traslado_summa', 'Comunidad'),
+    # 2026-12-06 (ninth round: the pack's aliases, a rebuilt model): a numeral, a network's kind
+    ('cr05_infecciosas', 'III'), ('salud_mental_bizkaia', 'Red'),
 }
 
 
@@ -406,6 +410,9 @@ BLIND6_WORD_LEAKS = {
     ('cr15_quemados_lepe', 'Real'), ('cr16_toxicologia_ourense', 'Botánica'),
     ('cr16_toxicologia_ourense', 'Coruña'), ('cr16_toxicologia_ourense', 'Departamento'),
     ('cr16_toxicologia_ourense', 'España'),
+    # 2026-12-06 (ninth round: the pack's aliases, a rebuilt model): surrogates spelled like
+    # another original ("C/ Jota Aragonesa", "de Bilbao")
+    ('cr05_oftalmologia_alcaniz', 'Aragonesa'), ('cr07_urologia_torrelavega', 'Bilbao'),
 }
 
 

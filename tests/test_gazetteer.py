@@ -52,6 +52,22 @@ def test_multi_token_entries_match_longest(matcher) -> None:
     assert spans(matcher, text, "province") == ["León", "Santa Cruz de Tenerife"]
 
 
+def test_towns_match_as_notes_write_them_not_as_the_register_does(matcher) -> None:
+    # the INE register writes "Pamplona/Iruña", "Campello, el", "Villajoyosa/Vila Joiosa, la":
+    # no note does, and until 2026-12-06 none of these was a municipality match
+    text = ("Vive en Pamplona, en Iruña, en Elche, en El Campello, en la Vila Joiosa, en L'Eliana, "
+            "en Donostia y en San Sebastián; CP 03570 Villajoyosa.")
+    assert spans(matcher, text, "municipality") == [
+        "Pamplona", "Iruña", "Elche", "El Campello", "la Vila Joiosa", "L'Eliana", "Donostia",
+        "San Sebastián", "Villajoyosa",
+    ]
+    # and the Castilian names of towns the register lists by their official one (town_aliases.yaml)
+    text = "Natural de Tarrasa, vive en Vitoria; ingresó en Mahón, en La Laguna y en Palma de Mallorca."
+    assert spans(matcher, text, "municipality") == [
+        "Tarrasa", "Vitoria", "Mahón", "La Laguna", "Palma de Mallorca",
+    ]
+
+
 def test_entries_only_match_whole_tokens(matcher) -> None:
     assert spans(matcher, "Sevillana y sevillanas", "municipality") == []
     assert spans(matcher, "Madrid.", "municipality") == ["Madrid"]

@@ -195,6 +195,8 @@ def test_a_name_in_a_note_typed_in_lower_case() -> None:
      [("sobrina", RELATIVE), ("Carmona", "TERRITORIO")], [("Inmaculada Carmona Ruz", RELATIVE)]),
     ("4. Informar a la germana Laia (672 304 918); la família", [], [("germana Laia", RELATIVE)]),
     ("Su hermano Mayor de edad vive fuera.", [], []),                     # a word of the language
+    # a hyphenated surname whole (blind set 7: "-Lohse" had been left in the output)
+    ("acude con su esposa Ingrid Bauer-Lohse, que traduce", [], [("esposa Ingrid Bauer-Lohse", RELATIVE)]),
     ("Grupo sanguíneo de la madre Rh negativo.", [], []),                  # too short for a name
 ])
 def test_a_name_after_a_kinship_word_is_the_relative(text: str, spans: list[tuple[str, str]],
@@ -291,6 +293,9 @@ def test_initials_without_a_title_or_inside_a_span_are_left(text: str) -> None:
     # a town the tagger read in it gives way
     ("Varón de 68 años, conocido en su pueblo como «Monchu», minero jubilado.",
      [("Monchu", "TERRITORIO")], "Monchu", PATIENT),
+    # the seventh set written blind: both had been left in the output
+    ("Vive con su esposa. Prefiere que le llamen «Hans». Cardiopatía isquémica.", [], "Hans", PATIENT),
+    ("Su esposa refiere que «Fulgen» lleva dos meses con hematuria.", [], "Fulgen", PATIENT),
 ])
 def test_a_nickname_in_quotation_marks(text: str, marked: list[tuple[str, str]], nickname: str,
                                        label: str) -> None:

@@ -76,6 +76,9 @@ def test_an_occupation_after_a_relatives_name() -> None:
     "Varón de 30 años. Mecánico de precisión del taller.",            # another sentence, no context
     "Se trata de un paciente muy profesor de sí mismo.",              # "muy" is no context
     "Su pareja, Dmytro Shevchenko, actúa como intérprete en las consultas.",  # a role (blind set 6)
+    # a header's field name after an item of the age's line (blind set 7: "Médico" -> "Veterinario")
+    "Edad: 58 años  Sexo: Varón\nFecha de Ingreso: 16/10/2018 (cirugía mayor ambulatoria)\n"
+    "Médico: Carmen Sacristán",
 ])
 def test_ordinary_words_and_loose_contexts_are_left(text: str) -> None:
     assert _found(text) == []

@@ -663,7 +663,7 @@ def test_codes_occupations_and_nicknames_under_other_labels() -> None:
     text = 'Paciente: Francisca Meroño Sáez ("Paquita")   86 a.   NHC 0388104   CIP-AUT MU0170342918'
     assert _tidied(text, (PATIENT, "Francisca Meroño Sáez"), (STREET, "Paquita"), (TOWN, "0170342918"),
                    score=0.13) == [(PATIENT, "Francisca Meroño Sáez"), (PATIENT, "Paquita"),
-                                   (OTHER_ID, "0170342918")]
+                                   (OTHER_ID, "MU0170342918")]  # its letters too (blind set 7)
 
 
 def test_an_opening_word_of_an_examination_is_no_name() -> None:
@@ -978,3 +978,58 @@ def test_a_town_cut_before_the_rest_of_its_name_is_whole() -> None:
     # the sixth set written blind: "Breña" of "Breña Alta" became "Tías Alta"
     text = "nacido en el Hospital General de La Palma, en Breña Alta; la familia se trasladó"
     assert (TOWN, "Breña Alta") in _tidied(text, (TOWN, "Breña"), score=0.6)
+
+
+# -- the seventh set written blind ------------------------------------------------------------
+def test_a_compound_cut_at_its_hyphen_is_whole_over_the_part_the_tagger_tagged_apart() -> None:
+    # "Ingrid Bauer" + "Lohse" (as a company) became "Amelia Rúa-Lohse"; "Holstein" alone
+    # became "Schleswig-García"; "Marie" alone, "Oloron-Sainte-Cuarte de Huerva"
+    text = ("Su esposa, Ingrid Bauer-Lohse, vive en Kiel (Schleswig-Holstein); él, natural de "
+            "Oloron-Sainte-Marie.")
+    assert _tidied(text, (RELATIVE, "esposa"), ("INSTITUCION", "Ingrid Bauer"), ("INSTITUCION", "Lohse"),
+                   (TOWN, "Kiel"), ("INSTITUCION", "Holstein"), (TOWN, "Marie")) == [
+        (RELATIVE, "esposa"), (RELATIVE, "Ingrid Bauer-Lohse"), (TOWN, "Kiel"),
+        ("INSTITUCION", "Schleswig-Holstein"),
+        (TOWN, "Oloron-Sainte-Marie")]
+    # two places tagged apart stay two (MEDDOCAN: "Somoto-Madriz", "08005-Barcelona"), and a
+    # lower-case word after a hyphen is no part
+    assert _tidied("Vive en Somoto-Madriz.", (TOWN, "Somoto"), (TOWN, "Madriz")) == [
+        (TOWN, "Somoto"), (TOWN, "Madriz")]
+    assert _tidied("el Dr. López-ibor", (CLINICIAN, "López")) == [(CLINICIAN, "López")]
+
+
+def test_the_two_names_of_a_bilingual_town_are_one_place() -> None:
+    # "Peñíscola" and "Peníscola" became "Guardamar del Segura/Guardamar del Segura"
+    text = "Vive en Peñíscola/Peníscola (Castellón), trabaja en Vinaròs / Benicarló."
+    assert _tidied(text, (TOWN, "Peñíscola"), (TOWN, "Peníscola"), (TOWN, "Castellón"), (TOWN, "Vinaròs"),
+                   (TOWN, "Benicarló")) == [
+        (TOWN, "Peñíscola/Peníscola"), (TOWN, "Castellón"), (TOWN, "Vinaròs"), (TOWN, "Benicarló")]
+
+
+def test_a_clinicians_role_before_the_name_is_no_profession() -> None:
+    # "con la fisioterapeuta Noelia Garcinuño Sáez" became "con la veterinaria Helena Arias Díaz"
+    text = "carga completa con la fisioterapeuta Noelia Garcinuño Sáez; su hija, farmacéutica, la visita."
+    assert _tidied(text, ("PROFESION", "fisioterapeuta"), (CLINICIAN, "Noelia Garcinuño Sáez"),
+                   ("PROFESION", "farmacéutica")) == [
+        (CLINICIAN, "Noelia Garcinuño Sáez"), ("PROFESION", "farmacéutica")]
+
+
+def test_a_codes_letters_and_a_numbers_groups_belong_to_it() -> None:
+    # "NHC / HZ: 1.204.557" with "557" as a phone left "1.204."; "TIS: URBE730215" with the
+    # digits alone left "URBE"; "CIP: CRTS830419012" as a town became "CAMPO DE CRIPTANA"
+    text = "NHC / HZ: 1.204.557\nTIS: URBE730215\nCIP: CRTS830419012."
+    assert _tidied(text, ("NUMERO_TELEFONO", "557"), ("ID_SUJETO_ASISTENCIA", "730215"),
+                   (TOWN, "CRTS830419012")) == [
+        ("NUMERO_TELEFONO", "1.204.557"), ("ID_SUJETO_ASISTENCIA", "URBE730215"),
+        ("OTRO_NUMERO_IDENTIF", "CRTS830419012")]
+    # a date keeps its own shape, and a town of letters alone stays a town
+    assert _tidied("el 12.03.2019 en Lugo", (DATE, "2019"), (TOWN, "Lugo")) == [
+        (DATE, "2019"), (TOWN, "Lugo")]
+
+
+def test_a_field_named_in_two_languages_is_the_patients() -> None:
+    # "Apellidos / Abizenak: Urkiza Bengoetxea" read as a clinician: the sister "Nerea Urkiza
+    # Bengoetxea" then took another surname than the patient's
+    text = "Nombre / Izena: Iñaki\nApellidos / Abizenak: Urkiza Bengoetxea\n"
+    assert _tidied(text, (PATIENT, "Iñaki"), (CLINICIAN, "Urkiza Bengoetxea")) == [
+        (PATIENT, "Iñaki"), (PATIENT, "Urkiza Bengoetxea")]

@@ -73,3 +73,13 @@ def test_fold_all_is_the_fold_of_each(texts):
        st.lists(st.sampled_from("abcde"), max_size=8).map(tuple))
 def test_the_phrase_index_answers_as_the_scan(phrases, words):
     assert Phrases(phrases).found_in(words) == any(contains_words(words, p) for p in phrases)
+
+
+def test_a_town_is_found_by_the_other_names_the_table_gives_it() -> None:
+    # municipalities.tsv's aliases: "Tarrasa" and "Vitoria" had been unknown places, drawn
+    # from anywhere; now towns of their province, and the province's other towns follow
+    data = SurrogateData(load_pack("es"))
+    assert data.find_town("Tarrasa") == ("Terrassa", "Barcelona")
+    assert data.find_town("Vitoria") == ("Vitoria-Gasteiz", "Álava")
+    assert data.find_town("Torrente") == ("Torrent", "Valencia")  # not Girona's Torrent
+    assert data.find_town("La Laguna") == ("San Cristóbal de La Laguna", "Santa Cruz de Tenerife")

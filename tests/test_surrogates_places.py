@@ -358,6 +358,27 @@ def test_a_province_written_after_its_town_becomes_the_surrogate_towns_province(
         assert code.startswith(DATA.province_code[province])
 
 
+def test_the_other_towns_of_a_province_go_where_its_paired_town_went():
+    # the sixth blind set: "Lepe (Huelva)" went to Torremolinos (Málaga), and "Cartaya", later,
+    # to San Bartolomé de la Torre, a town of Huelva, in a note that no longer named Huelva
+    text = "Domicilio: Lepe (Huelva). Trasladado desde Cartaya y desde Huelva capital a Sevilla."
+    items = [(T, "Lepe"), (T, "Huelva"), (T, "Cartaya"), (T, "Huelva"), (T, "Sevilla")]
+    for seed in range(12):
+        town, province, later, capital, _ = new_texts(run(text, *items, seed=seed))
+        assert province == province_of(town) == province_of(later) != "Huelva", (town, province, later)
+        assert capital == province and later != town
+
+
+def test_a_paired_town_never_goes_to_a_province_the_note_names():
+    # "Lepe (Huelva)" drawn as "Tomares" (Sevilla) in a note naming Sevilla: "(Huelva)" could not
+    # become "(Sevilla)", an original, and was drawn on its own ("Tomares (Cádiz)")
+    text = "Domicilio: Lepe (Huelva). Ingresa en el hospital de Sevilla; su hija vive en Málaga."
+    items = [(T, "Lepe"), (T, "Huelva"), (T, "Sevilla"), (T, "Málaga")]
+    for seed in range(20):
+        town, province, *_ = new_texts(run(text, *items, seed=seed))
+        assert province == province_of(town) not in ("Huelva", "Sevilla", "Málaga"), (town, province)
+
+
 def test_an_unknown_place_written_before_its_province_is_a_town_of_another_province():
     text = "Domicilio: 31620 Gorraiz (Navarra)."
     for seed in range(5):
@@ -635,3 +656,35 @@ def test_an_island_becomes_another_of_its_archipelago(seed):
     tenerife, ibiza = new_texts(run(text, (T, "Tenerife"), (T, "Ibiza"), seed=seed))
     assert DATA.islands[fold(tenerife)] == DATA.islands["tenerife"] and tenerife != "Tenerife"
     assert DATA.islands[fold(ibiza)] == DATA.islands["ibiza"] and ibiza not in ("Ibiza", "Eivissa")
+
+
+def test_an_island_goes_where_the_note_s_town_on_it_went():
+    # the sixth set: "La Laguna (Tenerife)" had become "La Oliva (Gran Canaria)" (La Oliva is on
+    # Fuerteventura); the island written after a town now changes with it, and so does every
+    # later mention of that island
+    text = "Natural de La Laguna (Tenerife), vive en Adeje. Se trasladó a Tenerife en 2010."
+    items = [(T, "La Laguna"), (T, "Tenerife"), (T, "Adeje"), (T, "Tenerife")]
+    for seed in range(8):
+        town, island, _, later = new_texts(run(text, *items, seed=seed))
+        found = DATA.find_town(town)
+        assert island != "Tenerife" and island == later, (town, island, later)
+        assert DATA.town_island[found] in (island, f"{island}/Eivissa"), (town, island)
+
+
+def test_the_islands_of_the_towns_come_from_their_postal_codes():
+    islands = {}
+    for (town, _), island in DATA.town_island.items():
+        islands.setdefault(island, set()).add(town)
+    assert {"San Cristóbal de La Laguna", "Adeje"} <= islands["Tenerife"]
+    assert {"La Oliva", "Puerto del Rosario"} <= islands["Fuerteventura"]
+    assert "Ciutadella de Menorca" in islands["Menorca"] and "Formentera" in islands["Formentera"]
+    assert sum(map(len, islands.values())) == 88 + 67  # the Canaries' and the Balearics' councils
+
+
+def test_one_town_has_one_surrogate_whichever_of_its_names_is_written():
+    # the sixth set: "San Cristóbal de La Laguna" -> "Telde", "La Laguna" -> "San Bartolomé"
+    text = "Vive en Vitoria-Gasteiz. Nacido en Vitoria. Ingresó en San Cristóbal de La Laguna y en La Laguna."
+    items = [(T, "Vitoria-Gasteiz"), (T, "Vitoria"), (T, "San Cristóbal de La Laguna"), (T, "La Laguna")]
+    for seed in range(4):
+        long_name, short_name, laguna, short_laguna = new_texts(run(text, *items, seed=seed))
+        assert long_name == short_name != "Vitoria-Gasteiz" and laguna == short_laguna != "La Laguna"

@@ -252,3 +252,14 @@ def test_catalan_floor_and_door_ordinals_keep_their_endings(seed: int) -> None:
     text = "C/ Major, 27, 2n 1a"
     new = REG["CALLE"].generate(text, "CALLE", 0, state(text, seed=seed)).text
     assert re.search(r", \d+, \dn \da$", new), new
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_type_written_after_the_name_stays_and_a_second_streets_type_too(seed):
+    # blind set 7: "Lamuza kalea, 7" -> "Sabino Arana, 2" (the type lost), "Las Atalayas, C/ Azahar,
+    # 14" -> "La Iglesia, D/ Zheng, 76" (the type's letter redrawn)
+    basque = street("Lamuza kalea, 7, 4. ezk.", seed)
+    assert re.fullmatch(r"[^\d,]+ kalea, \d, \d\. ezk\.", basque) and not basque.startswith("Lamuza"), basque
+    assert street("Gran Vía, 12", seed).count("Vía") <= 1  # a capitalised last word is the name's
+    assert re.fullmatch(r"[^,]+, C/ [^,]+, \d\d", street("Las Atalayas, C/ Azahar, 14", seed))
+

@@ -356,6 +356,11 @@ class DocumentState:
     #: postal code or phone prefix of that province with no town beside it, and the province
     #: written elsewhere in the note, follow
     province_map: dict[str, str] = field(default_factory=dict)
+    #: folded original island -> the island its note's first town drawn on another island is on
+    #: (``TerritoryGenerator``: "La Laguna (Tenerife)" -> "Los Llanos de Aridane (La Palma)")
+    island_map: dict[str, str] = field(default_factory=dict)
+    #: start of a town with an island written right after it -> that island, folded
+    paired_islands: dict[int, str] = field(default_factory=dict)
     #: start of a province written right after its town ("Alcorcón (Madrid)") -> the town's start
     town_pairs: dict[int, int] = field(default_factory=dict)
     #: start of a town with its province written right after it -> that province

@@ -409,6 +409,8 @@ class SurrogateData:
             self.provinces_of[community].append(name)
         by_province: dict[str, list[tuple[str, float]]] = defaultdict(list)
         lookup: dict[str, list[tuple[float, str, str]]] = defaultdict(list)
+        #: (town as shown, province) -> its island, as the table writes it ("Ibiza/Eivissa")
+        self.town_island: dict[tuple[str, str], str] = {}
         everywhere = []
         not_drawn = Phrases([words_of(n) for n in self.extra.get("towns_not_drawn") or ()])
         for row in pack.table("municipality").rows:
@@ -417,7 +419,11 @@ class SurrogateData:
             if not not_drawn.found_in(words_of(shown)):  # "Zürich (Kreis 9)"
                 by_province[row["province"]].append((shown, pop))
                 everywhere.append((shown, pop))
-            for part in {row["name"], *row["name"].split("/"), shown}:  # "El Campello" too
+            # "El Campello", and the table's other names of the town ("Tarrasa", "Vitoria")
+            if row.get("island"):  # the Canaries' and the Balearics' councils
+                self.town_island[(shown, row["province"])] = row["island"]
+            aliases = (row.get("aliases") or "").split("|")
+            for part in {row["name"], *row["name"].split("/"), shown, *aliases} - {""}:
                 lookup[fold(part.strip())].append((-pop, shown, row["province"]))
         self.municipality_lookup = {k: [(s, p) for _, s, p in sorted(v)] for k, v in lookup.items()}
         self.town_pool = {p: Pool.of(items) for p, items in by_province.items()}

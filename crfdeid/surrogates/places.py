@@ -55,6 +55,8 @@ TOWN_WINDOW = 40
 FACILITY_WINDOW = 80
 #: Fallback chains kept by a generator (they depend on the pack alone), at most this many.
 LEVELS_CACHE_SIZE = 4096
+#: How many times a paired town is redrawn while its province is one the note names.
+MAX_REDRAWS = 8
 #: (country code, adjective wanted, countries to try first): what a chain of country draws depends on.
 _ChainKey = tuple[str | None, bool, tuple[frozenset[str], ...]]
 #: What separates a town from its province written after it: "Alcorcón (Madrid)", "Getafe,
@@ -133,6 +135,10 @@ class TerritoryGenerator:
             if not _PAIR_GAP.fullmatch(text[a_end:b_start]):
                 continue
             town = self.data.find_town(text[a_start:a_end])
+            island = fold(text[b_start:b_end].strip())
+            if town is not None and island in self.data.islands and self.data.town_island.get(town):
+                state.paired_islands[a_start] = island  # "La Laguna (Tenerife)"
+                continue
             province = self.data.province_lookup.get(fold(text[b_start:b_end].strip()))
             if province is not None and (town[1] == province if town else self.unknown(text[a_start:a_end])):
                 state.town_pairs[b_start] = a_start
@@ -508,9 +514,73 @@ class TerritoryGenerator:
             rows = [r for r in rows if self.data.province_community.get(r[1]) == community] or rows
         return rows[0][1] if rows else province
 
-    def town(self, text: str, province: str, state: DocumentState,
-             town: str | None = None, other_province: bool = False) -> tuple[str, Level]:
-        return state.draw_chain(text, self.town_levels(province, town, other_province), "town")
+    def town(self, text: str, province: str, state: DocumentState, town: str | None = None,
+             other_province: bool = False, off_island: str = "") -> tuple[str, Level]:
+        """``off_island``: the island (folded) written after the town, which changes with it:
+        the town is drawn off that island."""
+        levels = self.town_levels(province, town, other_province)
+        if other_province:
+            # its province's name changes with it: never to one the note names ("Lepe (Huelva)"
+            # drawn as "Tomares" in a note naming Sevilla would need "(Huelva)" to become
+            # "(Sevilla)", an original: the province was then drawn on its own, "Tomares (Cádiz)")
+            def named(new: str, target: str) -> bool:
+                return target != province and state.contains_original(normalise(target))
+
+            levels = [self._redrawn(level, province, named) for level in levels]
+        if off_island:
+            # "La Laguna (Tenerife)": a town of another island, for "(Tenerife)" to change with it
+            def on_island(new: str, target: str) -> bool:
+                where = self.data.town_island.get((new, target), "")
+                return off_island in {fold(part) for part in where.split("/")}
+
+            levels = [self._redrawn(level, province, on_island) for level in levels]
+        return state.draw_chain(text, levels, "town")
+
+    def _redrawn(self, level: Level, province: str, refused: Callable[[str, str], bool]) -> Level:
+        """``level`` redrawing, up to ``MAX_REDRAWS`` times from the same RNG, a town the caller
+        refuses (``refused(town, its province)``)."""
+        make = level.make
+        if make is None:
+            return level
+
+        def redraw(rng: random.Random) -> str:
+            new = make(rng)
+            for _ in range(MAX_REDRAWS):
+                if not refused(new, self.surrogate_province(new, level, province)):
+                    break
+                new = make(rng)
+            return new
+
+        return replace(level, make=redraw)
+
+    def _island_followed(self, town: str, province: str, new: str, target: str, state: DocumentState) -> None:
+        """Where a town on an island went to another island, that island is where the note's
+        mentions of the first go (``island_map``)."""
+        island = self.data.town_island.get((town, province))
+        landed = self.data.town_island.get((new, target))
+        if island and landed and landed != island:
+            for part in island.split("/"):
+                state.island_map.setdefault(fold(part), display(landed))
+
+    def went_levels(self, town: str, province: str, went: str) -> list[Level]:
+        """Where a town of ``province`` goes once the note's towns of it went to province
+        ``went``: a capital to that province's capital, another town to a town of its size
+        class there, then any town there; then the usual chain (``town_levels``)."""
+        data = self.data
+        capital = data.capital_of.get(town) == province
+        size = size_class(data.town_population.get((town, province), 0.0))
+        own = data.town_pool.get(went)
+        levels = [
+            Level((lambda rng: data.capitals[went]) if capital and went in data.capitals else None,
+                  f"went:{went}:capital",
+                  options=(data.capitals[went],) if went in data.capitals else None),
+            Level(None if capital else self._draw(data.town_pool_class.get((went, size))),
+                  f"went:{went}:{size}"),
+            Level(None if capital or own is None else self._draw(own), f"went:{went}", "any-size",
+                  "no safe town of the same size where the note's towns of its province went: any "
+                  "town there"),
+        ]
+        return levels + self.town_levels(province, town)
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         stripped = text.strip()
@@ -538,22 +608,36 @@ class TerritoryGenerator:
             if paired is not None:
                 return paired
         key = fold(stripped)
-        memo_key = ("territory", key)
+        # an island named like a town of it ("Ibiza", "Formentera") is the island
+        found = self.data.find_town(stripped) if key not in self.data.islands else None
+        # one town, one surrogate, whichever of its names a mention writes ("La Laguna" and "San
+        # Cristóbal de La Laguna", "Vitoria" and "Vitoria-Gasteiz" had two)
+        identity = f"town:{found[0]}|{found[1]}" if found is not None else key
+        memo_key = ("territory", identity)
         if memo_key in state.memo:
             known = state.memo[memo_key]
-            plain = state.memo[("territory-plain", key)].text
-            if key in state.town_provinces:
-                province, target = state.town_provinces[key]
+            plain = state.memo[("territory-plain", identity)].text
+            if identity in state.town_provinces:
+                province, target = state.town_provinces[key] = state.town_provinces[identity]
                 state.towns.add(start, start + len(text), province, plain, target)
             # the same surrogate, in this mention's case ("Sevilla" ... "SEVILLA")
             return replace(known, text=text.replace(stripped, cased(stripped, plain)))
-        found = self.data.find_town(stripped)
         if found is not None:
             shown, province = found
             paired = start in state.paired_towns
-            new, level = self.town(stripped, province, state, shown, other_province=paired)
-            target = self.surrogate_province(new, level, province)
-            state.town_provinces[key] = (province, target)
+            went = state.province_map.get(province)
+            if not paired and went is not None and went != province:
+                # a town of a province the note's towns left ("Lepe (Huelva)" went to Málaga):
+                # it goes there too, not back to a town of Huelva beside "Málaga"
+                new, level = state.draw_chain(stripped, self.went_levels(shown, province, went), "town")
+                target = went if level.category.startswith(f"went:{went}") else \
+                    self.surrogate_province(new, level, province)
+            else:
+                new, level = self.town(stripped, province, state, shown, other_province=paired,
+                                       off_island=state.paired_islands.get(start, ""))
+                target = self.surrogate_province(new, level, province)
+            self._island_followed(shown, province, new, target, state)
+            state.town_provinces[key] = state.town_provinces[identity] = (province, target)
             state.province_map.setdefault(province, target)
             state.towns.add(start, start + len(text), province, new, target)
             note = "town of another province" if target != province else "town of the same province"
@@ -571,17 +655,21 @@ class TerritoryGenerator:
                 new, level = state.draw_chain(stripped, self.province_levels(province), "province")
                 result = chosen(text.replace(stripped, cased(stripped, new)), level, "province")
             # a province where a town would be ("15006 La Coruña"): what is beside it follows
-            state.town_provinces[key] = (province, new)
+            state.town_provinces[key] = state.town_provinces[identity] = (province, new)
             state.province_map.setdefault(province, new)
             state.towns.add(start, start + len(text), province, new, new)
         elif key in self.data.community_lookup:
             new, level = state.draw_chain(stripped, self.community_levels(), "community")
             result = chosen(text.replace(stripped, cased(stripped, new)), level, "community")
         elif key in self.data.islands:
-            # another island of the archipelago ("Tenerife" -> "Lanzarote"), its first name
+            # the island the note's towns of it went to, else another island of the archipelago
+            # ("Tenerife" -> "Lanzarote"), its first name
             others = sorted(display(n) for n in self.data.islands[key]
                             if key not in {fold(part.strip()) for part in n.split("/")})
-            levels = [Level((lambda rng: rng.choice(others)) if others else None, "island"),
+            went = state.island_map.get(key)
+            levels = [Level((lambda rng: went) if went else None, "island-of-towns",
+                            options=(went,) if went else None),
+                      Level((lambda rng: rng.choice(others)) if others else None, "island"),
                       Level(self.data.town_pool_all.choose, "town:*", "anywhere",
                             "no other safe island in the archipelago: a town")]
             new, level = state.draw_chain(stripped, levels, "island")
@@ -605,11 +693,11 @@ class TerritoryGenerator:
                 new, level = state.draw_chain(stripped, levels, "town")
                 target = self.data.town_province.get(new, "")
             if target:  # its postal code, hospital and phone follow it; its province is unknown
-                state.town_provinces[key] = (province, target)
+                state.town_provinces[key] = state.town_provinces[identity] = (province, target)
                 state.towns.add(start, start + len(text), province, new, target)
             result = chosen(text.replace(stripped, cased(stripped, new)), level, note)
         state.memo[memo_key] = result
-        state.memo[("territory-plain", key)] = Surrogate(new)
+        state.memo[("territory-plain", identity)] = Surrogate(new)
         return result
 
     def province_levels(self, province: str) -> list[Level]:

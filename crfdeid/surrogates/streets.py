@@ -55,6 +55,9 @@ _NATIONAL_PREFIXES = ("N", "A", "AP")
 _ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
 #: Where a street's name ends and its numbers, floor and door begin; a kilometre point ("km 5")
 #: is never part of the name.
+#: The last word of a street's name, in lower case after a capitalised one: a type written
+#: after the name, as Basque writes it ("Lamuza kalea", "Gasteiz etorbidea"), if the pack has it.
+_TYPE_AFTER = re.compile(r"(?<=[A-ZÁÉÍÓÚÑÜa-záéíóúñü])\s+(?P<type>[a-záéíóúñü]{4,})\s*$")
 _NAME_END = re.compile(r"\d|,|\bs\s?/?\s?n\b|\bn(?:o\.|[º°.])|\bnúm|\bkm\b", re.IGNORECASE)
 #: What joins the towns a road is named after: "Madrid-Cartagena", "de Alpedrete a Moralzarzal".
 _ROAD_JOINT = re.compile(r"(\s*-\s*|\s+a\s+)")
@@ -84,6 +87,7 @@ class StreetGenerator:
         #: "Apartado de Correos 20134": each post-box form and the pattern of it before a number
         #: (made on first use: the street tables are built when a note first needs them)
         self._po_boxes: list[tuple[str, re.Pattern[str]]] | None = None
+        self._type_forms: frozenset[str] | None = None
 
     def split(self, text: str) -> tuple[str, str | None, str, str]:
         """(type as written, type, name, tail with numbers/floor/door). A road's name keeps its
@@ -108,7 +112,14 @@ class StreetGenerator:
             searched = _NATIONAL.sub(lambda m: "x" * len(m[0]), masked)
         cut = _NAME_END.search(searched)
         name_end = cut.start() if cut else len(rest)
-        return type_text, kind, rest[:name_end], rest[name_end:]
+        name, tail = rest[:name_end], rest[name_end:]
+        if kind is None and (after := _TYPE_AFTER.search(name)) is not None:
+            # a type written after the name, lower case ("Lamuza kalea, 7", "Zadorra kalea"):
+            # it stays in the tail, where it had been lost with the name ("Sabino Arana, 2")
+            kind = dict(self.data.street_types).get(fold(after["type"]))
+            if kind is not None:
+                name, tail = name[: after.start()], name[after.start() :] + tail
+        return type_text, kind, name, tail
 
     @staticmethod
     def is_road(kind: str | None, rest: str) -> bool:
@@ -219,6 +230,14 @@ class StreetGenerator:
             sum(self.data.given.get(first, (0, 0))) >= GIVEN_NAME or first in self.data.name_particles
         )
 
+    def _street_type_at(self, token: str, following: str) -> bool:
+        """Is ``token`` (with the token after it: "C" + "/") a street type of the pack? Its
+        letter had been redrawn ("Las Atalayas, C/ Azahar, 14" -> "…, D/ …")."""
+        forms = self._type_forms
+        if forms is None:
+            forms = self._type_forms = frozenset(form for form, _ in self.data.street_types)
+        return fold(token) in forms or fold(token + following) in forms
+
     def new_tail(self, tail: str, rng: random.Random) -> str:
         out = []
         tokens = _TAIL_TOKEN.findall(tail)
@@ -252,8 +271,8 @@ class StreetGenerator:
             elif token.isdigit():
                 out.append(_digits(token, rng))
             elif token.isalpha() and token not in _ORDINAL_MARKS:
-                if fold(token) in self.data.address_words:
-                    out.append(token)
+                if fold(token) in self.data.address_words or self._street_type_at(token, following):
+                    out.append(token)  # "bajo", or a second street's type ("Las Atalayas, C/ Azahar")
                 elif len(token) == 1:
                     out.append(match_case(token, rng.choice("abcdefgh")))
                 elif re.fullmatch(r"[IVXLC]+", token):  # "Bloque II": another numeral
