@@ -124,6 +124,8 @@ _GROUP_BEFORE = regex.compile(r"(?<![\p{L}\p{N}.,])\d{1,3}\.$|(?<=\d\.)\d{3}\.$"
 _CAPITALS_GLUED = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}{2,6}$")
 #: Letters glued to five digits or more, maybe a letter after them: a code, no place.
 _LETTERS_DIGITS = regex.compile(r"\p{L}+\d{5,}\p{L}?")
+#: A kinship word and a comma right before a span ("el padre, ").
+_KIN_COMMA_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?P<kin>\p{Ll}+)[ \t]*,[ \t]*$")
 #: Words before an occupation that say it was one's ("antigua costurera", "ex minero").
 _FORMER = frozenset({"antiguo", "antigua", "ex"})
 #: Capitalised words ("Járkov", "Santo Domingo").
@@ -398,6 +400,8 @@ class SpanForm:
                 span = self._signed_at(text, span)  # "Palma, 7 de agosto de 2024" as a patient
             if span is not None and kind == "person_clinician":
                 span = self._doctor_of_facility(text, span)  # "HOSPITAL … DR. BALMIS"
+            if span is not None and kind == "person_clinician":
+                span = self._relative_after_kin(text, span)  # "el padre, Jordi Casals Vidal, …"
             if span is not None and kind in _NAMED_PEOPLE:
                 span = self._facility_as_person(text, span)  # "Parc Hospitalari Martí i Julià"
             if span is not None and category.get(span.label) in _PEOPLE:
@@ -673,6 +677,17 @@ class SpanForm:
         if not _NICKNAME_GAP.fullmatch(text, previous.end, span.start):
             return span
         return replace(span, label=previous.label)
+
+    def _relative_after_kin(self, text: str, span: Span) -> Span:
+        """A clinician's span right after a kinship word and a comma ("el padre, Jordi Casals
+        Vidal, guarda forestal", "Su marido, Mohamed Azzouz (tel. …)"): the relative's; as a
+        clinician, the occupation after the name went unseen and leaked."""
+        if not self.relative or span.fragments:
+            return span
+        kin = _KIN_COMMA_BEFORE.search(text, max(0, span.start - 24), span.start)
+        if kin is None or fold(kin["kin"]) not in self.kinship:
+            return span
+        return replace(span, label=self.relative)
 
     def _birthplace_as_id(self, text: str, span: Span) -> Span:
         """An identifier span of capitalised words and no digit after "natural de", "vive en"

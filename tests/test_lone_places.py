@@ -408,3 +408,12 @@ def test_a_clinic_named_after_its_kind_is_a_hospital() -> None:
     # inside a longer capitalised name: a test's ("Entrevista Clínica Estructurada para …")
     assert STREETS.clinics("• Entrevista Clínica Estructurada para los Trastornos", []) == []
 
+
+def test_an_address_fields_value_no_span_touches_is_a_street() -> None:
+    # blind set 3, with the ninth round's model: "Lindenthalgürtel 114" was missed
+    text = "Domicilio habitual: Lindenthalgürtel 114, 50935 Köln, Alemania\nDomicilio: ver informe previo\n"
+    assert [(text[s.start:s.end], s.label) for s in STREETS.spans(text, [])] == [
+        ("Lindenthalgürtel 114", "CALLE")]
+    taken = [Span(text.index("Lindenthalgürtel"), text.index(","), "CALLE")]
+    assert not [s for s in STREETS.spans(text, taken) if s.label == "CALLE"]  # found already
+

@@ -44,6 +44,8 @@ def _found(text: str, spans: list[Span] | None = None) -> list[str]:
     ("Le recordamos que, como profesora del IES Francisco García Pavón, puede", ["profesora"]),
     ("Reside en la comarca desde hace años; fue maestra en Leeds\nhasta su jubilación.", ["maestra"]),
     ("JUBILADO (ERA AGRICULTOR).", ["AGRICULTOR"]),
+    # blind set 7: a post after it ("destinado en")
+    ("Hombre de 45 años, ertzaina destinado en la comisaría de Amurrio, con", ["ertzaina"]),
     ("Mujer de 88 años, viuda, antigua costurera, que vivía sola en Ólvega.", ["costurera"]),  # blind, 4th
     ("Sigue trabajando como\nconductor de autobús en Autocars Riera S.A.", ["conductor de autobús"]),
     ("que trabajó durante 32 años como picapedrero en canteras de marés", ["picapedrero en canteras"]),

@@ -1033,3 +1033,19 @@ def test_a_field_named_in_two_languages_is_the_patients() -> None:
     text = "Nombre / Izena: Iñaki\nApellidos / Abizenak: Urkiza Bengoetxea\n"
     assert _tidied(text, (PATIENT, "Iñaki"), (CLINICIAN, "Urkiza Bengoetxea")) == [
         (PATIENT, "Iñaki"), (PATIENT, "Urkiza Bengoetxea")]
+
+
+def test_a_clinician_after_a_kinship_word_and_a_birthplace_as_an_identifier() -> None:
+    # blind set 7: "el padre, Jordi Casals Vidal, guarda forestal" read as a clinician (the
+    # occupation then leaked); blind set 6 with the ninth round's model: "natural de Járkov" as
+    # the patient's identifier (kept as a description); blind set 4: "antigua costurera" as a
+    # town, then a relative
+    text = "la madre es farmacéutica y el padre, Jordi Casals Vidal, guarda forestal."
+    assert _tidied(text, (CLINICIAN, "Jordi Casals Vidal"), score=0.9) == [(RELATIVE, "Jordi Casals Vidal")]
+    text = "paciente de 32 años, natural de Járkov y residente en España"
+    assert _tidied(text, ("ID_SUJETO_ASISTENCIA", "Járkov"), score=0.9) == [(TOWN, "Járkov")]
+    text = "Mujer de 88 años, viuda, antigua costurera, que vivía sola en Ólvega con su hija."
+    assert _tidied(text, (TOWN, "antigua costurera"), score=0.9) == [("PROFESION", "costurera")]
+    assert _tidied("Dr. Jordi Casals Vidal, Pediatría", (CLINICIAN, "Jordi Casals Vidal"), score=0.9) == [
+        (CLINICIAN, "Jordi Casals Vidal")]
+
