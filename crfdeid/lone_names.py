@@ -254,7 +254,10 @@ class LoneNames:
             start, end = m.start("name"), m.end("name")
             if not _touches(taken, start, end):
                 found.append(Span(start, end, label, source=SOURCE))
-            elif key in self.names and _inside_only(spans, start, end, people):
+            elif key in self.names and _inside_only(spans, start, end, people - {label}):
+                # a street or a town the tagger read in the name, or a part of it under the
+                # title's label ("la enfermera Iria Castro Novo" with "Castro" alone: "Iria" and
+                # "Novo" were left in the output)
                 found.append(Span(start, end, label, source=TITLED_SOURCE))
         for m in _TITLED_INITIALS.finditer(text):  # initials: "Dr. J. M. R."
             label = titles.get(fold(m["title"]) + ".") if m["dot"] else None
@@ -471,8 +474,8 @@ def titled_matches(text: str) -> Iterator[regex.Match[str]]:
 
 
 def _inside_only(spans: Sequence[Span], start: int, end: int, people: set[str]) -> bool:
-    """Do the spans touching [start, end) lie inside it, none of them a person's (a street or
-    a town the tagger read in a name), and are there any?"""
+    """Do the spans touching [start, end) lie inside it, none of them with a label of
+    ``people`` (a street or a town the tagger read in a name), and are there any?"""
     touching = [s for s in spans if s.start <= end and start <= s.end]
     return bool(touching) and all(
         start <= s.start and s.end <= end and s.label not in people and s.start < s.end

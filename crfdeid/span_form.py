@@ -120,6 +120,9 @@ _NUMBERED = frozenset({"id_patient", "id_case", "id_insurance", "id_licence", "i
 _ARTICLE_BEFORE = regex.compile(r"(?<![\p{L}])(?:La|Las|Los|El|A|O|As|Os|L['’])[ ]?$")
 #: A thousands group and its dot right before a number ("1.204." of "1.204.557").
 _GROUP_BEFORE = regex.compile(r"(?<![\p{L}\p{N}.,])\d{1,3}\.$|(?<=\d\.)\d{3}\.$")
+#: A group of three or four digits, and one more after one space ("CIP: 1504 3327 8812").
+_DIGIT_GROUP = regex.compile(r"\d{3,4}")
+_NEXT_GROUP = regex.compile(r" (?P<g>\d{3,4})(?![\p{L}\p{N}])")
 #: Capitals glued to a number, a word of their own ("URBE" of "URBE730215").
 _CAPITALS_GLUED = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}{2,6}$")
 #: Letters glued to five digits or more, maybe a letter after them: a code, no place.
@@ -1210,6 +1213,12 @@ class SpanForm:
             if text[start : end].isdigit() and (caps := _CAPITALS_GLUED.search(
                     text, max(previous_end, start - 6), start)) is not None:
                 start = caps.start()
+            if kind in _IDENTIFIERS and _DIGIT_GROUP.fullmatch(text, start, end):
+                # "1504" of "CIP: 1504 3327 8812" (the rest left): the groups of its length after it
+                width = end - start
+                while (group := _NEXT_GROUP.match(text, end, next_start)) is not None \
+                        and len(group["g"]) == width:
+                    end = group.end()
         while start - 2 >= previous_end and text[start - 1] in _JOINERS and text[start - 2].isalnum():
             part = start - 2
             while part - 1 >= previous_end and text[part - 1].isalnum():

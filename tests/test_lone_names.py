@@ -224,6 +224,15 @@ def test_titled_matches_are_the_patterns_own(text: str) -> None:
     assert [(m.span(), m.groupdict()) for m in titled_matches(text)] == expected
 
 
+def test_a_name_after_a_title_takes_the_part_the_tagger_found() -> None:
+    # blind set 7: "la enfermera Iria Castro Novo" with "Castro" alone as the clinician left
+    # "Iria" and "Novo" in the output
+    text = "para la educación del estoma, a cargo de la enfermera Iria Castro Novo, antes de"
+    part = Span(text.index("Castro"), text.index("Castro") + 6, CLINICIAN, source="crf", score=0.9)
+    assert [(text[s.start:s.end], s.label) for s in with_lone_names(text, [part], TITLED)] == [
+        ("Iria Castro Novo", CLINICIAN)]
+
+
 def test_titled_matches_on_a_signature_line() -> None:
     text = ("Informados por el Dr. Sainz y la Dra.  Ruiz de la Fuente; Sr Gómez, superdoctora Pérez, "
             "la Enfermera García.")

@@ -1022,6 +1022,10 @@ def test_a_codes_letters_and_a_numbers_groups_belong_to_it() -> None:
                    (TOWN, "CRTS830419012")) == [
         ("NUMERO_TELEFONO", "1.204.557"), ("ID_SUJETO_ASISTENCIA", "URBE730215"),
         ("OTRO_NUMERO_IDENTIF", "CRTS830419012")]
+    # a card written in groups ("CIP: 1504 3327 8812": "3327 8812" were left)
+    assert _tidied("CIP: 1504 3327 8812.", ("ID_SUJETO_ASISTENCIA", "1504")) == [
+        ("ID_SUJETO_ASISTENCIA", "1504 3327 8812")]
+    assert _tidied("Tel. 968 460 391.", ("NUMERO_TELEFONO", "968")) == [("NUMERO_TELEFONO", "968")]
     # a date keeps its own shape, and a town of letters alone stays a town
     assert _tidied("el 12.03.2019 en Lugo", (DATE, "2019"), (TOWN, "Lugo")) == [
         (DATE, "2019"), (TOWN, "Lugo")]
