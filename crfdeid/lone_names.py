@@ -96,6 +96,8 @@ _KIN_WINDOW = 3
 #: a kinship word may start ("esposa Sabine Brenner", "sobrina Inmaculada Carmona Ruz", "germana
 #: Laia"); the kinship word is looked up behind it (``_KIN_BEFORE``), the name read from it
 #: (``_KIN_NAME_AT``: one to three capitalised words, particles between).
+#: Two spaces or a tab inside a name: the next column of a form ("Dra. Sofía Medina   Anestesista:").
+_COLUMN_GAP = regex.compile(r"[ ]{2}|\t")
 _AFTER_A_WORD = regex.compile(r"(?<=\p{L}[ ])\p{Lu}\p{Ll}{2,}")
 _KIN_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?P<kin>\p{L}+)[ ]$")
 #: ... a name of up to three words, a surname maybe hyphenated ("Ingrid Bauer-Lohse": the name
@@ -254,7 +256,8 @@ class LoneNames:
             start, end = m.start("name"), m.end("name")
             if not _touches(taken, start, end):
                 found.append(Span(start, end, label, source=SOURCE))
-            elif key in self.names and _inside_only(spans, start, end, people - {label}):
+            elif key in self.names and _inside_only(
+                    spans, start, end, people if _COLUMN_GAP.search(m["name"]) else people - {label}):
                 # a street or a town the tagger read in the name, or a part of it under the
                 # title's label ("la enfermera Iria Castro Novo" with "Castro" alone: "Iria" and
                 # "Novo" were left in the output)
