@@ -432,3 +432,93 @@ def test_what_the_embedded_model_finds_in_the_sixth_blind_set(blind6: dict[str, 
     # deidentify point (benchmarks/formats.py's measure); after the eighth round they prompted
     # this test's measure gives 0.934 / 0.958
     assert _recall(blind6, point) >= floor
+
+BLIND7 = BLIND.parent / "es_blind7"
+#: What still leaks from the seventh set (blind once, then read: the ninth round): "España"
+#: (kept by the policy), "Guardia Civil" alone (kept); places no table holds (Corralejo, Celeiro,
+#: Kiel, Beni Enzar, Escaldes-Engordany), organisations ("Banc de Sang i Teixits", "Escuela de
+#: Esquí Candanchú", "GREIM de la Guardia Civil", "Campus de La Yutera", "Can Ruti", a German
+#: university hospital), descriptions (a sporting title, a tattoo), codes no rule reads (a fishing
+#: vessel's registration, a Gibraltar plate, "muestra 18-MB-2291", "transmisión n.º 5512037"),
+#: occupations in contexts no step reads ("maestra rural jubilada", "camionero" after a bracket,
+#: "patrón"), a care home's street after its name, a "Consultorio" and a mental-health unit,
+#: "Ertzaintza" and a hospital's site ("sede Santiago"); "2005" and "2009" are surrogate years of
+#: other dates. Words: the same, and surrogates spelled like another original ("Rodríguez").
+BLIND7_LEAKS = {
+    ('cr01_neumologia_cangasdelnarcea', 'España'), ('cr02_reumatologia_estellalizarra', 'España'),
+    ('cr03_urologia_lorca', 'España'), ('cr04_dermatologia_puertodelrosario', '2005'),
+    ('cr04_dermatologia_puertodelrosario', 'Corralejo'), ('cr04_dermatologia_puertodelrosario', 'España'),
+    ('cr04_dermatologia_puertodelrosario', 'Kiel'),
+    ('cr04_dermatologia_puertodelrosario', 'Universitätsklinikum Schleswig-Holstein'),
+    ('cr05_pediatria_laseudurgell', 'Escaldes-Engordany'),
+    ('cr06_traumatologia_jaca', 'Escuela de Esquí Candanchú'),
+    ('cr06_traumatologia_jaca', 'GREIM de la Guardia Civil'), ('cr07_neurologia_benavente', 'España'),
+    ('cr08_endocrinologia_palencia', 'Campus de La Yutera'), ('cr08_endocrinologia_palencia', 'España'),
+    ('cr08_endocrinologia_palencia', 'subcampeón autonómico júnior de BTT'),
+    ('cr09_urgencias_lalineadelaconcepcion', 'G 48213'),
+    ('cr09_urgencias_lalineadelaconcepcion',
+     'tatuaje con el escudo del Lincoln Red Imps en el antebrazo izquierdo'),
+    ('cr10_infecciosas_elejido', '18-MB-2291'), ('cr10_infecciosas_elejido', 'Consultorio de Las Norias'),
+    ('cr10_infecciosas_elejido', 'España'), ('cr11_oftalmologia_segovia', 'España'),
+    ('cr12_geriatria_elbarcodeavila', 'Camino de la Ribera, 4'),
+    ('cr12_geriatria_elbarcodeavila', 'maestra'), ('cr13_otorrinolaringologia_burela', '3ª-VI-2-1-03'),
+    ('cr13_otorrinolaringologia_burela', 'Celeiro'), ('cr13_otorrinolaringologia_burela', 'España'),
+    ('cr13_otorrinolaringologia_burela', 'patrón'), ('cr14_cardiologia_vinaros', '2009'),
+    ('cr14_cardiologia_vinaros', '5512037'), ('cr15_nefrologia_vitoriagasteiz', 'Ertzaintza'),
+    ('cr15_nefrologia_vitoriagasteiz', 'España'), ('cr15_nefrologia_vitoriagasteiz', 'Santiago'),
+    ('cr16_obstetricia_melilla', 'Beni Enzar'), ('cr16_obstetricia_melilla', 'España'),
+    ('cr16_obstetricia_melilla', 'camionero'), ('cr17_psiquiatria_talaveradelareina', 'España'),
+    ('cr17_psiquiatria_talaveradelareina', 'Guardia Civil'),
+    ('cr17_psiquiatria_talaveradelareina', 'Unidad de Salud Mental de Talavera'),
+    ('cr18_hematologia_badalona', 'Banc de Sang i Teixits'), ('cr18_hematologia_badalona', 'Can Ruti'),
+    ('cr18_hematologia_badalona', 'España'),
+}
+BLIND7_WORD_LEAKS = {
+    ('cr01_neumologia_cangasdelnarcea', 'España'), ('cr01_neumologia_cangasdelnarcea', 'Hullera'),
+    ('cr01_neumologia_cangasdelnarcea', 'Occidental'), ('cr01_neumologia_cangasdelnarcea', 'Rodríguez'),
+    ('cr02_reumatologia_estellalizarra', 'España'), ('cr03_urologia_lorca', 'España'),
+    ('cr04_dermatologia_puertodelrosario', 'Corralejo'), ('cr04_dermatologia_puertodelrosario', 'España'),
+    ('cr04_dermatologia_puertodelrosario', 'Holstein'), ('cr04_dermatologia_puertodelrosario', 'Kiel'),
+    ('cr04_dermatologia_puertodelrosario', 'Schleswig'),
+    ('cr04_dermatologia_puertodelrosario', 'Universitätsklinikum'),
+    ('cr05_pediatria_laseudurgell', 'Engordany'), ('cr05_pediatria_laseudurgell', 'Escaldes'),
+    ('cr05_pediatria_laseudurgell', 'Govern'), ('cr05_pediatria_laseudurgell', 'Infants'),
+    ('cr06_traumatologia_jaca', 'Candanchú'), ('cr06_traumatologia_jaca', 'Esquí'),
+    ('cr06_traumatologia_jaca', 'GREIM'), ('cr07_neurologia_benavente', 'España'),
+    ('cr07_neurologia_benavente', 'junio'), ('cr08_endocrinologia_palencia', 'BTT'),
+    ('cr08_endocrinologia_palencia', 'Campus'), ('cr08_endocrinologia_palencia', 'España'),
+    ('cr08_endocrinologia_palencia', 'Yutera'), ('cr08_endocrinologia_palencia', 'júnior'),
+    ('cr09_urgencias_lalineadelaconcepcion', '48213'), ('cr09_urgencias_lalineadelaconcepcion', 'GX11'),
+    ('cr09_urgencias_lalineadelaconcepcion', 'Imps'), ('cr09_urgencias_lalineadelaconcepcion', 'Lincoln'),
+    ('cr09_urgencias_lalineadelaconcepcion', 'Red'), ('cr10_infecciosas_elejido', '2291'),
+    ('cr10_infecciosas_elejido', 'Distrito'), ('cr10_infecciosas_elejido', 'España'),
+    ('cr10_infecciosas_elejido', 'Norias'), ('cr10_infecciosas_elejido', 'Poniente'),
+    ('cr10_infecciosas_elejido', 'Sanitario'), ('cr11_oftalmologia_segovia', 'España'),
+    ('cr12_geriatria_elbarcodeavila', 'Ribera'), ('cr13_otorrinolaringologia_burela', 'Celeiro'),
+    ('cr13_otorrinolaringologia_burela', 'España'), ('cr13_otorrinolaringologia_burela', 'Área'),
+    ('cr14_cardiologia_vinaros', '5512037'), ('cr15_nefrologia_vitoriagasteiz', 'España'),
+    ('cr16_obstetricia_melilla', 'Beni'), ('cr16_obstetricia_melilla', 'Enzar'),
+    ('cr16_obstetricia_melilla', 'España'), ('cr17_psiquiatria_talaveradelareina', 'España'),
+    ('cr17_psiquiatria_talaveradelareina', 'Mental'), ('cr17_psiquiatria_talaveradelareina', 'Talavera'),
+    ('cr17_psiquiatria_talaveradelareina', 'Unidad'), ('cr18_hematologia_badalona', 'Banc'),
+    ('cr18_hematologia_badalona', 'España'), ('cr18_hematologia_badalona', 'Ruti'),
+    ('cr18_hematologia_badalona', 'Sang'), ('cr18_hematologia_badalona', 'Teixits'),
+}
+
+
+@pytest.fixture(scope="module")
+def blind7() -> dict[str, Document]:
+    return load_corpus([BLIND7])
+
+
+def test_what_leaks_from_the_seventh_blind_set_is_what_we_know_of(blind7: dict[str, Document]) -> None:
+    _known_leaks_only(blind7, (18, 777), BLIND7_LEAKS, BLIND7_WORD_LEAKS)
+
+
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.87), ("deidentify", 0.90)])
+def test_what_the_embedded_model_finds_in_the_seventh_blind_set(blind7: dict[str, Document], point: str,
+                                                               floor: float) -> None:
+    # blind, once, with the code of 13c7768 (2026-12-06): 0.866 on the best path, 0.893 at the
+    # deidentify point (benchmarks/formats.py's measure); after the ninth round they prompted
+    # this test's measure gives 0.881 / 0.907
+    assert _recall(blind7, point) >= floor
