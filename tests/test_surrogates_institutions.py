@@ -266,3 +266,15 @@ def test_a_regional_government_beside_towns_that_stayed_in_its_community(seed: i
     result = run(text, *items, seed=seed)
     new = new_texts(result)[2]
     assert new.startswith("Junta de ") and new != "Junta de Extremadura"
+
+
+@pytest.mark.parametrize("town", ["Málaga", "Vitoria"])
+def test_an_institution_takes_the_surrogate_of_a_town_written_in_the_note(town):
+    # the ninth round keyed a town's surrogate by the town, whatever name is written; the
+    # institution's lookup by the written name then failed ("generator error (KeyError)")
+    text = f"Vive en {town}. Informe del Instituto de Medicina Legal de {town}."
+    result = run(text, ("TERRITORIO", town), ("INSTITUCION", f"Instituto de Medicina Legal de {town}"),
+                 seed=3)
+    place, institution = new_texts(result)
+    assert not result.generator_errors and town not in institution and place != town, (place, institution)
+    assert institution.startswith("Instituto de Medicina Legal de ")

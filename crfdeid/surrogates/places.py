@@ -617,6 +617,7 @@ class TerritoryGenerator:
         if memo_key in state.memo:
             known = state.memo[memo_key]
             plain = state.memo[("territory-plain", identity)].text
+            state.memo[("territory-plain", key)] = Surrogate(plain)
             if identity in state.town_provinces:
                 province, target = state.town_provinces[key] = state.town_provinces[identity]
                 state.towns.add(start, start + len(text), province, plain, target)
@@ -697,7 +698,9 @@ class TerritoryGenerator:
                 state.towns.add(start, start + len(text), province, new, target)
             result = chosen(text.replace(stripped, cased(stripped, new)), level, note)
         state.memo[memo_key] = result
-        state.memo[("territory-plain", identity)] = Surrogate(new)
+        # the plain surrogate under the written name too: institutions and facilities look a
+        # town up by the name they write ("Instituto de Medicina Legal de Málaga")
+        state.memo[("territory-plain", identity)] = state.memo[("territory-plain", key)] = Surrogate(new)
         return result
 
     def province_levels(self, province: str) -> list[Level]:
