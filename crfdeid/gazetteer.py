@@ -91,8 +91,7 @@ def _closed_list_entries(pack: LanguagePack) -> dict[str, list[str]]:
         # the islands the pseudonymiser's list holds (surrogates.yaml ``islands``, by
         # archipelago): no table of places has them, and notes name them as places ("reside en
         # Lanzarote", "Puerto del Rosario, Fuerteventura")
-        "island": [part.strip() for group in (pack.surrogate.get("islands") or {}).values()
-                   for name in group for part in name.split("/")],
+        "island": pack.island_names(),
     }
 
 

@@ -206,6 +206,14 @@ class LanguagePack:
                 hint=f"known: {', '.join(sorted(self.tables))}",
             ) from None
 
+    def island_names(self) -> list[str]:
+        """Every name of the islands ``surrogates.yaml`` lists by archipelago, each name of a
+        bilingual one apart ("Ibiza/Eivissa"): places no table holds, which the matcher, the
+        lone-place step and the pseudonymiser know."""
+        groups = (self.surrogate.get("islands") or {}).values()
+        return [part.strip() for group in groups for name in ([group] if isinstance(group, str) else group)
+                for part in str(name).split("/") if part.strip()]
+
     def kinship_term(self, word: str) -> KinshipTerm | None:
         return self.kinship.get(fold(word))
 

@@ -96,14 +96,13 @@ _KIN_WINDOW = 3
 #: a kinship word may start ("esposa Sabine Brenner", "sobrina Inmaculada Carmona Ruz", "germana
 #: Laia"); the kinship word is looked up behind it (``_KIN_BEFORE``), the name read from it
 #: (``_KIN_NAME_AT``: one to three capitalised words, particles between).
-#: Two spaces or a tab inside a name: the next column of a form ("Dra. Sofía Medina   Anestesista:").
-_COLUMN_GAP = regex.compile(r"[ ]{2}|\t")
 _AFTER_A_WORD = regex.compile(r"(?<=\p{L}[ ])\p{Lu}\p{Ll}{2,}")
 _KIN_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?P<kin>\p{L}+)[ ]$")
-#: ... a name of up to three words, a surname maybe hyphenated ("Ingrid Bauer-Lohse": the name
-#: had stopped before "-Lohse", left in the output)
+#: (A surname in it may be hyphenated: "Ingrid Bauer-Lohse" had stopped before "-Lohse".)
 _KIN_NAME_AT = regex.compile(r"\p{Lu}\p{Ll}{2,}(?:[ ](?:(?:de|del|de[ ]la|y|i)[ ])?\p{Lu}\p{Ll}+"
                              r"(?:-\p{Lu}\p{Ll}+)*){0,2}(?![\p{L}\p{N}'’-])")
+#: Two spaces or a tab inside a name: the next column of a form ("Dra. Sofía Medina   Anestesista:").
+_COLUMN_GAP = regex.compile(r"[ ]{2}|\t")
 #: A kinship word and a name (a nickname) in quotation marks or brackets after it.
 _KIN_QUOTED = regex.compile(r"(?<![\p{L}\p{N}])(?P<kin>\p{L}+),?[ ]+(?P<open>[\"“«(])"
                             r"(?P<name>\p{Lu}\p{Ll}{2,}(?:[ ]\p{Lu}\p{Ll}+)?)(?P<close>[\"”»)])")

@@ -187,9 +187,7 @@ class LonePlaces:
                 places.update(dict.fromkeys((fold(e) for e in pack.table(name).entries), "town"))
         # the islands, which no table of places holds: the pseudonymiser's list by archipelago
         # (surrogates.yaml ``islands``), one list for both
-        islands = frozenset(fold(part) for group in (pack.surrogate.get("islands") or {}).values()
-                            for name in ([group] if isinstance(group, str) else group)
-                            for part in (bilingual_parts(name) or [name]))
+        islands = frozenset(map(fold, pack.island_names()))
         places.update(dict.fromkeys(islands, "town"))  # "se trasladó a Tenerife"
         if "country" in pack.tables and labels.get("country"):
             places.update(dict.fromkeys((fold(e) for e in pack.table("country").entries), "country"))

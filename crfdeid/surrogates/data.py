@@ -419,9 +419,9 @@ class SurrogateData:
             if not not_drawn.found_in(words_of(shown)):  # "Zürich (Kreis 9)"
                 by_province[row["province"]].append((shown, pop))
                 everywhere.append((shown, pop))
-            # "El Campello", and the table's other names of the town ("Tarrasa", "Vitoria")
             if row.get("island"):  # the Canaries' and the Balearics' councils
                 self.town_island[(shown, row["province"])] = row["island"]
+            # "El Campello", and the table's other names of the town ("Tarrasa", "Vitoria")
             aliases = (row.get("aliases") or "").split("|")
             for part in {row["name"], *row["name"].split("/"), shown, *aliases} - {""}:
                 lookup[fold(part.strip())].append((-pop, shown, row["province"]))

@@ -55,7 +55,8 @@ TOWN_WINDOW = 40
 FACILITY_WINDOW = 80
 #: Fallback chains kept by a generator (they depend on the pack alone), at most this many.
 LEVELS_CACHE_SIZE = 4096
-#: How many times a paired town is redrawn while its province is one the note names.
+#: How many times a town is redrawn while the draw is one the note refuses (its province named
+#: elsewhere in the note, its island written after it).
 MAX_REDRAWS = 8
 #: (country code, adjective wanted, countries to try first): what a chain of country draws depends on.
 _ChainKey = tuple[str | None, bool, tuple[frozenset[str], ...]]
@@ -135,11 +136,11 @@ class TerritoryGenerator:
             if not _PAIR_GAP.fullmatch(text[a_end:b_start]):
                 continue
             town = self.data.find_town(text[a_start:a_end])
-            island = fold(text[b_start:b_end].strip())
-            if town is not None and island in self.data.islands and self.data.town_island.get(town):
-                state.paired_islands[a_start] = island  # "La Laguna (Tenerife)"
+            after = fold(text[b_start:b_end].strip())
+            if town is not None and after in self.data.islands and self.data.town_island.get(town):
+                state.paired_islands[a_start] = after  # "La Laguna (Tenerife)": an island
                 continue
-            province = self.data.province_lookup.get(fold(text[b_start:b_end].strip()))
+            province = self.data.province_lookup.get(after)
             if province is not None and (town[1] == province if town else self.unknown(text[a_start:a_end])):
                 state.town_pairs[b_start] = a_start
                 state.paired_towns[a_start] = province

@@ -53,11 +53,11 @@ _NATIONAL = re.compile(
 #: The national network's prefixes: another road of the pack's list; other prefixes are regional.
 _NATIONAL_PREFIXES = ("N", "A", "AP")
 _ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
-#: Where a street's name ends and its numbers, floor and door begin; a kilometre point ("km 5")
-#: is never part of the name.
 #: The last word of a street's name, in lower case after a capitalised one: a type written
 #: after the name, as Basque writes it ("Lamuza kalea", "Gasteiz etorbidea"), if the pack has it.
 _TYPE_AFTER = re.compile(r"(?<=[A-ZÁÉÍÓÚÑÜa-záéíóúñü])\s+(?P<type>[a-záéíóúñü]{4,})\s*$")
+#: Where a street's name ends and its numbers, floor and door begin; a kilometre point ("km 5")
+#: is never part of the name.
 _NAME_END = re.compile(r"\d|,|\bs\s?/?\s?n\b|\bn(?:o\.|[º°.])|\bnúm|\bkm\b", re.IGNORECASE)
 #: What joins the towns a road is named after: "Madrid-Cartagena", "de Alpedrete a Moralzarzal".
 _ROAD_JOINT = re.compile(r"(\s*-\s*|\s+a\s+)")
