@@ -119,7 +119,11 @@ def child() -> dict[str, Any]:
     from crfdeid import kernels, langpack, linguistic, pseudonymise, scorer, tagger
     from crfdeid.deidentify import Deidentifier
     from crfdeid.gazetteer import GazetteerMatcher
+    from crfdeid.lone_names import LoneNames
+    from crfdeid.lone_places import LonePlaces
+    from crfdeid.lone_professions import LoneProfessions
     from crfdeid.rules.engine import RuleEngine
+    from crfdeid.span_form import SpanForm
     from crfdeid.surrogates import data
     from crfdeid.types import Document
 
@@ -134,6 +138,10 @@ def child() -> dict[str, Any]:
         (scorer.Encoder, "__init__", "encoder"),
         (pseudonymise.Pseudonymiser, "__init__", "pseudonymiser"),
         (data.SurrogateData, "__init__", "surrogate data"),
+        (LoneNames, "for_pack", "completion: names"),
+        (LonePlaces, "for_pack", "completion: places"),
+        (LoneProfessions, "for_pack", "completion: occupations"),
+        (SpanForm, "for_pack", "completion: span forms"),
     ):
         _patch(clock, owner, name, phase)
     if kernels.AVAILABLE:

@@ -443,8 +443,11 @@ def common_given_names(pack: LanguagePack, least: int) -> frozenset[str]:
     """The pack's one-word given names borne by at least ``least`` people and not ordinary
     words of its closed lists, folded."""
     # the counts first: a tenth of the 54,000 Spanish names pass, and only they are folded
-    borne = [row["name"] for row in pack.table("given_name").rows
-             if _count(row.get("male")) + _count(row.get("female")) >= least]
+    table = pack.table("given_name")
+    males = table.column("male") if "male" in table.columns else [None] * len(table)
+    females = table.column("female") if "female" in table.columns else [None] * len(table)
+    borne = [name for name, m, f in zip(table.column("name"), males, females, strict=True)
+             if _count(m) + _count(f) >= least]
     return frozenset(fold(name) for name in borne if " " not in name and not _ordinary(pack, name))
 
 

@@ -88,3 +88,33 @@ def test_a_calendar_elision_needs_both_forms(tmp_path):
         langpack._load_elision(path)
     path.write_text("elision:\n  CA: {full: 'de ', elided: \"d'\"}\n", encoding="utf-8")
     assert langpack._load_elision(path) == {"CA": ("de ", "d'")}
+
+
+def test_a_row_reads_as_a_dict_and_costs_a_tuple(tmp_path):
+    import sys
+    from collections.abc import Mapping
+
+    path = tmp_path / "t.tsv"
+    path.write_text("name\tprovince\taliases\nPamplona/Iruña\tNavarra\tPamplona|Iruña\nElche\tAlicante\n",
+                    encoding="utf-8")
+    _, (row, other) = read_tsv(path)
+    plain = {"name": "Pamplona/Iruña", "province": "Navarra", "aliases": "Pamplona|Iruña"}
+    assert isinstance(row, Mapping) and row == plain and dict(row) == plain and {**row} == plain
+    assert row != other and other == {"name": "Elche", "province": "Alicante", "aliases": ""}
+    assert row["province"] == "Navarra" and row.get("island") is None and row.get("island", "") == ""
+    assert list(row) == list(row.keys()) == ["name", "province", "aliases"] and "aliases" in row
+    assert "Navarra" not in row  # membership is by column, as in a dict
+    assert row.values() == tuple(plain.values()) and list(row.items()) == list(plain.items())
+    assert row[1] == "Navarra" and row[:2] == ("Pamplona/Iruña", "Navarra")
+    with pytest.raises(KeyError):
+        row["island"]
+    assert type(row) is type(other) and len({row, other}) == 2  # one class per header; hashable
+    assert sys.getsizeof(row) < sys.getsizeof(plain) / 2
+
+
+def test_a_table_column_is_every_rows_cell_in_order():
+    table = langpack.load_pack("es").table("municipality")
+    assert table.column("province") == [row["province"] for row in table.rows]
+    assert table.column("name")[: 3] == [row["name"] for row in table.rows[:3]]
+    with pytest.raises(KeyError):
+        table.column("nope")

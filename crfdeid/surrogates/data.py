@@ -312,17 +312,19 @@ class SurrogateData:
     def _names(self, pack: LanguagePack) -> None:
         self.given: dict[str, tuple[int, int]] = {}
         male, female, both = [], [], []
-        rows = pack.table("given_name").rows
-        for row, key in zip(rows, fold_all([row["name"] for row in rows]), strict=True):
-            m, f = int(row["male"] or 0), int(row["female"] or 0)
+        table = pack.table("given_name")
+        names = table.column("name")
+        for name, key, males, females in zip(names, fold_all(names), table.column("male"),
+                                             table.column("female"), strict=True):
+            m, f = int(males or 0), int(females or 0)
             old = self.given.get(key, (0, 0))
             self.given[key] = (old[0] + m, old[1] + f)
-            if " " in row["name"] or "-" in row["name"]:
+            if " " in name or "-" in name:
                 continue  # token-level mapping: one-word surrogates only
-            male.append((row["name"], m))
-            female.append((row["name"], f))
+            male.append((name, m))
+            female.append((name, f))
             if min(m, f) >= UNISEX_RATIO * max(m, f) > 0:
-                both.append((row["name"], m + f))
+                both.append((name, m + f))
         self.given_pool = {
             "m": Pool.of(sorted(male, key=lambda p: -p[1])[:GIVEN_POOL]),
             "f": Pool.of(sorted(female, key=lambda p: -p[1])[:GIVEN_POOL]),
@@ -338,14 +340,15 @@ class SurrogateData:
         pairs = []
         folded = {}  # a surname's fold, for the list of usual ones below
         after_particle: dict[str, list[tuple[str, int]]] = {}
-        rows = pack.table("surname").rows
-        for row, key in zip(rows, fold_all([row["name"] for row in rows]), strict=True):
-            count = int(row["count"] or 0)
+        table = pack.table("surname")
+        names = table.column("name")
+        for name, key, counted in zip(names, fold_all(names), table.column("count"), strict=True):
+            count = int(counted or 0)
             self.surname[key] = self.surname.get(key, 0) + count
-            if " " not in row["name"] and "-" not in row["name"]:
-                pairs.append((row["name"], count))
-                folded[row["name"]] = key
-            elif (particle := _PARTICLE_SURNAME.fullmatch(row["name"])) is not None:
+            if " " not in name and "-" not in name:
+                pairs.append((name, count))
+                folded[name] = key
+            elif (particle := _PARTICLE_SURNAME.fullmatch(name)) is not None:
                 after_particle.setdefault(particle["particle"].lower(), []).append((particle["name"], count))
         # the surnames written after a particle ("De la Vega", "Del Pozo"), by particle: the
         # word after "de la" in "García de la Vega" becomes another such word ("de la Torre"),
