@@ -83,9 +83,15 @@ _RESIDENT = regex.compile(
 #: Where one was born or comes from, then a capitalised name of one or two words, maybe after
 #: its kind ("natural de Nador", "originario de la región de Kolda").
 _BORN_IN = regex.compile(
-    r"(?<![\p{L}\p{N}])(?i:natural|originari[oa]s?|oriund[oa]s?|nacid[oa]s?)[ \t]+(?i:de|en)[ \t]+"
+    r"(?<![\p{L}\p{N}])(?:(?i:natural|originari[oa]s?|oriund[oa]s?|nacid[oa]s?)[ \t]+(?i:de|en)"
+    # where one lives (the seventh set written blind: "reside en Corralejo desde 2009", "su hija,
+    # que vive en Kiel")
+    r"|(?i:resid(?:e|en|ía|ían|ente|entes)|viv(?:e|en|ía|ían|ió)(?:[ \t]+sol[oa]s?)?"
+    r"|afincad[oa]s?|domiciliad[oa]s?|empadronad[oa]s?)[ \t]+en)[ \t]+"
     r"(?:(?i:la[ ]región|la[ ]provincia|la[ ]comarca|la[ ]ciudad|el[ ]pueblo|la[ ]aldea)[ \t]+de[ \t]+)?"
-    r"(?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+)?)(?![\p{L}\p{N}'’-])")
+    r"(?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+)?)(?![\p{L}\p{N}'’-])"
+    # the whole name, not its first words ("Vive en Villanueva del Pardillo Alto")
+    r"(?![ \t]+(?:(?:de|del|de[ ]la|de[ ]las|de[ ]los)[ \t]+)?\p{Lu})")
 #: The same, in a note typed in lower case: one lower-case word (the words after it are the
 #: sentence's, not more of the name).
 _LOWER_CANDIDATE = regex.compile(
@@ -94,8 +100,9 @@ _LOWER_CANDIDATE = regex.compile(
 )
 #: Where a hospital called by its proper name comes from (``Span.source``).
 HOSPITAL_SOURCE = "hospital-name"
-#: What a hospital called by its proper name follows: "el", "del", "al", or "(".
-_BEFORE_HOSPITAL = regex.compile(r"(?:(?<![\p{L}\p{N}])(?:del|al|el)[ \t]+|\()(?=\p{Lu})")
+#: What a hospital called by its proper name follows: "el", "del", "al", "de", "en", "la" or "("
+#: ("la consulta de dispositivos de Son Espases": the eighth set written blind).
+_BEFORE_HOSPITAL = regex.compile(r"(?:(?<![\p{L}\p{N}])(?:del|al|el|de|en|la)[ \t]+|\()(?=\p{Lu})")
 _FIRST_WORD = regex.compile(r"[^\s(),.;:]+")
 _WORD_GOES_ON = regex.compile(r"[\p{L}\p{N}]")
 #: Where an organisation of the pack's list comes from (``Span.source``).
@@ -106,7 +113,8 @@ _NOT_NAMED = frozenset({"manufacturer"})
 _CAPITAL_WORD = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}[^\s(),.;:]*")
 #: Where a place chained to an address comes from (``Span.source``).
 CHAIN_SOURCE = "address-place"
-_NAME = r"(?P<name>\p{Lu}[\p{L}’']*(?:[ \t]+(?:(?:de|del|la|las|los|el|d’|d')[ \t]*)?\p{Lu}[\p{L}’']*){0,4})"
+_NAME = (r"(?P<name>\p{Lu}[\p{L}’']*(?:-\p{Lu}[\p{L}’']*)*"  # "Escaldes-Engordany"
+         r"(?:[ \t]+(?:(?:de|del|la|las|los|el|d’|d')[ \t]*)?\p{Lu}[\p{L}’']*(?:-\p{Lu}[\p{L}’']*)*){0,4})")
 #: After a postal code: the town ("35110 Vecindario").
 _AFTER_CODE = regex.compile(r"[ \t]+" + _NAME)
 #: After a town or a street: the province in parentheses, or a place after a comma or a dash,
@@ -118,7 +126,11 @@ _AFTER_PLACE = regex.compile(r"[ \t]*(?:\([ \t]*" + _NAME + r"[ \t]*\)|[,–-][ 
 _DISTRICT = regex.compile(
     r"(?<![\p{L}\p{N}])(?:barrio|barriada|pedanía|urbanización|distrito|parroquia|aldea|caserío"
     # lower case: "del Barrio" is a surname
-    r"|lugar|parròquia|barri|bairro|comarca|concejo|pueblo)[ ](?:(?:de|del)[ ])?"
+    r"|lugar|parròquia|barri|bairro|comarca|concejo|pueblo"
+    # the seventh and eighth sets written blind: "provincia del Cañar", "una finca de Valmuel",
+    # "el paso fronterizo de El Tarajal", "el puerto de Celeiro"
+    r"|provincia|municipio|localidad|ciudad|villa|finca|paraje|partida|valle|paso[ ]fronterizo"
+    r"|puerto)[ ](?:(?:de|del)[ ])?"
     + _PLACE_NAME + r"(?![\p{L}\p{N}])")
 #: A clinic named after its kind: "Clínica" (or in capitals) and one to four capitalised words,
 #: particles between ("Clínica Atlántica del Puerto", "CLÍNICA ATLÁNTICA DEL PUERTO"); not inside
@@ -144,6 +156,9 @@ _TOWN_END = regex.compile(r"[ \t]*(?:[.,;(\n]|$)")
 #: What may not follow the place: a hyphen and a letter ("Tolosa-Hunt"), a digit, "@".
 _GLUED = regex.compile(r"[-‐@\p{N}]|\.\p{L}")
 _WORD = regex.compile(r"\p{L}[\p{L}’']*")
+_SPACED = regex.compile(r"[ \t]+")
+#: A closing parenthesis, after spaces.
+_CLOSE = regex.compile(r"[ \t]*\)")
 
 
 @dataclass(frozen=True)
@@ -168,6 +183,9 @@ class LonePlaces:
     organisation_names: tuple[str, ...] = ()
     #: the pack's language (its lexicon tells words from names in notes typed in lower case)
     language: str = "es"
+    #: the last words of the proper parts that notes call a hospital by alone ("del Trueta",
+    #: "de Valdecilla", "la Arrixaca"): no word of the language, given name, town or month
+    hospital_words: tuple[str, ...] = ()
 
     @classmethod
     def for_pack(cls, pack: LanguagePack | None, labels: Mapping[str, str | None]) -> LonePlaces | None:
@@ -208,7 +226,8 @@ class LonePlaces:
         )) if "organisation" in pack.tables and labels.get("organisation") else ()
         return cls(tuple(sorted(kept.items())), stop,
                    tuple(sorted((c, lab) for c, lab in labels.items() if lab)), types,
-                   tuple(sorted(towns - stop)), propers, organisations, pack.language)
+                   tuple(sorted(towns - stop)), propers, organisations, pack.language,
+                   _hospital_words(pack, propers, towns | stop))
 
     @cached_property
     def _place_of(self) -> dict[str, str]:
@@ -297,6 +316,8 @@ class LonePlaces:
             return []
         chain = {label for category, label in labels.items()
                  if category in ("town", "street", "hospital", "health_centre", "organisation")}
+        facilities = {label for category, label in labels.items()
+                      if category in ("hospital", "health_centre", "organisation")}
         places, found = self._address_places, []
         queue = sorted((s for s in spans if s.label in chain), key=lambda s: s.start)
         while queue:
@@ -317,7 +338,14 @@ class LonePlaces:
                 # in parentheses after a town, a region of another country too ("Quibdó (Chocó)")
                 foreign = (not digits and text[span.end : m.start("name")].strip() == "("
                            and self._place_of.get(name) == "town")
-                if not whole and name not in places and not foreign:
+                # in parentheses after a hospital or an organisation, the whole parenthesis is
+                # where it is, whether or not the pack lists it, when it is no acronym and no
+                # word of the language (the seventh set: "Hospital Nostra Senyora de Meritxell
+                # (Escaldes-Engordany)")
+                where = (span.label in facilities and k == len(words)
+                         and text[span.end : m.start("name")].strip() == "("
+                         and _CLOSE.match(text, end) is not None and self._unknown_name(words))
+                if not whole and name not in places and not foreign and not where:
                     continue
                 if not overlaps(taken, m.start("name"), end):
                     new = Span(m.start("name"), end, town, source=CHAIN_SOURCE)
@@ -326,6 +354,20 @@ class LonePlaces:
                     queue.append(new)  # "Vecindario", then ", Santa Lucía de Tirajana"
                 break
         return found
+
+    def _unknown_name(self, words: Sequence[regex.Match[str]]) -> bool:
+        """Words that can only be a name: none an acronym, a stop-listed word or a word the
+        language's dictionary knows."""
+        from .lexicon import lexicon
+
+        if any(w.group().isupper() or fold(w.group()) in self.stop for w in words):
+            return False
+        # a hyphened name is one word ("Escaldes-Engordany": "escaldes" is a verb's form)
+        text = words[0].string[words[0].start() : words[-1].end()]
+        try:
+            return not any(lexicon().is_common(w.lower(), self.language) for w in _SPACED.split(text))
+        except ValueError:  # no word list for the language: a name is not told from a word
+            return False
 
     @cached_property
     def _hospital_index(self) -> dict[str, tuple[str, ...]]:
@@ -339,10 +381,11 @@ class LonePlaces:
         return {first: tuple(sorted(names, key=len, reverse=True)) for first, names in index.items()}
 
     def hospitals(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
-        """A hospital called by the proper part of its name after "el", "del", "al" or "(":
-        "intervenida en el Morales Meseguer", "(Son Espases, planta 0)", "Oncología del Miguel
-        Servet" — names of two words or more from the pack's hospital table. A span of the
-        tagger inside the name ("Miguel" as a person) gives way to it."""
+        """A hospital called by the proper part of its name after "el", "del", "al", "de", "en",
+        "la" or "(": "intervenida en el Morales Meseguer", "(Son Espases, planta 0)", "Oncología
+        del Miguel Servet" — names of two words or more from the pack's hospital table —, or by
+        the last word of it (``hospital_words``: "del Trueta"). A span of the tagger inside the
+        name ("Miguel" as a person) gives way to it."""
         label = dict(self.labels).get("hospital")
         if not self.hospital_names or not label:
             return []
@@ -356,6 +399,24 @@ class LonePlaces:
                     if not any(s < end and start < e and not (start <= s and e <= end) for s, e in taken):
                         found.append(Span(start, end, label, source=HOSPITAL_SOURCE))
                     break
+        # the last word of a name alone ("comité de EPID del Trueta", "Cardiología Infantil de
+        # Valdecilla", "ingresó en la Arrixaca": the eighth set written blind), not the first
+        # word of a longer name
+        words = frozenset(self.hospital_words)
+        for m in _BEFORE_HOSPITAL.finditer(text) if words else ():
+            alone = _ALONE.match(text, m.end())
+            if alone is not None and alone["word"] in words:
+                start, end = m.end(), alone.end("word")
+                if not overlaps([*taken, *((s.start, s.end) for s in found)], start, end):
+                    found.append(Span(start, end, label, source=HOSPITAL_SOURCE))
+        # a hospital's span the tagger ended one word short ("Hospital Universitari de Girona
+        # Doctor Josep" of "… Josep Trueta": the fifth set, once the model was retrained): whole
+        for a, b in taken if words else ():
+            alone = _ALONE.match(text, b + 1) if text[b : b + 1] == " " else None
+            if alone is not None and alone["word"] in words and _FACILITY_START.match(text, a, b):
+                end = alone.end("word")
+                if not any(start < end and b < e for start, e in taken if (start, e) != (a, b)):
+                    found.append(Span(a, end, label, source=HOSPITAL_SOURCE))
         return found
 
     @cached_property
@@ -434,10 +495,11 @@ class LonePlaces:
         return found
 
     def born_in(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
-        """Where one was born or comes from, named with a word no table holds and the language
-        does not know, or knows only as a proper noun ("natural de Nador", "originario de la
-        región de Kolda", "natural de Járkov": towns of other countries the tables lack): after
-        "natural de", "originario de", "nacido en" the name is a place."""
+        """Where one was born, comes from or lives, named with a word no table holds and the
+        language does not know, or knows only as a proper noun ("natural de Nador", "originario
+        de la región de Kolda", "natural de Járkov", "reside en Corralejo": towns of other
+        countries and villages the tables lack): after "natural de", "originario de", "nacido
+        en", "reside en", "vive en" the name is a place."""
         town = dict(self.labels).get("town")
         if not town:
             return []
@@ -589,6 +651,52 @@ _AMBIGUOUS_TYPES = frozenset({"via", "lugar", "parque", "partida", "camino", "cu
                               "col.", "pol.", "p.i.", "cl", "cl.", "c.", "pl.", "pasaje", "lg.", "cta.",
                               "urbanizacion", "urb", "urb.", "alameda", "rambla", "glorieta", "callejon",
                               "poligono", "poligono industrial", "bulevar", "bo.", "ronda", "vía", "pg."})
+
+
+def _hospital_words(pack: LanguagePack, propers: Sequence[str], names: frozenset[str]) -> tuple[str, ...]:
+    """The last words of hospitals' proper parts that can stand for the hospital: of five
+    letters or more, each the last word of one or two proper parts only, and no word of the
+    language, given name, month or place (``names``: folded towns and stop words) — "Trueta",
+    "Valdecilla", "Arrixaca", "Espases"; not "Sofía", "Rocío", "Octubre", "Haya"."""
+    from .lexicon import lexicon
+
+    counts: dict[str, int] = {}
+    for proper in propers:
+        last = proper.split()[-1]
+        counts[last] = counts.get(last, 0) + 1
+    given = folded_entries(pack, ("given_name",)) if "given_name" in pack.tables else frozenset()
+    surnames = frozenset(fold(name) for name, count in zip(pack.table("surname").column("name"),
+                                                           pack.table("surname").column("count"), strict=True)
+                         if _count(count) >= _COMMON_SURNAME) if "surname" in pack.tables else frozenset()
+    # a word of a town's name is the place's more often ("Mairena del Aljarafe", "Sant Cugat")
+    town_words = frozenset(w for name in names for w in name.split())
+    out = []
+    for word, n in counts.items():
+        key = fold(word)
+        if (n > 2 or len(word) < 5 or not word[:1].isupper() or not word[1:].islower() or key in town_words
+                or key in given or key in surnames or key in _REGIONAL_WORDS
+                or pack.month(word, regional=False) is not None):
+            continue
+        try:
+            if lexicon().is_known(word.lower(), pack.language):
+                continue
+        except ValueError:  # no word list for the language: no word is told from a name
+            return ()
+        out.append(word)
+    return tuple(sorted(out))
+
+
+#: Bearers from which a surname is a person's more often than a hospital's ("Méndez", "Ochoa").
+_COMMON_SURNAME = 1000
+#: Catalan and Basque words of hospitals' names that the Spanish dictionary does not know
+#: ("Família" of "… de la Sagrada Família", "Ospitalea"): no note calls a hospital by one alone.
+_REGIONAL_WORDS = frozenset({"familia", "hospitalari", "sociosanitari", "horta", "llevant", "ponent",
+                             "limit", "forum", "curacio", "evangelic", "fundazioa", "ospitalea"})
+#: A facility's name as a span starts it: "Hospital …", "Clínica …", "Complejo Hospitalario …".
+_FACILITY_START = regex.compile(r"(?i:hospital|clínica|clinica|complejo|complexo|centro|fundación|institut)")
+#: A capitalised word alone: not followed by another capitalised word, a particle and one, a
+#: hyphen, an apostrophe or a digit ("del Trueta el 15/12", not "del Trueta Soler").
+_ALONE = regex.compile(r"(?P<word>\p{Lu}\p{Ll}+)(?![\p{L}\p{N}'’-]|[ \t]+(?:(?:de|del|la|y)[ \t]+)?\p{Lu})")
 
 
 def _hospital_propers(pack: LanguagePack, towns: frozenset[str]) -> tuple[str, ...]:

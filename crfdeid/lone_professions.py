@@ -57,6 +57,9 @@ _ITEM = regex.compile(r"[,;()·][ \t]*(?:\n[ \t>]*)?")
 #: Spaces and a comma or an opening parenthesis after a person's name ("Maite Etxeberria Lasa
 #: (fisioterapeuta)").
 _APPOSITION = regex.compile(r"[ \t]*[,(][ \t]*(?:\n[ \t]*)?")
+#: The same after a bracket the comma follows ("Su marido, Mohamed Azzouz (tel. +212 661 23 45
+#: 67), camionero, la acompañó": the seventh set written blind), tried when the first finds none.
+_APPOSITION_AFTER_BRACKET = regex.compile(r"[ \t]*\([^()\n]{0,60}\)[ \t]*,[ \t]*(?:\n[ \t]*)?")
 #: Where an occupation may end: punctuation, the line's or the text's end.
 _PUNCTUATION = regex.compile(r"[ \t]*(?:[,.;:()\n]|$)")
 #: How far after an age its items are looked at.
@@ -206,20 +209,30 @@ class LoneProfessions:
         for m in pats["prefixed"].finditer(text):  # "ex profesora de instituto"
             add(self._occupation(text, m.start(), taken))
         for m in pats["after"].finditer(text):
-            # the longest run of up to six words before it that is an occupation
+            # the longest run of up to six words before it that is an occupation, maybe with one
+            # lower-case word after it ("maestra rural jubilada": the seventh set written blind)
             words = list(_WORD.finditer(text, max(0, m.start() - 80), m.start()))
+            if not words or words[-1].end() != m.start():
+                continue
+            last = words[-1].group()
+            qualified = (len(words) > 1 and last.islower() and fold(last) not in self._closing
+                         and fold(last) not in self.forms)
             for k in range(min(len(words), _MOST_WORDS), 0, -1):
                 begin = words[-k].start()
-                if words[-1].end() == m.start() and fold(text[begin : m.start()]) in self.forms:
+                if fold(text[begin : m.start()]) in self.forms or (
+                        qualified and k > 1 and fold(text[begin : words[-2].end()]) in self.forms):
                     if not _WORD_BEFORE.search(text[max(0, begin - 1) : begin]):
                         add(Span(begin, m.start(), self.label, source=SOURCE)
                             if not overlaps(taken, begin, m.start()) else None)
                     break
         for s in spans:
             if s.label in self.person_labels:
-                apposition = _APPOSITION.match(text, s.end)
-                if apposition is not None:
-                    add(self._occupation(text, apposition.end(), taken))
+                for pattern in (_APPOSITION, _APPOSITION_AFTER_BRACKET):
+                    apposition = pattern.match(text, s.end)
+                    span = self._occupation(text, apposition.end(), taken) if apposition else None
+                    if span is not None:
+                        add(span)
+                        break
         queue = sorted([s for s in spans if s.label == self.label] + found, key=lambda s: s.start)
         while queue:  # "azafata, dependienta, monitora de deporte"
             joined = pats["join"].match(text, queue.pop(0).end)

@@ -129,6 +129,8 @@ _CAPITALS_GLUED = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}{2,6}$")
 _LETTERS_DIGITS = regex.compile(r"\p{L}+\d{5,}\p{L}?")
 #: A kinship word and a comma right before a span ("el padre, ").
 _KIN_COMMA_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?P<kin>\p{Ll}+)[ \t]*,[ \t]*$")
+#: A possessive and a kinship word just before a span: "su hija " of "su hija Maite".
+_KIN_OWNED_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?i:su|sus|mi|mis)[ \t]+(?P<kin>\p{Ll}+)[ \t]+$")
 #: Words before an occupation that say it was one's ("antigua costurera", "ex minero").
 _FORMER = frozenset({"antiguo", "antigua", "ex"})
 #: Capitalised words ("Járkov", "Santo Domingo").
@@ -307,6 +309,7 @@ class SpanForm:
             countries = folded_entries(pack, ("country",))
             places = folded_entries(pack, ("municipality", "province", "community", "territory",
                                            "foreign_place"), parts=True)
+            places |= {fold(island) for island in pack.island_names()}  # "(Lanzarote)" as a country
             if pack.lone_names and "given_name" in pack.tables:
                 given = common_given_names(pack, pack.lone_names["min_bearers"])
             surnames = folded_entries(pack, ("surname",))
@@ -373,7 +376,10 @@ class SpanForm:
             if not span.fragments and span.end <= absorbed:
                 continue  # "Lohse" (as a company) of "Ingrid Bauer-Lohse"
             if not span.fragments and self._not_its_kind(text, span, kind):
-                continue  # "Fax" or the "52" of "FGe 52" as a phone, "5946" of "c.5946del" as a date
+                town = self._department_town(text, span, kind)
+                if town is None:
+                    continue  # "Fax" or the "52" of "FGe 52" as a phone, "5946" of "c.5946del" as a date
+                span, kind = town, "town"  # "Unidad de Conductas Adictivas de Elda": Elda stays
             if (kind in _NAMED or kind == "street") and not span.fragments:
                 span = _runaway_cut(text, span)  # "barrio de Triana). Portal con un escalón; …"
             if kind in _NAMED and not span.fragments:
@@ -467,7 +473,8 @@ class SpanForm:
                 span = self._after_title(text, span)  # "El Dr. Huerta de Soto" with "Huerta" as a town
             if span is not None and kind in ("town", "country"):
                 span = self._acronym_as_organisation(text, span)  # "UPNA" as a country
-            if span is not None and kind in ("profession", "organisation", "town", "country", "id_patient"):
+            if span is not None and kind in ("profession", "organisation", "town", "country", "id_patient",
+                                             "person_relative"):
                 span = self._occupation(text, span)  # "guardia civil jubilado" as an organisation
             if span is not None and kind in ("id_patient", "id_other"):
                 span = self._birthplace_as_id(text, span)  # "natural de Járkov" as an identifier
@@ -549,6 +556,22 @@ class SpanForm:
             return []
         return [replace(span, end=span.start + comma.start()),
                 replace(span, start=span.start + comma.end())]
+
+    def _department_town(self, text: str, span: Span, kind: str | None) -> Span | None:
+        """The town a department's span ends with ("Unidad de Cuidados Paliativos de Elda"), as
+        a town span: the department is no PHI, its town is. None for anything else."""
+        town = dict(self.category_labels).get("town")
+        if town is None or kind not in ("organisation", "hospital", "health_centre") \
+                or not _DEPARTMENT.match(text, span.start, span.end):
+            return None
+        value = text[span.start : span.end]
+        at = value.find(" de ")
+        while at >= 0:  # the longest ending that is a place: "… de Villanueva de la Serena"
+            rest = value[at + 4 :]
+            if rest[:1].isupper() and fold(rest) in self.places:
+                return Span(span.start + at + 4, span.end, town, source=span.source, score=span.score)
+            at = value.find(" de ", at + 1)
+        return None
 
     def _not_its_kind(self, text: str, span: Span, kind: str | None) -> bool:
         """A span its label's text can never be: a telephone or fax number with fewer than six
@@ -683,14 +706,16 @@ class SpanForm:
 
     def _relative_after_kin(self, text: str, span: Span) -> Span:
         """A clinician's span right after a kinship word and a comma ("el padre, Jordi Casals
-        Vidal, guarda forestal", "Su marido, Mohamed Azzouz (tel. …)"): the relative's; as a
-        clinician, the occupation after the name went unseen and leaked."""
+        Vidal, guarda forestal", "Su marido, Mohamed Azzouz (tel. …)") or after "su" and a
+        kinship word ("su hija Maite, logopeda"): the relative's; as a clinician, the occupation
+        after the name went unseen and leaked."""
         if not self.relative or span.fragments:
             return span
-        kin = _KIN_COMMA_BEFORE.search(text, max(0, span.start - 24), span.start)
-        if kin is None or fold(kin["kin"]) not in self.kinship:
-            return span
-        return replace(span, label=self.relative)
+        for pattern in (_KIN_COMMA_BEFORE, _KIN_OWNED_BEFORE):  # "su hija Maite, logopeda" (the eighth set)
+            kin = pattern.search(text, max(0, span.start - 24), span.start)
+            if kin is not None and fold(kin["kin"]) in self.kinship:
+                return replace(span, label=self.relative)
+        return span
 
     def _birthplace_as_id(self, text: str, span: Span) -> Span:
         """An identifier span of capitalised words and no digit after "natural de", "vive en"
@@ -733,6 +758,17 @@ class SpanForm:
             key = fold(value)
             if (profession is None or (not former and (span.score is None or span.score >= _DOUBT))
                     or key not in self.professions or key in self.places or key in self.countries):
+                return span
+            label = profession
+        elif kind == "person_relative":
+            # an occupation in lower case with no kinship word, as a relative ("viuda, maestra
+            # rural jubilada" in the seventh set written blind: kept whole as a relative's words)
+            profession = dict(self.category_labels).get("profession")
+            words = _WORDS.findall(value)
+            if (profession is None or not words or value != value.lower()
+                    or any(fold(w) in self.kinship for w in words)
+                    or not any(fold(" ".join(words[:k])) in self.professions
+                               for k in range(1, len(words) + 1))):
                 return span
             label = profession
         elif kind == "profession" and end == span.end:
@@ -1721,8 +1757,13 @@ class SpanForm:
                 and _COMMA.fullmatch(text, previous.end, span.start) and key not in self.places
                 and self._given_names_only(value)):
             return replace(span, label=previous.label)  # "GARCÍA LÓPEZ, MARÍA DEL CARMEN"
-        if kind == "country" and (key in self.countries or key in self.places or self._like_country(key)):
+        if kind == "country" and (key in self.countries or self._like_country(key)):
             return span
+        if kind == "country" and key in self.places:
+            # a town, region or island the tagger read as a country ("Centro de Salud de Tinajo
+            # (Lanzarote)" had become "(Sánchez)" when a person's label won): a place's label
+            town = dict(self.category_labels).get("town")
+            return span if town is None else replace(span, label=town)
         if (kind == "town" and span.score is not None and span.score < _DOUBT and key in self.surnames
                 and _INITIAL_BEFORE.search(text, max(0, span.start - 4), span.start)):
             return replace(span, label=self._title_or_kin(text, span) or self.clinician or span.label)

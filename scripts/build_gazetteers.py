@@ -662,6 +662,13 @@ def titlecase(text: str, towns: frozenset[str] = frozenset()) -> str:
     ``towns``: folded municipality names, for the Galician articles ("A Coruña")."""
     small = {"de", "del", "la", "las", "los", "el", "y", "i", "d'", "en", "a", "l'", "dels", "les"}
     words = text.lower().split()
+    # a numeral at the end, maybe spelt letter by letter: "ALZIRA I", "LA BAÑEZA I I" (La Bañeza
+    # II) — not the Catalan "i" (and), which no name ends with
+    tail = len(words)
+    while tail > 1 and words[tail - 1] in ("i", "v", "x"):
+        tail -= 1
+    if tail < len(words) and re.fullmatch(r"(ix|iv|v?i{0,3}|x{1,3}(ix|iv|v?i{0,3}))", "".join(words[tail:])):
+        words = [*words[:tail], "".join(words[tail:]).upper()]
     out = []
     for i, w in enumerate(words):
         after_preposition = i > 0 and words[i - 1] in _PREPOSITIONS
@@ -678,7 +685,7 @@ def titlecase(text: str, towns: frozenset[str] = frozenset()) -> str:
             out.append(w)
         elif "." in w:
             out.append(w.upper())  # initials and company suffixes: "S.L.", "H.U."
-        elif i > 0 and re.fullmatch(_ROMAN_NUMERAL, w):
+        elif i > 0 and (re.fullmatch(_ROMAN_NUMERAL, w) or (w.isupper() and i == len(words) - 1)):
             out.append(w.upper())  # a king's or pope's numeral: "Carlos III", "Joan XXIII"
         elif re.fullmatch(r"(d|l|s|n)['’]\w.*", w):
             # a Catalan elided article or preposition: "Vall d'Hebron", "L'Hospitalet"

@@ -245,6 +245,10 @@ def test_titlecase_keeps_a_numeral_after_a_name(build) -> None:
         "Hospital Universitari Joan XXIII de Tarragona")
     assert build.titlecase("CENTRO DE SALUD ISABEL II") == "Centro de Salud Isabel II"
     assert build.titlecase("CENTRO MIXTO CIVIL") == "Centro Mixto Civil"  # words, no numerals
+    # the catalogue spells some numerals letter by letter; a last "I" is no Catalan "i" (and)
+    assert build.titlecase("LA BAÑEZA I I") == "La Bañeza II"
+    assert build.titlecase("ALZIRA I") == "Alzira I"
+    assert build.titlecase("SANT JOAN I MARTÍ") == "Sant Joan i Martí"
 
 
 def test_titlecase_gives_an_article_that_starts_a_name_its_capital(build) -> None:

@@ -189,8 +189,11 @@ BLIND2_LEAKS = {
     ('teledermatologia_gipuzkoa', 'Donostia Unibertsitate Ospitalea'), ('telefonica_tenerife', '10/11'),
     ('telefonica_tenerife', 'ayto de la laguna'), ('telefonica_tenerife', 'huc'),
     ('telefonica_tenerife', 'maracaibo'), ('telefonica_tenerife', 'venezuela'),  # lower case, foreign
+    # 2026-12-06 (tenth round, a retrained model): a district with its number in brackets
+    ('derivacion_santander', 'Barrio La Rabia 17'),
 }
 BLIND2_WORD_LEAKS = {
+    ('derivacion_santander', 'Rabia'),  # 2026-12-06 (tenth round): "Barrio La Rabia 17", above
     ('ambulancia_lugo', 'Becerreá'), ('ambulancia_lugo', 'Ourense'), ('ambulancia_lugo', 'Pedrafita'),
     ('dental_logrono', 'Dental'), ('farmacia_merida', 'FARMACIA'), ('pediatria_pamplona', 'Osasunbidea'),
     ('pericial_toledo', 'España'), ('pericial_toledo', 'García'), ('social_melilla', 'AUTÓNOMA'),
@@ -253,6 +256,8 @@ BLIND3_LEAKS = {
 }
 BLIND3_WORD_LEAKS = {
     ('01_caso_nefrologia_lleida', 'España'), ('03_caso_chagas_leon', 'España'),
+    # 2026-12-06 (tenth round, a retrained model): the first word of a company in Catalan capitals
+    ('05_psiquiatria_girona', 'ASSISTÈNCIA'),
     # the clinician's surrogate given name, drawn by chance; "C/ Maestro Nicolás" is replaced
     ('03_caso_chagas_leon', 'Nicolás'),
     ('04_caso_cirped_murcia', 'España'), ('08_laboral_valladolid', 'Operario'),
@@ -298,6 +303,7 @@ BLIND4_LEAKS = {
     ('cr03_oftalmologia', '2014'), ('cr03_oftalmologia', 'España'), ('cr04_maxilofacial', 'España'),
     ('cr05_infecciosas', 'Apartadó'), ('cr05_infecciosas', 'España'), ('cr06_neurologia', 'España'),
     ('residencia_soria', '5/11'), ('residencia_soria', 'día 24'),
+    ('cr05_infecciosas', 'Atrato'),  # 2026-12-06 (tenth round, a retrained model): a river
 }
 BLIND4_WORD_LEAKS = {
     ('alta_castello', 'Plana'), ('cr01_urologia', 'España'), ('cr02_hematologia', 'España'),
@@ -307,6 +313,7 @@ BLIND4_WORD_LEAKS = {
     ('dental_melilla', 'Ensar'), ('dental_melilla', 'junio'), ('pediatria_salamanca', 'Castilla'),
     ('pediatria_salamanca', 'abril'), ('residencia_soria', '2023'), ('salud_mental_bizkaia', '2025'),
     ('traslado_summa', 'Comunidad'),
+    ('cr05_infecciosas', 'Atrato'),  # 2026-12-06 (tenth round, a retrained model): a river
     # 2026-12-06 (ninth round: the pack's aliases, a rebuilt model): a numeral, a network's kind
     ('cr05_infecciosas', 'III'), ('salud_mental_bizkaia', 'Red'),
 }
@@ -408,6 +415,9 @@ BLIND6_WORD_LEAKS = {
     ('cr10_infecciosas_merida', 'España'), ('cr12_pediatria_laguna', 'España'),
     ('cr12_pediatria_laguna', 'Sánchez'), ('cr14_vascular_ubeda', 'España'),
     ('cr15_quemados_lepe', 'Real'), ('cr16_toxicologia_ourense', 'Botánica'),
+    # the wife's surname is a street's of the toxicology unit's address, which the gold leaves
+    # in clear ("Rúa Pazos, 42"): the retrained model of the tenth round no longer replaces it
+    ('cr16_toxicologia_ourense', 'Pazos'),
     ('cr16_toxicologia_ourense', 'Coruña'), ('cr16_toxicologia_ourense', 'Departamento'),
     ('cr16_toxicologia_ourense', 'España'),
     # 2026-12-06 (ninth round: the pack's aliases, a rebuilt model): surrogates spelled like
@@ -434,75 +444,50 @@ def test_what_the_embedded_model_finds_in_the_sixth_blind_set(blind6: dict[str, 
     assert _recall(blind6, point) >= floor
 
 BLIND7 = BLIND.parent / "es_blind7"
-#: What still leaks from the seventh set (blind once, then read: the ninth round): "España"
-#: (kept by the policy), "Guardia Civil" alone (kept); places no table holds (Corralejo, Celeiro,
-#: Kiel, Beni Enzar, Escaldes-Engordany), organisations ("Banc de Sang i Teixits", "Escuela de
-#: Esquí Candanchú", "GREIM de la Guardia Civil", "Campus de La Yutera", "Can Ruti", a German
-#: university hospital), descriptions (a sporting title, a tattoo), codes no rule reads (a fishing
-#: vessel's registration, a Gibraltar plate, "muestra 18-MB-2291", "transmisión n.º 5512037"),
-#: occupations in contexts no step reads ("maestra rural jubilada", "camionero" after a bracket,
-#: "patrón"), a care home's street after its name, a "Consultorio" and a mental-health unit,
-#: "Ertzaintza" and a hospital's site ("sede Santiago"); "2005" and "2009" are surrogate years of
-#: other dates. Words: the same, and surrogates spelled like another original ("Rodríguez").
+#: What still leaks from the seventh set (blind once, then read: the ninth and tenth rounds):
+#: "España" (kept by the policy), "Guardia Civil" alone (kept), "Ertzaintza" (a police force, as
+#: "Guardia Civil"), organisations ("Banc de Sang i Teixits", "GREIM de la Guardia Civil", the
+#: hospital's nickname "Can Ruti", "Govern d'Andorra", a nursery "Infants"), descriptions (a
+#: sporting title, a tattoo), "patrón" (a skipper: the word is also the labs' "patrón homogéneo"),
+#: a hospital's site ("sede Santiago"), Quito (where a relative lives, found by the model of the
+#: ninth round, not by the tenth's); "2005" and "2009" are surrogate years of other dates. Words:
+#: the same, and surrogates spelled like another original ("Rodríguez", "junio").
 BLIND7_LEAKS = {
     ('cr01_neumologia_cangasdelnarcea', 'España'), ('cr02_reumatologia_estellalizarra', 'España'),
     ('cr03_urologia_lorca', 'España'), ('cr04_dermatologia_puertodelrosario', '2005'),
-    ('cr04_dermatologia_puertodelrosario', 'Corralejo'), ('cr04_dermatologia_puertodelrosario', 'España'),
-    ('cr04_dermatologia_puertodelrosario', 'Kiel'),
-    ('cr04_dermatologia_puertodelrosario', 'Universitätsklinikum Schleswig-Holstein'),
-    ('cr05_pediatria_laseudurgell', 'Escaldes-Engordany'),
-    ('cr06_traumatologia_jaca', 'Escuela de Esquí Candanchú'),
-    ('cr06_traumatologia_jaca', 'GREIM de la Guardia Civil'), ('cr07_neurologia_benavente', 'España'),
-    ('cr08_endocrinologia_palencia', 'Campus de La Yutera'), ('cr08_endocrinologia_palencia', 'España'),
+    ('cr04_dermatologia_puertodelrosario', 'España'),
+    ('cr06_traumatologia_jaca', 'GREIM de la Guardia Civil'),
+    ('cr07_neurologia_benavente', 'España'), ('cr08_endocrinologia_palencia', 'España'),
     ('cr08_endocrinologia_palencia', 'subcampeón autonómico júnior de BTT'),
-    ('cr09_urgencias_lalineadelaconcepcion', 'G 48213'),
     ('cr09_urgencias_lalineadelaconcepcion',
      'tatuaje con el escudo del Lincoln Red Imps en el antebrazo izquierdo'),
-    ('cr10_infecciosas_elejido', '18-MB-2291'), ('cr10_infecciosas_elejido', 'Consultorio de Las Norias'),
     ('cr10_infecciosas_elejido', 'España'), ('cr11_oftalmologia_segovia', 'España'),
-    ('cr12_geriatria_elbarcodeavila', 'Camino de la Ribera, 4'),
-    ('cr12_geriatria_elbarcodeavila', 'maestra'), ('cr13_otorrinolaringologia_burela', '3ª-VI-2-1-03'),
-    ('cr13_otorrinolaringologia_burela', 'Celeiro'), ('cr13_otorrinolaringologia_burela', 'España'),
-    ('cr13_otorrinolaringologia_burela', 'patrón'), ('cr14_cardiologia_vinaros', '2009'),
-    ('cr14_cardiologia_vinaros', '5512037'), ('cr15_nefrologia_vitoriagasteiz', 'Ertzaintza'),
+    ('cr13_otorrinolaringologia_burela', 'España'), ('cr13_otorrinolaringologia_burela', 'patrón'),
+    ('cr14_cardiologia_vinaros', '2009'), ('cr15_nefrologia_vitoriagasteiz', 'Ertzaintza'),
     ('cr15_nefrologia_vitoriagasteiz', 'España'), ('cr15_nefrologia_vitoriagasteiz', 'Santiago'),
-    ('cr16_obstetricia_melilla', 'Beni Enzar'), ('cr16_obstetricia_melilla', 'España'),
-    ('cr16_obstetricia_melilla', 'camionero'), ('cr17_psiquiatria_talaveradelareina', 'España'),
+    ('cr16_obstetricia_melilla', 'España'), ('cr17_psiquiatria_talaveradelareina', 'España'),
     ('cr17_psiquiatria_talaveradelareina', 'Guardia Civil'),
-    ('cr17_psiquiatria_talaveradelareina', 'Unidad de Salud Mental de Talavera'),
     ('cr18_hematologia_badalona', 'Banc de Sang i Teixits'), ('cr18_hematologia_badalona', 'Can Ruti'),
-    ('cr18_hematologia_badalona', 'España'),
+    ('cr18_hematologia_badalona', 'España'), ('cr18_hematologia_badalona', 'Quito'),
 }
 BLIND7_WORD_LEAKS = {
-    ('cr01_neumologia_cangasdelnarcea', 'España'), ('cr01_neumologia_cangasdelnarcea', 'Hullera'),
-    ('cr01_neumologia_cangasdelnarcea', 'Occidental'), ('cr01_neumologia_cangasdelnarcea', 'Rodríguez'),
+    ('cr01_neumologia_cangasdelnarcea', 'España'), ('cr01_neumologia_cangasdelnarcea', 'Rodríguez'),
     ('cr02_reumatologia_estellalizarra', 'España'), ('cr03_urologia_lorca', 'España'),
-    ('cr04_dermatologia_puertodelrosario', 'Corralejo'), ('cr04_dermatologia_puertodelrosario', 'España'),
-    ('cr04_dermatologia_puertodelrosario', 'Holstein'), ('cr04_dermatologia_puertodelrosario', 'Kiel'),
-    ('cr04_dermatologia_puertodelrosario', 'Schleswig'),
-    ('cr04_dermatologia_puertodelrosario', 'Universitätsklinikum'),
-    ('cr05_pediatria_laseudurgell', 'Engordany'), ('cr05_pediatria_laseudurgell', 'Escaldes'),
-    ('cr05_pediatria_laseudurgell', 'Govern'), ('cr05_pediatria_laseudurgell', 'Infants'),
-    ('cr06_traumatologia_jaca', 'Candanchú'), ('cr06_traumatologia_jaca', 'Esquí'),
-    ('cr06_traumatologia_jaca', 'GREIM'), ('cr07_neurologia_benavente', 'España'),
-    ('cr07_neurologia_benavente', 'junio'), ('cr08_endocrinologia_palencia', 'BTT'),
-    ('cr08_endocrinologia_palencia', 'Campus'), ('cr08_endocrinologia_palencia', 'España'),
-    ('cr08_endocrinologia_palencia', 'Yutera'), ('cr08_endocrinologia_palencia', 'júnior'),
-    ('cr09_urgencias_lalineadelaconcepcion', '48213'), ('cr09_urgencias_lalineadelaconcepcion', 'GX11'),
-    ('cr09_urgencias_lalineadelaconcepcion', 'Imps'), ('cr09_urgencias_lalineadelaconcepcion', 'Lincoln'),
-    ('cr09_urgencias_lalineadelaconcepcion', 'Red'), ('cr10_infecciosas_elejido', '2291'),
+    ('cr04_dermatologia_puertodelrosario', 'España'), ('cr05_pediatria_laseudurgell', 'Govern'),
+    ('cr05_pediatria_laseudurgell', 'Infants'), ('cr06_traumatologia_jaca', 'GREIM'),
+    ('cr07_neurologia_benavente', 'España'), ('cr07_neurologia_benavente', 'junio'),
+    ('cr08_endocrinologia_palencia', 'BTT'), ('cr08_endocrinologia_palencia', 'España'),
+    ('cr08_endocrinologia_palencia', 'júnior'), ('cr09_urgencias_lalineadelaconcepcion', 'Imps'),
+    ('cr09_urgencias_lalineadelaconcepcion', 'Lincoln'), ('cr09_urgencias_lalineadelaconcepcion', 'Red'),
     ('cr10_infecciosas_elejido', 'Distrito'), ('cr10_infecciosas_elejido', 'España'),
-    ('cr10_infecciosas_elejido', 'Norias'), ('cr10_infecciosas_elejido', 'Poniente'),
-    ('cr10_infecciosas_elejido', 'Sanitario'), ('cr11_oftalmologia_segovia', 'España'),
-    ('cr12_geriatria_elbarcodeavila', 'Ribera'), ('cr13_otorrinolaringologia_burela', 'Celeiro'),
+    ('cr10_infecciosas_elejido', 'Poniente'), ('cr10_infecciosas_elejido', 'Sanitario'),
+    ('cr11_oftalmologia_segovia', 'Cristales'), ('cr11_oftalmologia_segovia', 'España'),
     ('cr13_otorrinolaringologia_burela', 'España'), ('cr13_otorrinolaringologia_burela', 'Área'),
-    ('cr14_cardiologia_vinaros', '5512037'), ('cr15_nefrologia_vitoriagasteiz', 'España'),
-    ('cr16_obstetricia_melilla', 'Beni'), ('cr16_obstetricia_melilla', 'Enzar'),
-    ('cr16_obstetricia_melilla', 'España'), ('cr17_psiquiatria_talaveradelareina', 'España'),
-    ('cr17_psiquiatria_talaveradelareina', 'Mental'), ('cr17_psiquiatria_talaveradelareina', 'Talavera'),
-    ('cr17_psiquiatria_talaveradelareina', 'Unidad'), ('cr18_hematologia_badalona', 'Banc'),
-    ('cr18_hematologia_badalona', 'España'), ('cr18_hematologia_badalona', 'Ruti'),
-    ('cr18_hematologia_badalona', 'Sang'), ('cr18_hematologia_badalona', 'Teixits'),
+    ('cr15_nefrologia_vitoriagasteiz', 'España'), ('cr16_obstetricia_melilla', 'España'),
+    ('cr17_psiquiatria_talaveradelareina', 'España'), ('cr18_hematologia_badalona', 'Banc'),
+    ('cr18_hematologia_badalona', 'España'), ('cr18_hematologia_badalona', 'Quito'),
+    ('cr18_hematologia_badalona', 'Ruti'), ('cr18_hematologia_badalona', 'Sang'),
+    ('cr18_hematologia_badalona', 'Teixits'),
 }
 
 
@@ -515,10 +500,86 @@ def test_what_leaks_from_the_seventh_blind_set_is_what_we_know_of(blind7: dict[s
     _known_leaks_only(blind7, (18, 777), BLIND7_LEAKS, BLIND7_WORD_LEAKS)
 
 
-@pytest.mark.parametrize("point, floor", [("viterbi", 0.87), ("deidentify", 0.90)])
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.89), ("deidentify", 0.91)])
 def test_what_the_embedded_model_finds_in_the_seventh_blind_set(blind7: dict[str, Document], point: str,
                                                                floor: float) -> None:
     # blind, once, with the code of 13c7768 (2026-12-06): 0.866 on the best path, 0.893 at the
     # deidentify point (benchmarks/formats.py's measure); after the ninth round they prompted
-    # this test's measure gives 0.881 / 0.907
+    # this test's measure gives 0.881 / 0.907, after the tenth 0.904 / 0.927
     assert _recall(blind7, point) >= floor
+
+# -- the eighth set written blind ------------------------------------------------------------------
+BLIND8 = BLIND.parent / "es_blind8"
+#: What still leaks from the eighth set (blind once, then read: the tenth round): "España" (kept
+#: by the policy); places no table holds (Ribadavia's cooperage, the Alpujarra, Tetuán and M'diq
+#: across the border, Azogues: "natural de Azogues" is a word of the language too); occupations in
+#: contexts no step reads ("Enfermedad actual: agricultora,", "Varón de 62 años. Pastor;", "Es
+#: además trovero", a wife's "ganadera" after a name the model read as a place); a nickname ("l'amo
+#: en Pep"), a councillor's post, "Salvamento Marítimo", a hospital called "el Santa Ana" (a town's
+#: name too) and "Onkologikoa", a bone-marrow biopsy's "BMO 23/118", a relative named after a
+#: kinship word ("hija Alba", cut), a tattoo; "2014", "2015", "2019" are surrogate years of other
+#: dates. Words: the same, and the kinds of bodies whose names changed ("Sección Territorial de
+#: Epidemiología", "Inspección de Trabajo", "Parroquia Ortodoxa Rumana").
+BLIND8_LEAKS = {
+    ('cr01_neumologia_ponferrada', 'España'), ('cr02_dermatologia_ourense', '2014'),
+    ('cr02_dermatologia_ourense', 'España'), ('cr02_dermatologia_ourense', 'Ribadavia'),
+    ('cr03_traumatologia_alcaniz', 'Alba'), ('cr03_traumatologia_alcaniz', 'agricultora'),
+    ('cr03_traumatologia_alcaniz', 'concejala de Agricultura'), ('cr04_endocrinologia_merida', 'España'),
+    ('cr05_cardiologia_manacor', 'España'), ('cr05_cardiologia_manacor', 'Pep'),
+    ('cr05_cardiologia_manacor', 'Salvamento Marítimo'), ('cr06_maxilofacial_arrecife', 'España'),
+    ('cr07_obstetricia_ceuta', 'España'), ('cr07_obstetricia_ceuta', "M'diq"),
+    ('cr07_obstetricia_ceuta', 'Tetuán'), ('cr09_reumatologia_olot', 'España'),
+    ('cr09_reumatologia_olot', 'ganadera'), ('cr10_digestivo_tolosa', 'Onkologikoa'),
+    ('cr10_digestivo_tolosa', 'Pastor'), ('cr11_medicinainterna_soria', '2015'),
+    ('cr11_medicinainterna_soria', 'España'), ('cr12_oftalmologia_ubeda', 'España'),
+    ('cr13_hematologia_motril', '2019'), ('cr13_hematologia_motril', 'Alpujarra'),
+    ('cr13_hematologia_motril', 'BMO 23/118'), ('cr13_hematologia_motril', 'Santa Ana'),
+    ('cr13_hematologia_motril', 'trovero'), ('cr14_pediatria_torrelavega', 'España'),
+    ('cr16_intensivos_sanlucar', 'España'),
+    ('cr16_intensivos_sanlucar', 'tatuaje con la palabra «Mãe» y una rosa en el antebrazo izquierdo'),
+    ('cr17_infecciosas_aranda', 'España'), ('cr18_nefrologia_mostoles', 'Azogues'),
+    ('cr18_nefrologia_mostoles', 'España'),
+}
+BLIND8_WORD_LEAKS = {
+    ('cr01_neumologia_ponferrada', 'España'), ('cr02_dermatologia_ourense', 'Adega'),
+    ('cr02_dermatologia_ourense', 'España'), ('cr02_dermatologia_ourense', 'Ribadavia'),
+    ('cr03_traumatologia_alcaniz', 'Agricultura'), ('cr04_endocrinologia_merida', 'Ciudad'),
+    ('cr04_endocrinologia_merida', 'Continuada'), ('cr04_endocrinologia_merida', 'España'),
+    ('cr04_endocrinologia_merida', 'Punto'), ('cr05_cardiologia_manacor', 'Básica'),
+    ('cr05_cardiologia_manacor', 'Cala'), ('cr05_cardiologia_manacor', 'España'),
+    ('cr05_cardiologia_manacor', 'Marítimo'), ('cr05_cardiologia_manacor', 'Pep'),
+    ('cr05_cardiologia_manacor', 'Salvamento'), ('cr06_maxilofacial_arrecife', 'España'),
+    ('cr06_maxilofacial_arrecife', 'Montañas'), ('cr07_obstetricia_ceuta', 'España'),
+    ('cr07_obstetricia_ceuta', 'Tetuán'), ('cr09_reumatologia_olot', 'España'),
+    ('cr09_reumatologia_olot', 'Tallers'), ('cr10_digestivo_tolosa', 'Ambulatorio'),
+    ('cr10_digestivo_tolosa', 'Onkologikoa'), ('cr10_digestivo_tolosa', 'Pastor'),
+    ('cr11_medicinainterna_soria', 'España'), ('cr12_oftalmologia_ubeda', 'Cofradía'),
+    ('cr12_oftalmologia_ubeda', 'España'), ('cr13_hematologia_motril', 'Alpujarra'),
+    ('cr13_hematologia_motril', 'Ana'), ('cr13_hematologia_motril', 'BMO'),
+    ('cr14_pediatria_torrelavega', 'España'), ('cr16_intensivos_sanlucar', 'España'),
+    ('cr16_intensivos_sanlucar', 'Inspección'), ('cr16_intensivos_sanlucar', 'Mãe'),
+    ('cr16_intensivos_sanlucar', 'Trabajo'), ('cr16_intensivos_sanlucar', 'ZY8'),
+    ('cr16_intensivos_sanlucar', 'rosa'), ('cr17_infecciosas_aranda', 'Epidemiología'),
+    ('cr17_infecciosas_aranda', 'España'), ('cr17_infecciosas_aranda', 'Ortodoxa'),
+    ('cr17_infecciosas_aranda', 'Parroquia'), ('cr17_infecciosas_aranda', 'Rumana'),
+    ('cr17_infecciosas_aranda', 'Sección'), ('cr17_infecciosas_aranda', 'Territorial'),
+    ('cr18_nefrologia_mostoles', 'Azogues'), ('cr18_nefrologia_mostoles', 'España'),
+}
+
+
+@pytest.fixture(scope="module")
+def blind8() -> dict[str, Document]:
+    return load_corpus([BLIND8])
+
+
+def test_what_leaks_from_the_eighth_blind_set_is_what_we_know_of(blind8: dict[str, Document]) -> None:
+    _known_leaks_only(blind8, (18, 831), BLIND8_LEAKS, BLIND8_WORD_LEAKS)
+
+
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.84), ("deidentify", 0.89)])
+def test_what_the_embedded_model_finds_in_the_eighth_blind_set(blind8: dict[str, Document], point: str,
+                                                              floor: float) -> None:
+    # blind, once, with the code of a6526a2 (2026-12-06): 0.812 on the best path, 0.864 at the
+    # deidentify point (benchmarks/formats.py's measure); after the tenth round they prompted
+    # this test's measure gives 0.862 / 0.911
+    assert _recall(blind8, point) >= floor

@@ -417,3 +417,67 @@ def test_an_address_fields_value_no_span_touches_is_a_street() -> None:
     taken = [Span(text.index("Lindenthalgürtel"), text.index(","), "CALLE")]
     assert not [s for s in STREETS.spans(text, taken) if s.label == "CALLE"]  # found already
 
+
+
+@pytest.mark.parametrize("text, place", [
+    # the seventh set written blind: villages and foreign towns no table holds, where one lives
+    ("ingeniero aeronáutico jubilado, que reside en Corralejo desde 2009.", "Corralejo"),
+    ("cerca de su hija Katrin, que vive en Kiel, por lo que se le entrega un informe", "Kiel"),
+    ("Pareja afincada en Tinajo desde hace años.", "Tinajo"),
+])
+def test_where_one_lives_is_a_place_whatever_its_size(text: str, place: str) -> None:
+    assert (place, TOWN) in _found(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Vive en Residencia asistida desde 2019.",  # words of the language
+    "Reside en Casa de su hija.",
+])
+def test_where_one_lives_is_no_word_of_the_language(text: str) -> None:
+    assert _found(text) == []
+
+
+def test_the_place_of_a_hospital_in_brackets_is_a_place_the_tables_may_lack() -> None:
+    # the seventh set: "Hospital Nostra Senyora de Meritxell (Escaldes-Engordany)" (Andorra)
+    assert STREETS is not None
+    text = "Embarazo controlado en el Hospital Nostra Senyora de Meritxell (Escaldes-Engordany), parto."
+    hospital = Span(text.index("Hospital"), text.index(" ("), "HOSPITAL", source="crf")
+    found = [(text[s.start:s.end], s.label) for s in STREETS.chained(text, [hospital], [(hospital.start,
+                                                                                          hospital.end)])]
+    assert found == [("Escaldes-Engordany", TOWN)]
+    for inside in ("(HULP)", "(Servicio de Pediatría)", "(Urgencias)", "(Dr. Gil)"):
+        other = text.replace("(Escaldes-Engordany)", inside)
+        assert STREETS.chained(other, [hospital], [(hospital.start, hospital.end)]) == [], inside
+
+
+@pytest.mark.parametrize("text, hospital", [
+    # the eighth set written blind: a hospital called by the last word of its name, or by its
+    # proper part after "de"
+    ("tras comentarlo en el comité de EPID del Trueta el 15/12/2022, se inició", "Trueta"),
+    ("realizado en la consulta de Cardiología Infantil de Valdecilla (Dr. Pedro Ruiz)", "Valdecilla"),
+    ("y en la consulta de dispositivos de Son Espases.\nRemitido por", "Son Espases"),
+])
+def test_a_hospital_called_by_part_of_its_name(text: str, hospital: str) -> None:
+    assert STREETS is not None
+    assert (hospital, "HOSPITAL") in [(text[s.start:s.end], s.label) for s in STREETS.hospitals(text, [])]
+
+
+def test_the_words_a_hospital_is_called_by_are_no_words_names_or_places() -> None:
+    assert STREETS is not None
+    words = set(STREETS.hospital_words)
+    assert {"Trueta", "Valdecilla", "Arrixaca", "Servet"} <= words
+    # a given name, a common surname, a word of a town's name, a month, a Catalan word
+    assert not words & {"Sofía", "Rocío", "Méndez", "Ochoa", "Bierzo", "Cugat", "Octubre", "Família"}
+    assert STREETS.hospitals("del Trueta Soler, su vecino", []) == []  # the first word of a name
+
+
+def test_a_hospital_the_tagger_ended_a_word_short_is_whole() -> None:
+    # the fifth set, once the model was retrained: "… Doctor Josep" as the hospital left "Trueta"
+    assert STREETS is not None
+    text = "Es traído a Urgencias del Hospital Universitari de Girona Doctor Josep Trueta por la policía."
+    cut = Span(text.index("Hospital"), text.index(" Trueta"), "HOSPITAL", source="crf")
+    kept = with_lone_places(text, [cut], STREETS)
+    assert [(text[s.start:s.end], s.label) for s in kept] == [
+        ("Hospital Universitari de Girona Doctor Josep Trueta", "HOSPITAL")]
+    person = Span(text.index("Doctor"), text.index(" Trueta"), "NOMBRE_PERSONAL_SANITARIO", source="crf")
+    assert with_lone_places(text, [person], STREETS) == [person]  # no facility's span: left

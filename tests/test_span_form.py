@@ -109,7 +109,6 @@ def test_a_person_under_a_country_label_becomes_the_person() -> None:
 @pytest.mark.parametrize("text, words", [
     ("Natural de España, vive en Madrid.", "España"),
     ("Emigró a Chie en 1990.", "Chie"),      # misspelt, MEDDOCAN's gold calls it a country
-    ("Procedente de Barcelona.", "Barcelona"),
 ])
 def test_a_country_or_place_stays_a_country(text: str, words: str) -> None:
     assert _tidied(text, (COUNTRY, words)) == [(COUNTRY, words)]
@@ -1053,3 +1052,31 @@ def test_a_clinician_after_a_kinship_word_and_a_birthplace_as_an_identifier() ->
     assert _tidied("Dr. Jordi Casals Vidal, Pediatría", (CLINICIAN, "Jordi Casals Vidal"), score=0.9) == [
         (CLINICIAN, "Jordi Casals Vidal")]
 
+
+
+def test_an_island_or_town_read_as_a_country_is_a_place() -> None:
+    # the seventh set written blind: "Centro de Salud de Tinajo (Lanzarote)" with Lanzarote as a
+    # country had become "(Sánchez)" (a surname of the table, read as the patient)
+    text = "Visto en el Centro de Salud de Tinajo (Lanzarote)."
+    assert _tidied(text, (COUNTRY, "Lanzarote")) == [(TOWN, "Lanzarote")]
+    assert _tidied("Emigró a Francia en 1990.", (COUNTRY, "Francia")) == [(COUNTRY, "Francia")]
+    assert _tidied("Procedente de Barcelona.", (COUNTRY, "Barcelona")) == [(TOWN, "Barcelona")]
+
+
+def test_a_departments_town_stays_when_the_department_goes() -> None:
+    # a department is no PHI, but the town it names is: "Unidad de Conductas Adictivas de Elda"
+    # had gone whole, leaving Elda in clear
+    text = "Acude a la Unidad de Conductas Adictivas de Elda por consumo."
+    assert _tidied(text, ("INSTITUCION", "Unidad de Conductas Adictivas de Elda")) == [(TOWN, "Elda")]
+    text = "Ingresado en la Unidad de Cuidados Paliativos de Villanueva de la Serena."
+    assert _tidied(text, (HOSPITAL, "Unidad de Cuidados Paliativos de Villanueva de la Serena")) == [
+        (TOWN, "Villanueva de la Serena")]
+    assert _tidied("Servicio de Urología del hospital.", (HOSPITAL, "Servicio de Urología")) == []
+
+
+def test_an_occupation_read_as_a_relative_is_the_occupation() -> None:
+    # the seventh set: "viuda, maestra rural jubilada" with "maestra rural" as a relative was kept
+    text = "Mujer de 94 años, viuda, maestra rural jubilada, vive en la residencia."
+    assert _tidied(text, (RELATIVE, "maestra rural")) == [("PROFESION", "maestra rural")]
+    text = "Acude con su hija mayor."
+    assert _tidied(text, (RELATIVE, "hija mayor")) == [(RELATIVE, "hija mayor")]

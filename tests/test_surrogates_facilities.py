@@ -157,3 +157,15 @@ def test_an_acronym_of_the_notes_hospital_is_spelt_from_its_surrogate(seed: int)
     assert [r.note for r in result.audit][1] == "acronym of the note's facility"
     # an acronym no facility of the note spells: scrambled, as before
     assert result.audit[5].note == "abbreviation scrambled" and new[5] != "HUMS"
+
+
+@pytest.mark.parametrize("original", ["Morales Meseguer", "Trueta", "Arrixaca", "Son Espases"])
+def test_a_hospital_called_by_its_proper_name_gets_another_proper_name(original: str) -> None:
+    # "ingresó en la Arrixaca" had become "ingresó en la Hospital Gijón": a whole name where a
+    # note uses the proper part alone; now a saint's or a person's name of the catalogue
+    hospital = REG["HOSPITAL"]
+    for seed in range(4):
+        text = f"Ingresó en el {original} en 2019."
+        new = hospital.generate(original, "HOSPITAL", text.index(original), state(text, seed)).text
+        assert hospital.facility_type(new)[1] is None, new  # no type word in front
+        assert new[:1].isupper() and 2 <= len(new.split()) <= 4 and original not in new, new

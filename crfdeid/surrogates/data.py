@@ -237,6 +237,8 @@ class SurrogateData:
             fold(k): list(v) if isinstance(v, list) else [v] for k, v in extra["institutions"].items()
         }
         self.institution_default = templates.pop("default", ["{surname}"])
+        #: the generic names after a feminine article ("la Empresa Gil", not "la Laboratorios Gil")
+        self.institution_feminine = templates.pop("default feminine", [])
         self.institution_acronyms = sorted(str(k) for k in extra["institution_acronyms"])
         self._institution_acronyms = frozenset(fold(k) for k in self.institution_acronyms)
         self.institutions = sorted(templates.items(), key=lambda kv: -len(kv[0]))
@@ -713,7 +715,8 @@ class SurrogateData:
         for key, templates in self.institutions:
             phrases.append(key)
             phrases.extend(_TEMPLATE_SLOT.sub(" ", t) for t in templates)
-        phrases.extend(_TEMPLATE_SLOT.sub(" ", t) for t in self.institution_default)
+        generic = (*self.institution_default, *self.institution_feminine)
+        phrases.extend(_TEMPLATE_SLOT.sub(" ", t) for t in generic)
         for phrase in phrases:
             words.update(_FACILITY_WORD.findall(fold(phrase)))
         counts: Counter[str] = Counter()

@@ -18,6 +18,11 @@ _LETTER_WORDS = re.compile(r"[^\W\d_]+")
 
 #: A word of this many catalogue names or more ("Virgen", "San", "Norte") tells no facility apart.
 COMMON_WORD = 30
+#: The first words of a hospital's name that is a saint's or a title's ("Virgen del Rocío").
+_EPONYM_HEADS = frozenset({"san", "santa", "santo", "sant", "virgen", "nuestra", "doctor", "reina",
+                           "rey", "principe", "princesa", "infanta", "marques"})
+#: Particles inside a proper name ("Virgen de la Arrixaca", "Príncipe de Asturias").
+_PARTICLES = frozenset({"de", "del", "la", "las", "los", "y", "i"})
 #: Articles that may start a facility's proper part ("La Paz", "A Coruña", "El Bierzo").
 _ARTICLES = frozenset({"la", "las", "los", "el", "a", "o", "as", "os", "les", "els"})
 
@@ -250,12 +255,21 @@ class FacilityGenerator:
         places = self.telling_words(text[len(head) :])
 
         rebuilt = bool(head and text[len(head) :].strip())
+        # a hospital called by its proper part alone ("intervenida en el Morales Meseguer", "del
+        # Trueta") is called by another's ("en el Santa Lucía"): a whole name after "la" or
+        # "de" had read "ingresó en la Hospital Gijón"
+        bare = not type_text and not head and label != "CENTRO_SALUD" and text[:1].isupper()
 
         def fits(candidate: tuple[str, str]) -> bool:
             """Names no telling word of the original, and has a proper part where one is put
-            after the original's type (a type alone, "Hospital Provincial", has none to give)."""
+            after the original's type (a type alone, "Hospital Provincial", has none to give),
+            or a proper part that is a name of its own where the original is one."""
             if places and self._names_place(candidate[0], places):
                 return False
+            if bare:  # a name notes use alone: a person's or a saint's ("Severo Ochoa", "Santa Lucía")
+                words = self._proper(candidate[0]).split()
+                return (2 <= len(words) <= 4 and all(w[:1].isupper() or w in _PARTICLES for w in words)
+                        and (fold(words[0]) in self.data.given or fold(words[0]) in _EPONYM_HEADS))
             return not rebuilt or bool(self._proper(candidate[0]))
 
         def make(candidates: list[tuple[str, str]]) -> Callable[[random.Random], str] | None:
@@ -270,6 +284,8 @@ class FacilityGenerator:
                     pool.extend(c for c in candidates if fits(c))
                 name = rng.choice(pool)[0]
                 proper = self._proper(name)
+                if bare:
+                    return cased(text, proper)
                 if not rebuilt or not proper:
                     # no proper part to replace after the type ("Hospital General"), or none to
                     # take from the candidate: a whole catalogue name

@@ -20,6 +20,8 @@ from .places import TerritoryGenerator, nearby_province
 
 #: A run of capitals in an acronym ("SDOM" and "HGR" in "SDOM-HGR").
 _CAPITALS = re.compile(r"[^\W\d_a-z]+")
+#: A feminine article or determiner just before the name: "en la", "una", "esta".
+_FEMININE_BEFORE = re.compile(r"(?<!\w)(?:la|una|esta|dicha|nuestra|La|Una|Esta)\s+$")
 #: "Instituto Riojano del Corazón (IRC)": a name with its acronym in brackets.
 _NAMED_ACRONYM = re.compile(r"(?P<name>.*\S)\s*\((?P<acronym>[^\W\d_a-z]{2,})\)")
 
@@ -232,6 +234,16 @@ class InstitutionGenerator:
             if folded.startswith(head):
                 templates = options
                 break
+        if templates is not default and all(fold(t).startswith(folded + " ") for t in templates):
+            # a body written without its place ("Atestado número 551/2019 de la Policía Local"):
+            # every template begins with the original, which names nobody (it had become
+            # "Simón Farma")
+            return Surrogate(text, kept=True, note="a kind of institution alone names none: kept")
+        if templates is default and self.data.institution_feminine and _FEMININE_BEFORE.search(
+                state.text, max(0, start - 8), start):
+            # "la Hullera Vasco-Leonesa" had become "la Laboratorios Díaz": after a feminine
+            # article, a name of that gender
+            default = templates = self.data.institution_feminine
 
         place = self.place(name, start, start + len(text), state)
         upper = len(letters) > 3 and all(c.isupper() for c in letters)  # a header in capitals
