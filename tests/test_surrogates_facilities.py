@@ -169,3 +169,4 @@ def test_a_hospital_called_by_its_proper_name_gets_another_proper_name(original:
         new = hospital.generate(original, "HOSPITAL", text.index(original), state(text, seed)).text
         assert hospital.facility_type(new)[1] is None, new  # no type word in front
         assert new[:1].isupper() and 2 <= len(new.split()) <= 4 and original not in new, new
+

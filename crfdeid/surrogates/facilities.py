@@ -260,31 +260,32 @@ class FacilityGenerator:
         # "de" had read "ingresó en la Hospital Gijón"
         bare = not type_text and not head and label != "CENTRO_SALUD" and text[:1].isupper()
 
-        def fits(candidate: tuple[str, str]) -> bool:
+        def fits(candidate: tuple[str, str], alone: bool = False) -> bool:
             """Names no telling word of the original, and has a proper part where one is put
             after the original's type (a type alone, "Hospital Provincial", has none to give),
-            or a proper part that is a name of its own where the original is one."""
+            or (``alone``) a proper part that is a name of its own where the original is one."""
             if places and self._names_place(candidate[0], places):
                 return False
-            if bare:  # a name notes use alone: a person's or a saint's ("Severo Ochoa", "Santa Lucía")
+            if alone:  # a name notes use alone: a person's or a saint's ("Severo Ochoa", "Santa Lucía")
                 words = self._proper(candidate[0]).split()
                 return (2 <= len(words) <= 4 and all(w[:1].isupper() or w in _PARTICLES for w in words)
                         and (fold(words[0]) in self.data.given or fold(words[0]) in _EPONYM_HEADS))
             return not rebuilt or bool(self._proper(candidate[0]))
 
-        def make(candidates: list[tuple[str, str]]) -> Callable[[random.Random], str] | None:
+        def make(candidates: list[tuple[str, str]],
+                 alone: bool = False) -> Callable[[random.Random], str] | None:
             # the catalogue is filtered on the level's first draw, not before: most notes never
             # reach the later levels, whose lists hold thousands of names
-            if not any(fits(c) for c in candidates):
+            if not any(fits(c, alone) for c in candidates):
                 return None
             pool: list[tuple[str, str]] = []
 
             def one(rng: random.Random) -> str:
                 if not pool:
-                    pool.extend(c for c in candidates if fits(c))
+                    pool.extend(c for c in candidates if fits(c, alone))
                 name = rng.choice(pool)[0]
                 proper = self._proper(name)
-                if bare:
+                if alone:
                     return cased(text, proper)
                 if not rebuilt or not proper:
                     # no proper part to replace after the type ("Hospital General"), or none to
@@ -296,7 +297,11 @@ class FacilityGenerator:
 
         category = f"facility:{label}"
         national = self.national(centre, kind or "", province)
-        levels = [Level(make(local if local else national[0] if national else typed), category)]
+        first = local if local else national[0] if national else typed
+        levels = [Level(make(first), category)]
+        if bare:  # another proper part alone first, from anywhere; else the chain as for any name
+            levels = [Level(make(first, alone=True), category), Level(make(typed, alone=True), category),
+                      *levels]
         for candidates in national[0 if local else 1 :]:  # the province's country: its type, any
             levels.append(Level(make(candidates), category, "community",
                                 "no safe facility in the province: one of its country"))
