@@ -8,6 +8,10 @@ and INCODOL. The definition itself is the evidence: capitals in parentheses righ
 detected hospital, health centre or organisation take its label, and so does every other
 whole-word occurrence of the same capitals in the note.
 
+A name's initials are its acronym too, defined or not ("Hospital General de Fuerteventura" and
+later "la UCI del HGF", the ninth set written blind): the first letters of its three to six
+capitalised words, in order, none skipped, written as a whole word elsewhere in the note.
+
 Guards: the parenthesis must follow the name directly (spaces only) and hold one token of
 2–12 capitals and digits, at least two capitals (hyphen, dot, slash or ampersand allowed
 inside: "CBMF-HGO"); capitals the pack lists as clinical acronyms ("UCI", "HTA") are not
@@ -101,7 +105,20 @@ def _definitions(
         if m is None or len(m["acronym"]) > _MAX_LENGTH or clinical(m["acronym"]):
             continue
         defined.setdefault(m["acronym"], (span.label, text[span.start : span.end]))
+    for span in spans:  # never defined, but its initials: "Hospital Universitario Lucus Augusti" … "el HULA"
+        if span.fragments is not None or category(span.label) not in CATEGORIES:
+            continue
+        name = text[span.start : span.end]
+        words = _CAPITALISED.findall(name)
+        initials = "".join(w[0] for w in words)
+        if (3 <= len(words) <= 6 and initials not in defined and not clinical(initials)
+                and regex.search(r"(?<![\p{L}\p{N}/-])" + initials + r"(?![\p{L}\p{N}/-])", text)):
+            defined[initials] = (span.label, name)
     return defined
+
+
+#: A capitalised word of a name (its first letter is an initial of the name).
+_CAPITALISED = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}\p{Ll}[\p{L}'’-]*")
 
 
 def spells(acronym: str, name: str) -> bool:

@@ -340,11 +340,16 @@ class LoneNames:
                 continue
             name_start, name_end = name.start(), name.end()
             inside = [(s, e) for s, e in taken if s < name_end and name_start < e]
-            if any(s < name_start or e > name_end for s, e in inside):
-                continue  # a span reaching out of the name: the tagger's reading stands
+            # a span reaching out of the name: the tagger's reading stands — unless it is the
+            # kinship word with the first name ("sobrina Inmaculada" of "su sobrina Inmaculada
+            # Carmona Ruz", whose surnames then leaked), which the whole name takes in
+            if any((s < name_start and s != kin.start("kin")) or e > name_end for s, e in inside):
+                continue
             if inside and all(s == name_start and e == name_end for s, e in inside):
                 continue  # found already
             start = name_start if _touches(taken, kin.start("kin"), kin.end("kin")) else kin.start("kin")
+            if any(s == kin.start("kin") for s, _ in inside):
+                start = kin.start("kin")  # "sobrina Inmaculada" inside "sobrina Inmaculada Carmona Ruz"
             # spans inside the name ("Carmona" of "Inmaculada Carmona Ruz" as a town) give way to it
             found.append(Span(start, name_end, self.relative, source=KIN_SOURCE))
         for m in _KIN_QUOTED.finditer(text):  # 'su hermano, "Chema", se hizo cargo'

@@ -64,6 +64,10 @@ _APPOSITION_AFTER_BRACKET = regex.compile(r"[ \t]*\([^()\n]{0,60}\)[ \t]*,[ \t]*
 _PUNCTUATION = regex.compile(r"[ \t]*(?:[,.;:()\n]|$)")
 #: How far after an age its items are looked at.
 _AGE_REACH = 160
+#: A comma or a semicolon after an occupation: it is an item, not the subject of a sentence.
+_ITEM_END = regex.compile(r"[ \t]*[,;]")
+#: A field's value at a line's start ("Enfermedad actual: agricultora, …").
+_FIELD_VALUE = regex.compile(r"(?m)^[ \t]*\p{Lu}\p{Ll}+(?:[ \t]+\p{Ll}+){0,3}[ \t]*:[ \t]*")
 #: The longest occupation looked for, in words.
 _MOST_WORDS = 6
 
@@ -87,6 +91,8 @@ class LoneProfessions:
     #: words before a word of ``before`` that make what follows a role, not an occupation
     #: ("actúa como intérprete": a relative interpreting at the visit)
     roles: tuple[str, ...] = ()
+    #: the pack's language: its lexicon tells a subject ("de Matemáticas") from a name
+    language: str = ""
 
     @classmethod
     def for_pack(cls, pack: LanguagePack | None, label: str | None,
@@ -104,7 +110,7 @@ class LoneProfessions:
         return cls(label, forms, frozenset(lab for lab in person_labels if lab),
                    *(tuple(spec.get(key, ())) for key in
                      ("after_age", "before", "after", "joins", "stops", "prepositions", "prefixes",
-                      "roles")))
+                      "roles")), pack.language)
 
     @cached_property
     def _patterns(self) -> dict[str, regex.Pattern[str]]:
@@ -154,6 +160,19 @@ class LoneProfessions:
                 return end
         return None
 
+    def _subject(self, word: str) -> bool:
+        """A capitalised word that is a common word of the language, no name: a school subject
+        or a field ("profesor de Matemáticas", "técnica de Laboratorio"), which MEDDOCAN marks
+        with the occupation (the seventh set written blind left "Matemáticas" in clear)."""
+        if not self.language or not word[1:].islower():
+            return False
+        from .lexicon import lexicon
+
+        try:
+            return lexicon().is_common(word.lower(), self.language)
+        except ValueError:  # no word list for the language
+            return False
+
     def _ends_here(self, text: str, end: int) -> bool:
         return (_PUNCTUATION.match(text, end) is not None
                 or self._patterns["follow"].match(text, end) is not None)
@@ -171,8 +190,11 @@ class LoneProfessions:
         complement = self._patterns["complement"].match(text, end)
         if complement is not None and self._patterns["after"].match(text, end) is None:  # "en activo"
             words = list(_WORD.finditer(complement["words"]))
+            of = complement.group().split()[0].lower() == "de"  # a subject follows "de" only
             for k in range(len(words), 0, -1):
-                if any(fold(w.group()) in self._closing or w.group() != w.group().lower() for w in words[:k]):
+                if any(fold(w.group()) in self._closing or (w.group() != w.group().lower()
+                                                           and not (of and self._subject(w.group())))
+                       for w in words[:k]):
                     continue  # a capitalised word is a name of its own ("del IES Francisco…")
                 stop = complement.start("words") + words[k - 1].end()
                 if self._ends_here(text, stop) and not overlaps(taken, end, stop):
@@ -181,6 +203,13 @@ class LoneProfessions:
         if not self._ends_here(text, end) or overlaps(taken, first, end):
             return None
         return Span(first, end, self.label, source=SOURCE)
+
+    def _listed(self, text: str, start: int, taken: list[tuple[int, int]]) -> Span | None:
+        """The occupation opening a sentence or a field's value, if a comma or a semicolon ends
+        it: the first item of what the patient is ("Pastor; elabora queso", "agricultora, titular
+        de una explotación": the eighth set written blind)."""
+        span = self._occupation(text, _spaces(text, start), taken)
+        return span if span is not None and _ITEM_END.match(text, span.end) else None
 
     def spans(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """The occupations ``text`` names in the step's contexts that no span of ``spans``
@@ -203,6 +232,11 @@ class LoneProfessions:
             add(self._occupation(text, _spaces(text, m.end()), taken))  # "26 años deportista"
             for item in _ITEM.finditer(text, m.end(), limit):
                 add(self._occupation(text, item.end(), taken))
+            if stop is not None and text[stop.start()] == ".":  # "Varón de 62 años. Pastor; elabora…"
+                add(self._listed(text, stop.end(), taken))
+        for m in _FIELD_VALUE.finditer(text):  # "Enfermedad actual: agricultora, titular de…"
+            if text[m.end() : m.end() + 1].islower():
+                add(self._listed(text, m.end(), taken))
         for m in pats["before"].finditer(text):
             if not pats["role"].search(text, max(0, m.start() - 24), m.start()):
                 add(self._occupation(text, m.end(), taken))

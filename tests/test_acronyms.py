@@ -104,3 +104,18 @@ def test_a_units_acronym_after_its_hospital_keeps_its_label() -> None:
     hospital = _span(text, 'Hospital General del Oeste "Dr. José Gregorio Hernández"', "HOSPITAL")
     unit = _span(text, "CBMF-HGO", "INSTITUCION")
     assert _texts(text, with_acronyms(text, [hospital, unit], CATEGORY))[1] == ("INSTITUCION", "CBMF-HGO")
+
+
+def test_a_names_initials_are_its_acronym_defined_or_not() -> None:
+    # the ninth set written blind: "Hospital General de Fuerteventura" and later "la UCI del HGF",
+    # "Hospital Universitario Lucus Augusti" and "en el HULA": both left in clear
+    text = ("Remitido al Hospital General de Fuerteventura. Ingresó en la UCI del HGF. Control en el "
+            "Hospital Universitario Lucus Augusti y en el HULA.")
+    spans = [_span(text, "Hospital General de Fuerteventura", "HOSPITAL"),
+             _span(text, "Hospital Universitario Lucus Augusti", "HOSPITAL")]
+    found = [(text[s.start:s.end], s.label) for s in acronym_spans(text, spans, CATEGORY)]
+    assert found == [("HGF", "HOSPITAL"), ("HULA", "HOSPITAL")]
+    # not a clinical acronym that happens to spell a name ("Unidad de Cuidados Intensivos" is no
+    # span here; "Hospital Universitario de Canarias" and "HUC" is), nor inside a longer code
+    text = "Hospital General del Oeste; ingresa en CBMF-HGO."
+    assert acronym_spans(text, [_span(text, "Hospital General del Oeste", "HOSPITAL")], CATEGORY) == []

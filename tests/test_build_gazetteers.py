@@ -284,14 +284,24 @@ def test_foreign_places_are_of_other_countries_with_their_source() -> None:
     }
     assert rows and all(r["country"] in codes and r["country"] != "ES" for r in rows)
     assert {r["kind"] for r in rows} == {"city", "region"}
-    assert {r["source"].split(":")[0] for r in rows} == {"cldr", "faker"}
+    assert {r["source"].split(":")[0] for r in rows} == {"cldr", "faker", "geonames"}
     names = {(r["name"], r["country"]) for r in rows}
     assert {("Londres", "GB"), ("La Habana", "CU"), ("Casablanca", "MA"), ("Caracas", "VE")} <= names
     assert ("Guatemala", "GT") not in names  # a city named as its country: the country is meant
+    # GeoNames: the patients' own towns (the eighth set written blind left them in clear), a
+    # capital that is also a verb form, a Spanish spelling among the unlabelled alternate names
+    by_name = {(r["name"], r["country"]): r["source"] for r in rows}
+    assert by_name[("Azogues", "EC")] == by_name[("Quito", "EC")] == by_name[("Nador", "MA")] == "geonames"
+    assert by_name[("Tetuán", "MA")] == "geonames:alias"
+    # not a common word ("Rincón" of M'diq), nor a name a thousand Spaniards bear ("Victoria" of
+    # Hong Kong: "llamó a Victoria" would name a place)
+    assert ("Rincón", "MA") not in names and ("Victoria", "HK") not in names
     provenance = json.loads((pack / "provenance.json").read_text(encoding="utf-8"))
     assert provenance["outputs"]["foreign_places.tsv"]["sources"] == [
         "cldr_cities",
         "faker_address",
+        "geonames_cities",
+        "wordfreq_es",
         "cldr_countries",
     ]
     assert provenance["sources"]["cldr_cities"]["package"].startswith("babel==")

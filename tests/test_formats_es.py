@@ -471,6 +471,8 @@ BLIND7_LEAKS = {
     ('cr18_hematologia_badalona', 'España'), ('cr18_hematologia_badalona', 'Quito'),
 }
 BLIND7_WORD_LEAKS = {
+    # Gibraltar's one postal code, which the model retrained in the eleventh round no longer tags
+    ('cr09_urgencias_lalineadelaconcepcion', 'GX11'),
     ('cr01_neumologia_cangasdelnarcea', 'España'), ('cr01_neumologia_cangasdelnarcea', 'Rodríguez'),
     ('cr02_reumatologia_estellalizarra', 'España'), ('cr03_urologia_lorca', 'España'),
     ('cr04_dermatologia_puertodelrosario', 'España'), ('cr05_pediatria_laseudurgell', 'Govern'),

@@ -120,3 +120,30 @@ def test_the_pipeline_adds_them_after_the_merge() -> None:
     text = "Varón de 20 años, pescador, sin antecedentes médicos de interés."
     lone = [s for s in pipeline.detect(Document("n", text)) if s.source == SOURCE]
     assert [(text[s.start:s.end], s.label) for s in lone] == [("pescador", LABEL)]
+
+
+@pytest.mark.parametrize("text, found", [
+    # the eighth set written blind: the first item of what one is, after an age's sentence or
+    # opening a field's value; after "es además"
+    ("Varón de 62 años. Ganadero; elabora queso en el caserío.", ["Ganadero"]),
+    ("Enfermedad actual: agricultora, titular de una explotación de olivar.", ["agricultora"]),
+    ("Trabajó treinta años en un secadero. Es además trovero, conocido en toda la comarca.", ["trovero"]),
+])
+def test_an_occupation_as_the_first_item_or_after_es_ademas(text: str, found: list[str]) -> None:
+    assert _found(text) == found
+
+
+@pytest.mark.parametrize("text", [
+    "Varón de 62 años. Ganadero de toda la vida, acude por disnea.",  # no comma or semicolon after it
+    "Antecedentes: fumador, bebedor ocasional.",                      # no occupation
+    "Enfermedad actual: Agricultura, ganadería y pesca.",             # a capital: a name
+])
+def test_an_occupation_opening_a_sentence_without_an_item_is_left(text: str) -> None:
+    assert _found(text) == []
+
+
+def test_a_subject_after_an_occupation_is_part_of_it_a_name_is_not() -> None:
+    # the seventh set written blind: "profesor de Matemáticas" (MEDDOCAN marks the subject with
+    # the occupation); a capitalised word the language does not know is a name of its own
+    assert _found("Trabaja como profesor de Matemáticas en un instituto.") == ["profesor de Matemáticas"]
+    assert _found("Es profesora del IES Francisco García Pavón de Tomelloso.") == ["profesora"]

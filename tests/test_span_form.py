@@ -442,6 +442,37 @@ def test_a_town_with_a_kinship_word_in_its_name_is_a_town() -> None:
         (RELATIVE, "dos hermanas")]
 
 
+def test_a_place_tagged_as_a_person_after_en_is_a_place() -> None:
+    # "su hermano vive en Nador": the tagger took Nador for the relative, and the place became a
+    # surname
+    text = "Su hermano vive en Nador y su madre en Alhucemas."
+    assert _tidied(text, (RELATIVE, "Nador"), score=0.6) == [(TOWN, "Nador")]
+    text = "Llamó a Victoria, su vecina."  # a given name stays a person's
+    assert _tidied(text, (PATIENT, "Victoria"), score=0.6) == [(PATIENT, "Victoria")]
+
+
+def test_a_verb_inside_a_persons_span_ends_it() -> None:
+    # the eighth set written blind: "su hija Alba estudia Veterinaria" tagged whole as the
+    # relative; the subject she studies became a surname
+    text = "Vive con su marido; su hija Alba estudia Veterinaria en Zaragoza."
+    assert _tidied(text, (RELATIVE, "Alba estudia Veterinaria"), score=0.6) == [(RELATIVE, "Alba")]
+    for name in ("Pol Casadevall i Serrat", "Marieke van der Berg", "Ana Rodrigues da Silva Martins"):
+        text = f"Acude con {name} a la consulta."  # particles of a name stay in it
+        assert _tidied(text, (PATIENT, name), score=0.6) == [(PATIENT, name)]
+    text = "Tío materno de 37 años con epilepsia."  # a kinship phrase, as MEDDOCAN writes it
+    phrase = "Tío materno de 37 años"
+    assert _tidied(text, (RELATIVE, phrase), score=0.6) == [(RELATIVE, phrase)]
+
+
+def test_a_number_before_an_age_unit_is_an_age() -> None:
+    # a retrained model tagged "79" of "Paciente: Benito Lasierra Pueyo, 79 años." as a town,
+    # which became "Escucha años"
+    text = "Paciente: Benito Lasierra Pueyo, 79 años. TIS: ARA 1603 4471 28"
+    assert (AGE, "79") in _tidied(text, (TOWN, "79"), score=0.6)
+    text = "Vive en el portal 79 de la calle."  # no unit after it: what it was
+    assert _tidied(text, (STREET, "79"), score=0.9) == [(STREET, "79")]
+
+
 def test_a_span_inside_a_quoted_name_takes_the_whole_name() -> None:
     # a forensic report written blind: the boat 'embarcación "Nueva Rosario"' found as "Rosario"
     # (a hospital, by the tagger's guess) left "Nueva" in clear
@@ -463,7 +494,10 @@ def test_a_relatives_name_after_the_kinship_word_and_a_comma() -> None:
 
 def test_a_name_in_capitals_runs_on_to_its_last_word() -> None:
     text = "Paciente: WHITFIELD, MARGARET ANNE        SIP 12873645"
-    assert _tidied(text, (PATIENT, "MARGARET"), score=0.9) == [(PATIENT, "MARGARET ANNE")]
+    assert _tidied(text, (PATIENT, "MARGARET"), score=0.9) == [(PATIENT, "WHITFIELD, MARGARET ANNE")]
+    # the surname before the comma joins the given names found without it (the tenth round's
+    # retrained model found "MARGARET ANNE" alone, and "WHITFIELD" leaked)
+    assert _tidied(text, (PATIENT, "MARGARET ANNE"), score=0.9) == [(PATIENT, "WHITFIELD, MARGARET ANNE")]
 
 
 @pytest.mark.parametrize("text, found, whole", [

@@ -513,7 +513,7 @@ def test_spanish_phones_postal_codes_dates_and_descriptions_are_unchanged():
 
 
 SPANISH = ["C/ San Rol 1", "46058", "Valencia", "963 062 602", "34 634 804 600", "29 de diciembre de 2008",
-           "05/01", "un dato personal"]
+           "05/01", "tatuaje"]
 
 
 def test_a_day_and_month_without_a_year_keep_their_place_in_the_notes_timeline():

@@ -43,9 +43,20 @@ def test_a_profession_becomes_another_keeping_what_follows():
 
 
 def test_free_form_descriptions_are_generalised_not_masked():
-    for text in ("tatuaje en la región pectoral izquierda", "fusil de pesca submarina en su casa"):
+    for text in ("fusil de pesca submarina en su casa", "campeón de Euskadi de pelota a mano"):
         surrogate = GEN.generate(text, "OTROS_SUJETO_ASISTENCIA", 0, state(text))
         assert surrogate.text == DATA.neutral["description"] and "generalised" in surrogate.note
+
+
+def test_a_described_tattoo_keeps_the_word_tattoo_alone():
+    # the ninth set written blind: "la lesión asienta en el borde de un tatuaje tribal maorí que
+    # cubre el hombro derecho" had become "… el borde de un dato personal": what the mark shows
+    # and where identify; that it is a tattoo does not, and the sentence keeps its sense
+    for text, head in (("tatuaje en la región pectoral izquierda", "tatuaje"),
+                       ("tatuaje tribal maorí que cubre el hombro derecho", "tatuaje"),
+                       ("Tatuajes con los nombres de sus hijos", "Tatuajes")):
+        surrogate = GEN.generate(text, "OTROS_SUJETO_ASISTENCIA", 0, state(text))
+        assert surrogate.text == head and "head word" in surrogate.note
 
 
 def test_no_mask_in_running_text_under_the_default_policy():
@@ -61,9 +72,9 @@ def test_no_mask_in_running_text_under_the_default_policy():
 
 
 def test_the_generalised_phrase_drops_its_article_after_one():
-    text = "Se observa la presencia de un tatuaje de 10 años de antigüedad."
-    result = run(text, ("OTROS_SUJETO_ASISTENCIA", "tatuaje de 10 años de antigüedad"))
-    assert result.text == "Se observa la presencia de un dato personal."
+    text = "Guarda en su casa un fusil de pesca submarina de su padre."
+    result = run(text, ("OTROS_SUJETO_ASISTENCIA", "fusil de pesca submarina de su padre"))
+    assert result.text == "Guarda en su casa un dato personal."
 
 
 @pytest.mark.parametrize("text", ["familiar", "carta", "lactante"])

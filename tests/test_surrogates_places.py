@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from crfdeid.langpack import load_pack
 from crfdeid.surrogates import build_registry, fold, normalise, surrogate_data, too_close
 from crfdeid.surrogates.data import country_key, size_class
 
@@ -477,6 +478,22 @@ def test_a_foreign_city_beside_its_country_becomes_a_city_of_the_countrys_surrog
     assert code in country_of_place(city) and DATA.find_town(city) is None, (city, country)
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_a_spanish_spelling_of_a_foreign_city_is_known_and_never_drawn(seed):
+    # GeoNames' alternate names give "Tetuán" of Tétouan (geonames:alias): the pack knows it as a
+    # Moroccan city, and a surrogate is never one of those spellings ("Tetouán", "Azrú")
+    assert "MA" in country_of_place("Tetuán")
+    rows = load_pack("es").table("foreign_place").rows
+    aliases = {(r["name"], r["country"], r["kind"]) for r in rows if str(r.get("source")).endswith(":alias")}
+    drawn = {(n, code, kind) for (code, kind), names in DATA.foreign_places.items() for n in names}
+    assert aliases and not aliases & drawn
+    text = "Aportaba dos ecografías de una clínica privada de Tetuán (Marruecos)."
+    city, country = new_texts(run(text, (T, "Tetuán"), ("PAIS", "Marruecos"), seed=seed))
+    code = DATA.country_code[country_key(country)]
+    assert code != "MA" and code in country_of_place(city), (city, country)
+    assert (city, code, "city") not in aliases, city
+
+
 @pytest.mark.parametrize(
     ("text", "items", "country"),
     [
@@ -688,3 +705,26 @@ def test_one_town_has_one_surrogate_whichever_of_its_names_is_written():
     for seed in range(4):
         long_name, short_name, laguna, short_laguna = new_texts(run(text, *items, seed=seed))
         assert long_name == short_name != "Vitoria-Gasteiz" and laguna == short_laguna != "La Laguna"
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize(("text", "place", "kind"), [
+    ("Trabaja en una bodega, en el Barrio de la Estación.", "Barrio de la Estación", "Barrio "),
+    ("Vive en la Barriada Príncipe Alfonso con su madre.", "Barriada Príncipe Alfonso", "Barriada "),
+    ("Recogía las nasas frente a Cala Anguila.", "Cala Anguila", "Cala "),
+])
+def test_a_district_named_with_its_kind_keeps_the_kind(seed, text, place, kind):
+    # the ninth set written blind: "en el Barrio de la Estación" had become "en el Logroño"
+    new = new_texts(run(text, (T, place), seed=seed))[0]
+    assert new.startswith(kind) and new != place, new
+    assert " de el " not in new and " de la El" not in new, new  # the article joins its "de"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_bilingual_town_in_either_order_is_spanish_beside_a_foreign_country(seed):
+    # the first set written blind: "Xàbia/Jávea" (the table writes "Jávea/Xabia") in a note that
+    # names Bristol and the United Kingdom had become "Estocolmo"
+    assert DATA.find_town("Xàbia/Jávea") == DATA.find_town("Jávea") is not None
+    text = "Natural de Bristol (Reino Unido). Domicilio: C/ Jacaranda 14, 03730 Xàbia/Jávea."
+    new = new_texts(run(text, (T, "Bristol"), ("PAIS", "Reino Unido"), (T, "Xàbia/Jávea"), seed=seed))[-1]
+    assert DATA.find_town(new) is not None and not DATA.foreign_lookup.get(fold(new)), new

@@ -175,7 +175,7 @@ LAZY = {
     **dict.fromkeys(("given", "given_pool", "given_either", "surname", "surname_pool", "surname_all",
                      "particle_surnames"), "_names"),
     **dict.fromkeys(("streets", "streets_in", "common_streets", "street_endings", "national_roads",
-                     "po_boxes"), "_streets"),
+                     "po_boxes", "district_kinds", "district_names"), "_streets"),
     **dict.fromkeys(("profession_lookup", "profession_isco", "professions_by_group", "professions",
                      "profession_heads", "profession_forms"), "_professions"),
     **dict.fromkeys(("foreign_places", "foreign_major", "foreign_lookup"), "_foreign"),
@@ -242,7 +242,11 @@ class SurrogateData:
         self.institution_acronyms = sorted(str(k) for k in extra["institution_acronyms"])
         self._institution_acronyms = frozenset(fold(k) for k in self.institution_acronyms)
         self.institutions = sorted(templates.items(), key=lambda kv: -len(kv[0]))
+        #: bodies whose name alone says where ("Ertzaintza", "Mossos d'Esquadra"): never kept
+        self.institutions_regional = frozenset(fold(w) for w in extra.get("institutions_regional") or ())
         self.neutral = self._neutral(pack, extra["neutral"])
+        #: words a description may open with that are kept alone ("tatuaje"): the kind of mark
+        self.description_heads = frozenset(fold(w) for w in extra.get("description_heads") or ())
         self.descriptions_kept = {
             fold(w) for words in (extra.get("descriptions_kept") or {}).values() for w in words
         }
@@ -515,6 +519,11 @@ class SurrogateData:
             key=lambda p: -len(p[1]),
         )
         self.national_roads = list(self.extra.get("national_roads") or ())
+        #: the words a district's own name opens with ("Barrio de la Estación") and the names a
+        #: district of it becomes, article first ("San Antonio", "El Carmen", "Las Delicias")
+        kinds = map(str, self.extra.get("district_kinds") or ())
+        self.district_kinds = tuple(sorted(kinds, key=len, reverse=True))
+        self.district_names = [str(n) for n in self.extra.get("district_names") or ()]
         self.po_boxes = sorted((fold(f) for f in self.extra.get("po_boxes") or ()), key=lambda f: -len(f))
 
     def _foreign(self, pack: LanguagePack) -> None:
@@ -534,6 +543,8 @@ class SurrogateData:
             if any(folded in lookup for lookup in (self.municipality_lookup, self.province_lookup,
                                                     self.community_lookup)):
                 continue  # "Córdoba", "La Rioja" of Argentina: read as Spanish, never drawn
+            if str(row.get("source") or "").endswith(":alias"):
+                continue  # another spelling ("Tetuán" of Tétouan): known, never drawn
             self.foreign_places[key].append(row["name"])
             if row.get("source") == "cldr":
                 self.foreign_major[key].append(row["name"])
@@ -676,6 +687,11 @@ class SurrogateData:
     def find_town(self, text: str) -> tuple[str, str] | None:
         """(municipality, province) of a town name, the most populous reading when ambiguous."""
         rows = self.municipality_lookup.get(fold(text.strip()))
+        if not rows and "/" in text:  # a bilingual name in the other order ("Xàbia/Jávea" had
+            # become "Estocolmo": unknown, it was taken for the note's foreign country's town)
+            parts = [fold(part.strip()) for part in text.split("/")]
+            found = {row[0] for part in parts for row in self.municipality_lookup.get(part, ())[:1]}
+            rows = self.municipality_lookup.get(parts[0]) if len(found) == 1 else None
         return rows[0] if rows else None
 
     # --- facilities ---------------------------------------------------------------------------

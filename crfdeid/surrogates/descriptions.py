@@ -7,10 +7,11 @@ release away and breaks the sentence; scrambled letters are gibberish. So a desc
 what it is: a nationality becomes another of its region (the country generator), a profession
 another profession of the same gender (the profession generator), a description that identifies
 no one on its own (marital status, an age group, ethnicity words, a place among siblings — the
-pack's ``descriptions_kept`` words) is kept, and anything else (a tattoo, a weapon) is
-generalised to the pack's neutral phrase. A title annotated apart from its name ("Dr. med.", "OA
-Dr.", "Prim. Univ.-Prof. Dr.": every word an honorific of the pack) identifies no one and is kept
-as well. The audit note says which.
+pack's ``descriptions_kept`` words) is kept, a described mark keeps its head word alone (the
+pack's ``description_heads``: "tatuaje tribal maorí que cubre el hombro derecho" -> "tatuaje"),
+and anything else (a weapon) is generalised to the pack's neutral phrase. A title annotated apart
+from its name ("Dr. med.", "OA Dr.", "Prim. Univ.-Prof. Dr.": every word an honorific of the pack)
+identifies no one and is kept as well. The audit note says which.
 """
 
 from __future__ import annotations
@@ -142,6 +143,12 @@ class DescriptionGenerator:
                     cursor = word.end()
             return Surrogate("".join(pieces) + text[cursor:], note="a description: its nationality replaced")
         stripped = text.strip()
+        first = LETTERS.match(stripped)
+        if first is not None and fold(first.group()) in self.data.description_heads:
+            # "tatuaje tribal maorí que cubre el hombro derecho" -> "tatuaje": what the mark is
+            # says nothing of whom, and the note's "una lesión en el borde de un tatuaje" keeps
+            # its sense (it had become "el borde de un dato personal")
+            return Surrogate(text.replace(stripped, first.group()), note="a description: its head word kept")
         phrase = self.data.neutral["description"]
         before = LETTERS.findall(state.text[max(0, start - 12):start])
         head, _, rest = phrase.partition(" ")

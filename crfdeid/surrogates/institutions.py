@@ -221,8 +221,9 @@ class InstitutionGenerator:
             # a device's or a drug's maker and model name no one ("(Medtronic Azure XT DR MRI
             # SureScan, nº serie …)" had become "(Toledo Farma, …")
             return Surrogate(text, kept=True, note="a maker of drugs or devices names no one: kept")
-        if any(head == folded and (" " not in head or all(fold(t).startswith(head) for t in options))
-               for head, options in self.data.institutions):
+        if folded not in self.data.institutions_regional and any(
+                head == folded and (" " not in head or all(fold(t).startswith(head) for t in options))
+                for head, options in self.data.institutions):
             # a kind alone names no institution ("si el Juzgado lo estima oportuno"): every
             # surrogate of its kind was the note's other court's, and it had become "Grupo Martínez";
             # nor does a national force whose every template repeats it ("Atestado de la Guardia
@@ -234,7 +235,8 @@ class InstitutionGenerator:
             if folded.startswith(head):
                 templates = options
                 break
-        if templates is not default and all(fold(t).startswith(folded + " ") for t in templates):
+        if (templates is not default and folded not in self.data.institutions_regional
+                and all(fold(t).startswith(folded + " ") for t in templates)):
             # a body written without its place ("Atestado número 551/2019 de la Policía Local"):
             # every template begins with the original, which names nobody (it had become
             # "Simón Farma")

@@ -97,6 +97,10 @@ def nearby_province(state: DocumentState, start: int, end: int, window: int = FA
     return next(iter(state.province_map.values()), None)
 
 
+#: The particle between a district's kind and its name ("Barrio de la Estación").
+_DISTRICT_CONNECTOR = re.compile(r"(?:de la|de las|de los|del|de) ")
+
+
 class TerritoryGenerator:
     """TERRITORIO: municipalities, provinces, communities and postal codes.
 
@@ -583,6 +587,30 @@ class TerritoryGenerator:
         ]
         return levels + self.town_levels(province, town)
 
+    def district(self, text: str, stripped: str, state: DocumentState) -> Surrogate | None:
+        """A district named with its kind ("Barrio de la Estación", "Barriada Príncipe Alfonso"):
+        the kind kept, another district's name after it with the article it takes ("Barrio del
+        Carmen"), never the original's (it had become a town: "en el Logroño")."""
+        data = self.data
+        kind = next((k for k in data.district_kinds if stripped.startswith(k + " ")), None)
+        if kind is None or not data.district_names:
+            return None
+        rest = stripped[len(kind) + 1 :]
+        connector = _DISTRICT_CONNECTOR.match(rest)
+        own = fold(rest[connector.end() :] if connector else rest)
+        options = [n for n in data.district_names if fold(n) != own and fold(n.split(" ", 1)[-1]) != own]
+
+        def one(rng: random.Random) -> str:
+            name = rng.choice(options)
+            if connector is None:
+                return f"{kind} {name}"
+            article, _, bare = name.partition(" ")
+            joined = {"El": "del", "La": "de la", "Los": "de los", "Las": "de las"}.get(article)
+            return f"{kind} {joined} {bare}" if joined and bare else f"{kind} de {name}"
+
+        new, level = state.draw_chain(stripped, [Level(one, "district")], "district")
+        return chosen(text.replace(stripped, new), level, "district")
+
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         stripped = text.strip()
         ranged = self.postal.read(stripped)
@@ -599,6 +627,9 @@ class TerritoryGenerator:
             redrawn = [Level(lambda rng: digits.sub(lambda _: rng.choice(string.digits), stripped), "postal")]
             new, level = state.draw_chain(stripped, redrawn, "postal")
             return chosen(text.replace(stripped, new), level, "postal code of another country")
+        district = self.district(text, stripped, state)
+        if district is not None:  # before a foreign place: "Cala Anguila" is no Anguilla
+            return district
         if start in state.foreign_places:
             return self.foreign(text, stripped, start, state)
         if (self.countries is not None and country_key(stripped) in self.data.country_code
