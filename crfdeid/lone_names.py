@@ -125,6 +125,11 @@ _NICKNAME = regex.compile(r"(?P<paren>\([ \t]*)?[«\"“](?P<name>\p{Lu}\p{Ll}+(
 _NICKNAME_CUE = regex.compile(
     r"(?i:(?<![\p{L}])(?:alias|apodo|apodad[oa]|mote|conocid[oa]s?(?:[ ]\p{L}+){0,4}"
     r"[ ]como|l[ea][ ]llam(?:an|en|aban)|llamad[oa]|(?:refiere|cuenta|comenta|dice)[ ]que))[ \t]*:?[ \t]*$")
+#: What a nickname is followed by when it says it is one ("varón de 66 años, «Txema» para familia y
+#: amigos", "(«Suso», como prefiere que se le llame)": the eighth and ninth sets written blind).
+_NICKNAME_AFTER = regex.compile(
+    r"[»\"”][ \t]*,?[ \t]*(?i:para[ ](?:la[ ]|su[ ]|sus[ ])?(?:familia|amigos|allegados|conocidos|vecinos)"
+    r"|como[ ](?:prefiere|le[ ]llaman|la[ ]llaman|le[ ]conocen|la[ ]conocen|le[ ]dicen|la[ ]dicen))")
 #: Where a relative found after a kinship word comes from (``Span.source``).
 KIN_SOURCE = "kin-name"
 
@@ -307,6 +312,8 @@ class LoneNames:
                                not text[s.end : m.start()].strip()), None)
                 label = before.label if before is not None and before.label in people else None
             elif _NICKNAME_CUE.search(text, max(0, m.start() - 40), m.start()):
+                label = self.patient
+            if label is None and _NICKNAME_AFTER.match(text, m.end("name")):
                 label = self.patient
             if label is None or fold(m["name"]) in self.honorifics or fold(m["name"]) in self.kinship:
                 continue

@@ -385,6 +385,11 @@ class SpanForm:
             kind = category.get(span.label)
             if not span.fragments and span.end <= absorbed:
                 continue  # "Lohse" (as a company) of "Ingrid Bauer-Lohse"
+            if (kind in ("street", "organisation") and self.relative and not span.fragments
+                    and _NAME_ONLY.fullmatch(text, span.start, span.end)
+                    and fold(text[span.start : span.end]) not in self.places):
+                span = self._relative_after_kin(text, span)  # "su marido, Lin Wei," as a street
+                kind = category.get(span.label)
             if not span.fragments and self._not_its_kind(text, span, kind):
                 town = self._department_town(text, span, kind)
                 if town is None:
@@ -421,11 +426,6 @@ class SpanForm:
                 span = self._doctor_of_facility(text, span)  # "HOSPITAL … DR. BALMIS"
             if span is not None and kind == "person_clinician":
                 span = self._relative_after_kin(text, span)  # "el padre, Jordi Casals Vidal, …"
-            if (span is not None and kind in ("street", "organisation") and self.relative
-                    and _NAME_ONLY.fullmatch(text, span.start, span.end)
-                    and fold(text[span.start : span.end]) not in self.places):
-                span = self._relative_after_kin(text, span)  # "su marido, Lin Wei," as a street
-                kind = category.get(span.label)
             if span is not None and kind in _NAMED_PEOPLE:
                 span = self._facility_as_person(text, span)  # "Parc Hospitalari Martí i Julià"
             if span is not None and category.get(span.label) in _PEOPLE:

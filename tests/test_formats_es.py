@@ -512,60 +512,49 @@ def test_what_the_embedded_model_finds_in_the_seventh_blind_set(blind7: dict[str
 
 # -- the eighth set written blind ------------------------------------------------------------------
 BLIND8 = BLIND.parent / "es_blind8"
-#: What still leaks from the eighth set (blind once, then read: the tenth round): "España" (kept
-#: by the policy); places no table holds (Ribadavia's cooperage, the Alpujarra, Tetuán and M'diq
-#: across the border, Azogues: "natural de Azogues" is a word of the language too); occupations in
-#: contexts no step reads ("Enfermedad actual: agricultora,", "Varón de 62 años. Pastor;", "Es
-#: además trovero", a wife's "ganadera" after a name the model read as a place); a nickname ("l'amo
-#: en Pep"), a councillor's post, "Salvamento Marítimo", a hospital called "el Santa Ana" (a town's
-#: name too) and "Onkologikoa", a bone-marrow biopsy's "BMO 23/118", a relative named after a
-#: kinship word ("hija Alba", cut), a tattoo; "2014", "2015", "2019" are surrogate years of other
-#: dates. Words: the same, and the kinds of bodies whose names changed ("Sección Territorial de
-#: Epidemiología", "Inspección de Trabajo", "Parroquia Ortodoxa Rumana").
+#: What still leaks from the eighth set (blind once, then read: the tenth and eleventh rounds):
+#: "España" (kept by the policy); a district no table holds (the Alpujarra) and M'diq across the
+#: border (no accent: GeoNames' alternate names give Spanish spellings with one); occupations no
+#: step reads ("Varón de 62 años. Pastor;", a stop word; a wife's "ganadera" after a nickname); a
+#: nickname ("l'amo en Pep"), a hospital called "el Santa Ana" (a town's name too, replaced as
+#: one), a bone-marrow biopsy's "BMO 23/118"; "Alba", "2014", "2015", "2019" are surrogates of
+#: other spans. Words: the same, the kinds of bodies whose names changed ("Sección Territorial de
+#: Epidemiología", "Inspección de Trabajo", "Parroquia Ortodoxa Rumana") and "Cala" of a cove
+#: whose name changed.
 BLIND8_LEAKS = {
     ('cr01_neumologia_ponferrada', 'España'), ('cr02_dermatologia_ourense', '2014'),
-    ('cr02_dermatologia_ourense', 'España'), ('cr02_dermatologia_ourense', 'Ribadavia'),
-    ('cr03_traumatologia_alcaniz', 'Alba'), ('cr03_traumatologia_alcaniz', 'agricultora'),
-    ('cr03_traumatologia_alcaniz', 'concejala de Agricultura'), ('cr04_endocrinologia_merida', 'España'),
-    ('cr05_cardiologia_manacor', 'España'), ('cr05_cardiologia_manacor', 'Pep'),
-    ('cr05_cardiologia_manacor', 'Salvamento Marítimo'), ('cr06_maxilofacial_arrecife', 'España'),
+    ('cr02_dermatologia_ourense', 'España'), ('cr03_traumatologia_alcaniz', 'Alba'),
+    ('cr04_endocrinologia_merida', 'España'), ('cr05_cardiologia_manacor', 'España'),
+    ('cr05_cardiologia_manacor', 'Pep'), ('cr06_maxilofacial_arrecife', 'España'),
     ('cr07_obstetricia_ceuta', 'España'), ('cr07_obstetricia_ceuta', "M'diq"),
-    ('cr07_obstetricia_ceuta', 'Tetuán'), ('cr09_reumatologia_olot', 'España'),
-    ('cr09_reumatologia_olot', 'ganadera'), ('cr10_digestivo_tolosa', 'Onkologikoa'),
+    ('cr09_reumatologia_olot', 'España'), ('cr09_reumatologia_olot', 'ganadera'),
     ('cr10_digestivo_tolosa', 'Pastor'), ('cr11_medicinainterna_soria', '2015'),
     ('cr11_medicinainterna_soria', 'España'), ('cr12_oftalmologia_ubeda', 'España'),
     ('cr13_hematologia_motril', '2019'), ('cr13_hematologia_motril', 'Alpujarra'),
     ('cr13_hematologia_motril', 'BMO 23/118'), ('cr13_hematologia_motril', 'Santa Ana'),
-    ('cr13_hematologia_motril', 'trovero'), ('cr14_pediatria_torrelavega', 'España'),
-    ('cr16_intensivos_sanlucar', 'España'),
-    ('cr16_intensivos_sanlucar', 'tatuaje con la palabra «Mãe» y una rosa en el antebrazo izquierdo'),
-    ('cr17_infecciosas_aranda', 'España'), ('cr18_nefrologia_mostoles', 'Azogues'),
-    ('cr18_nefrologia_mostoles', 'España'),
+    ('cr14_pediatria_torrelavega', 'España'), ('cr16_intensivos_sanlucar', 'España'),
+    ('cr17_infecciosas_aranda', 'España'), ('cr18_nefrologia_mostoles', 'España'),
 }
 BLIND8_WORD_LEAKS = {
     ('cr01_neumologia_ponferrada', 'España'), ('cr02_dermatologia_ourense', 'Adega'),
-    ('cr02_dermatologia_ourense', 'España'), ('cr02_dermatologia_ourense', 'Ribadavia'),
-    ('cr03_traumatologia_alcaniz', 'Agricultura'), ('cr04_endocrinologia_merida', 'Ciudad'),
+    ('cr02_dermatologia_ourense', 'España'), ('cr04_endocrinologia_merida', 'Ciudad'),
     ('cr04_endocrinologia_merida', 'Continuada'), ('cr04_endocrinologia_merida', 'España'),
     ('cr04_endocrinologia_merida', 'Punto'), ('cr05_cardiologia_manacor', 'Básica'),
     ('cr05_cardiologia_manacor', 'Cala'), ('cr05_cardiologia_manacor', 'España'),
-    ('cr05_cardiologia_manacor', 'Marítimo'), ('cr05_cardiologia_manacor', 'Pep'),
-    ('cr05_cardiologia_manacor', 'Salvamento'), ('cr06_maxilofacial_arrecife', 'España'),
+    ('cr05_cardiologia_manacor', 'Pep'), ('cr06_maxilofacial_arrecife', 'España'),
     ('cr06_maxilofacial_arrecife', 'Montañas'), ('cr07_obstetricia_ceuta', 'España'),
-    ('cr07_obstetricia_ceuta', 'Tetuán'), ('cr09_reumatologia_olot', 'España'),
-    ('cr09_reumatologia_olot', 'Tallers'), ('cr10_digestivo_tolosa', 'Ambulatorio'),
-    ('cr10_digestivo_tolosa', 'Onkologikoa'), ('cr10_digestivo_tolosa', 'Pastor'),
+    ('cr09_reumatologia_olot', 'España'), ('cr09_reumatologia_olot', 'Tallers'),
+    ('cr10_digestivo_tolosa', 'Ambulatorio'), ('cr10_digestivo_tolosa', 'Pastor'),
     ('cr11_medicinainterna_soria', 'España'), ('cr12_oftalmologia_ubeda', 'Cofradía'),
     ('cr12_oftalmologia_ubeda', 'España'), ('cr13_hematologia_motril', 'Alpujarra'),
     ('cr13_hematologia_motril', 'Ana'), ('cr13_hematologia_motril', 'BMO'),
     ('cr14_pediatria_torrelavega', 'España'), ('cr16_intensivos_sanlucar', 'España'),
-    ('cr16_intensivos_sanlucar', 'Inspección'), ('cr16_intensivos_sanlucar', 'Mãe'),
-    ('cr16_intensivos_sanlucar', 'Trabajo'), ('cr16_intensivos_sanlucar', 'ZY8'),
-    ('cr16_intensivos_sanlucar', 'rosa'), ('cr17_infecciosas_aranda', 'Epidemiología'),
+    ('cr16_intensivos_sanlucar', 'Inspección'), ('cr16_intensivos_sanlucar', 'Trabajo'),
+    ('cr16_intensivos_sanlucar', 'ZY8'), ('cr17_infecciosas_aranda', 'Epidemiología'),
     ('cr17_infecciosas_aranda', 'España'), ('cr17_infecciosas_aranda', 'Ortodoxa'),
     ('cr17_infecciosas_aranda', 'Parroquia'), ('cr17_infecciosas_aranda', 'Rumana'),
     ('cr17_infecciosas_aranda', 'Sección'), ('cr17_infecciosas_aranda', 'Territorial'),
-    ('cr18_nefrologia_mostoles', 'Azogues'), ('cr18_nefrologia_mostoles', 'España'),
+    ('cr18_nefrologia_mostoles', 'España'),
 }
 
 
@@ -578,10 +567,71 @@ def test_what_leaks_from_the_eighth_blind_set_is_what_we_know_of(blind8: dict[st
     _known_leaks_only(blind8, (18, 831), BLIND8_LEAKS, BLIND8_WORD_LEAKS)
 
 
-@pytest.mark.parametrize("point, floor", [("viterbi", 0.84), ("deidentify", 0.89)])
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.86), ("deidentify", 0.91)])
 def test_what_the_embedded_model_finds_in_the_eighth_blind_set(blind8: dict[str, Document], point: str,
                                                               floor: float) -> None:
     # blind, once, with the code of a6526a2 (2026-12-06): 0.812 on the best path, 0.864 at the
     # deidentify point (benchmarks/formats.py's measure); after the tenth round they prompted
-    # this test's measure gives 0.862 / 0.911
+    # this test's measure gives 0.862 / 0.911, after the eleventh 0.877 / 0.926
     assert _recall(blind8, point) >= floor
+
+# -- the ninth set written blind -------------------------------------------------------------------
+BLIND9 = BLIND.parent / "es_blind9"
+#: What still leaks from the ninth set (blind once, then read: the eleventh round): "España" (kept
+#: by the policy); "Guardia Civil" (a national body without its place, kept) and its mountain
+#: rescue unit's acronym "GREIM"; a hospital's seat "Txagorritxu"; court proceedings after "autos"
+#: ("412/2026"); "2017" and "2024" are surrogate years of other dates. Words: the same, a comarca
+#: ("Baix Ebre"), a sexual-health centre's acronym ("ASSIR"), a Catalan month and a Roman one of
+#: dates that are replaced ("gener", "XII"), "Consell Comarcal", the kinds in an event's and a
+#: role's names ("Batalla del Vino", "imán"), "urbano" of a bus driver's "autobús urbano", and a
+#: province's "Real" of the surrogate "Ciudad Real".
+BLIND9_LEAKS = {
+    ('cr01_medicina_interna_monforte', 'España'), ('cr02_traumatologia_jaca', 'España'),
+    ('cr02_traumatologia_jaca', 'GREIM'), ('cr02_traumatologia_jaca', 'Guardia Civil'),
+    ('cr03_urologia_lorca', 'España'), ('cr04_neumologia_cangas_del_narcea', 'España'),
+    ('cr05_ginecologia_tortosa', 'España'), ('cr06_pediatria_vic', 'España'),
+    ('cr07_cardiologia_gandia', 'España'), ('cr08_dermatologia_eivissa', 'España'),
+    ('cr09_oftalmologia_la_palma', 'España'), ('cr10_infecciosas_puerto_del_rosario', 'España'),
+    ('cr11_digestivo_melilla', '2017'), ('cr11_digestivo_melilla', 'España'),
+    ('cr12_neurologia_vitoria', 'España'), ('cr12_neurologia_vitoria', 'Txagorritxu'),
+    ('cr13_nefrologia_talavera', 'España'), ('cr14_psiquiatria_estella', '412/2026'),
+    ('cr14_psiquiatria_estella', 'España'), ('cr15_endocrinologia_linares', 'España'),
+    ('cr16_oncologia_plasencia', 'España'), ('cr17_otorrinolaringologia_haro', '2024'),
+    ('cr17_otorrinolaringologia_haro', 'España'), ('cr18_hematologia_puertollano', 'España'),
+}
+BLIND9_WORD_LEAKS = {
+    ('cr01_medicina_interna_monforte', 'España'), ('cr02_traumatologia_jaca', 'España'),
+    ('cr02_traumatologia_jaca', 'GREIM'), ('cr03_urologia_lorca', 'España'),
+    ('cr04_neumologia_cangas_del_narcea', 'España'), ('cr05_ginecologia_tortosa', 'ASSIR'),
+    ('cr05_ginecologia_tortosa', 'Baix'), ('cr05_ginecologia_tortosa', 'España'),
+    ('cr06_pediatria_vic', 'Consell'), ('cr06_pediatria_vic', 'España'), ('cr06_pediatria_vic', 'XII'),
+    ('cr06_pediatria_vic', 'gener'), ('cr07_cardiologia_gandia', 'España'),
+    ('cr08_dermatologia_eivissa', 'España'), ('cr09_oftalmologia_la_palma', 'España'),
+    ('cr10_infecciosas_puerto_del_rosario', 'España'), ('cr10_infecciosas_puerto_del_rosario', 'imán'),
+    ('cr11_digestivo_melilla', 'España'), ('cr12_neurologia_vitoria', 'España'),
+    ('cr12_neurologia_vitoria', 'Txagorritxu'), ('cr12_neurologia_vitoria', 'urbano'),
+    ('cr13_nefrologia_talavera', 'España'), ('cr14_psiquiatria_estella', '2026'),
+    ('cr14_psiquiatria_estella', 'España'), ('cr14_psiquiatria_estella', 'García'),
+    ('cr15_endocrinologia_linares', 'España'), ('cr16_oncologia_plasencia', 'España'),
+    ('cr17_otorrinolaringologia_haro', 'Batalla'), ('cr17_otorrinolaringologia_haro', 'España'),
+    ('cr17_otorrinolaringologia_haro', 'Vino'), ('cr17_otorrinolaringologia_haro', 'abril'),
+    ('cr18_hematologia_puertollano', 'España'), ('cr18_hematologia_puertollano', 'Real'),
+}
+
+
+@pytest.fixture(scope="module")
+def blind9() -> dict[str, Document]:
+    return load_corpus([BLIND9])
+
+
+def test_what_leaks_from_the_ninth_blind_set_is_what_we_know_of(blind9: dict[str, Document]) -> None:
+    _known_leaks_only(blind9, (18, 876), BLIND9_LEAKS, BLIND9_WORD_LEAKS)
+
+
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.87), ("deidentify", 0.92)])
+def test_what_the_embedded_model_finds_in_the_ninth_blind_set(blind9: dict[str, Document], point: str,
+                                                             floor: float) -> None:
+    # blind, once, with the code of 7760487 (2026-12-06): 0.865 on the best path, 0.909 at the
+    # deidentify point (benchmarks/formats.py's measure); after the eleventh round they prompted
+    # this test's measure gives 0.89 / 0.9318
+    assert _recall(blind9, point) >= floor

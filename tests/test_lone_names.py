@@ -342,3 +342,12 @@ def test_a_given_name_and_two_surnames_are_a_person(text: str, name: str, label:
 ])
 def test_three_capitalised_words_that_are_no_full_name(text: str) -> None:
     assert TITLED is not None and TITLED.full_names(text, []) == []
+
+
+@pytest.mark.parametrize("text, nickname", [
+    # the eighth and ninth sets written blind: a nickname said to be one by what follows it
+    ("Informe clínico del paciente: varón de 66 años, «Txema» para familia y amigos, conductor.", "Txema"),
+    ("Varón de 67 años («Suso», como prefiere que se le llame), tonelero jubilado.", "Suso"),
+])
+def test_a_nickname_followed_by_what_says_it_is_one(text: str, nickname: str) -> None:
+    assert nickname in [text[s.start:s.end] for s in STEP.spans(text, []) if s.label == PATIENT]
