@@ -525,6 +525,11 @@ class Pseudonymiser:
         owners: list[int] = []
         for i, span in enumerate(spans):
             for (start, end), new in zip(span.parts, planned[i].parts, strict=True):
+                if (not new.endswith(".") and _INITIAL_END.search(text, max(start, end - 3), end)
+                        and _SENTENCE_AFTER.match(text, end)):
+                    # the full stop of "… Betancor, S.L. Es imán…" ended the sentence too: it stays
+                    # ("en Laboratorios García Es imán" had run two sentences into one)
+                    new += "."
                 replacements.append((start, end, new))
                 owners.append(i)
         new_text, positions = apply_replacements(text, replacements)
@@ -820,6 +825,10 @@ class Pseudonymiser:
 
 
 #: A letter or digit (``str.isalnum``: ``re``'s \w is the same test, with "_" added).
+#: What follows a sentence's end: spaces and a capital, a line break, or the text's end.
+_SENTENCE_AFTER = re.compile(r"[ \t]+[A-ZÁÉÍÓÚÑÜ]|[ \t]*(?:\r?\n|$)")
+#: A span's end on a capital and a full stop, as a company's "S.L." or "S.A." ends.
+_INITIAL_END = re.compile(r"(?<![^\W\d_])[A-Z]\.$")
 _ALNUM = re.compile(r"[^\W_]")
 #: An age as a header writes it: "32 años", "7 meses", "3 días".
 _AGE = regex.compile(r"(\d{1,3})[ \t]*([^\W\d_]+)\.?")

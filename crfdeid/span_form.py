@@ -255,7 +255,9 @@ _NUMBER_THEN_WORDS = regex.compile(r"\d+[ \t]+\p{Ll}+(?:[ \t]+\p{Ll}+)*")
 #: A town (and its postal code) after a comma at a street span's end ("…, 1º izda., Huesca (22003").
 _TOWN_AFTER_STREET = regex.compile(
     r",[ \t]*(?P<town>\p{Lu}[\p{L}'’-]*(?:[ \t]+(?:de|del|de[ \t]+la|la|el|los|las|\p{Lu}[\p{L}'’-]*))*)"
-    r"(?:[ \t]*\(?(?P<code>\d{5})\)?)?$")
+    r"(?:[ \t]*\(?(?P<code>\d{5})\)?"
+    # or its province in brackets ("…, 1.º B, Puerto del Rosario (Las Palmas": the ninth set)
+    r"|[ \t]*\((?P<province>\p{Lu}[\p{L}'’-]*(?:[ \t]+\p{Lu}[\p{L}'’-]*)*)\)?)?$")
 #: A title right before a name ("Dr. ", "Sra. ").
 _TITLE_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?P<title>\p{L}{1,9}|Dª)(?P<dot>\.)?[ \t]+$")
 #: Where one comes from or lives, before a town ("natural de Haro", "vecino de", "residente en").
@@ -592,6 +594,25 @@ class SpanForm:
             at = value.find(" de ", at + 1)
         return None
 
+    def _sentence_as_place(self, value: str) -> bool:
+        """A place span that reads as words of a sentence: a capitalised common word, then a
+        lower-case word that is no particle ("Habla wolof", the start of "Habla wolof, francés y
+        español"), which no table holds as a place."""
+        words = _WORDS.findall(value)
+        if len(words) < 2 or not words[0][:1].isupper() or fold(value) in self.places:
+            return False
+        rest = [w for w in words[1:] if w == w.lower() and fold(w) not in self.closed and "'" not in w
+                and "’" not in w]
+        return bool(rest) and self._common(words[0].lower())
+
+    def _common(self, word: str) -> bool:
+        from .lexicon import lexicon
+
+        try:
+            return lexicon().is_common(word, self.language)
+        except ValueError:  # no word list for the language
+            return False
+
     def _not_its_kind(self, text: str, span: Span, kind: str | None) -> bool:
         """A span its label's text can never be: a telephone or fax number with fewer than six
         digits in its run of digits ("Fax" of "Fax 981 950 390", which became "Hlb"; the "52"
@@ -638,6 +659,8 @@ class SpanForm:
         if (kind in ("town", "country") and doubted and value in self.clinical
                 and self._mixed_case_line(text, span)):
             return True  # "NAMC" (no known drug allergies) as a town, "OIA" (a foetus's position)
+        if kind == "town" and self._sentence_as_place(value):
+            return True  # "Habla wolof, francés y español" with "Habla wolof" as a town
         if kind == "street" and value.split(" ", 1)[0] in self.clinical and _SCORE_AFTER.match(
                 text, span.start + len(value.split(" ", 1)[0])):
             return True  # "NIHSS 16" (a stroke scale's score) as a street had become "SAN JUAN 17"
@@ -1549,6 +1572,9 @@ class SpanForm:
         after = [Span(m.start("town"), m.end("town"), town, source=span.source, score=span.score)]
         if m["code"]:
             after.append(Span(m.start("code"), m.end("code"), town, source=span.source, score=span.score))
+        if m["province"] and fold(m["province"]) in self.places:
+            after.append(Span(m.start("province"), m.end("province"), town, source=span.source,
+                              score=span.score))
         return replace(span, end=m.start()), after
 
     def _ordinary_words(self, value: str) -> bool:

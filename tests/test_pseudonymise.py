@@ -447,3 +447,17 @@ def test_no_name_of_a_bilingual_town_is_its_surrogate():
         out = Pseudonymiser(seed=seed).pseudonymise(Document("14_carta_pamplona", text, spans)).text
         first = out.split(",")[0]
         assert "Pamplona" not in first and "Iruña" not in first, (seed, first)
+
+
+def test_a_full_stop_that_ends_a_sentence_too_stays() -> None:
+    # the ninth set written blind: "… en Construcciones Majoreras Betancor, S.L. Es imán …" had
+    # become "… en Laboratorios García Es imán …", two sentences run into one
+    from crfdeid.pseudonymise import Pseudonymiser
+    from crfdeid.types import Document, Span
+
+    text = "Trabaja en Construcciones Majoreras Betancor, S.L. Es imán de la mezquita."
+    start = text.index("Construcciones")
+    end = text.index(" Es imán")
+    out = Pseudonymiser(seed=1).pseudonymise(
+        Document("n", text, (Span(start, end, "INSTITUCION"),))).document.text
+    assert ". Es imán de la mezquita." in out and "Majoreras" not in out, out

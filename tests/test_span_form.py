@@ -1114,3 +1114,20 @@ def test_an_occupation_read_as_a_relative_is_the_occupation() -> None:
     assert _tidied(text, (RELATIVE, "maestra rural")) == [("PROFESION", "maestra rural")]
     text = "Acude con su hija mayor."
     assert _tidied(text, (RELATIVE, "hija mayor")) == [(RELATIVE, "hija mayor")]
+
+
+def test_a_street_that_ran_on_over_its_town_and_province_in_brackets() -> None:
+    # the ninth set written blind: the whole "…, Puerto del Rosario (Las Palmas" as a street had
+    # become "… López del Segura (Galán Jiménez"
+    text = "Domicilio: Calle León y Castillo, 112, 1.º B, Puerto del Rosario (Las Palmas). CP: 35600."
+    assert _tidied(text, (STREET, "Calle León y Castillo, 112, 1.º B, Puerto del Rosario (Las Palmas"),
+                   score=0.9) == [(STREET, "Calle León y Castillo, 112, 1.º B"), (TOWN, "Puerto del Rosario"),
+                                  (TOWN, "Las Palmas")]
+
+
+def test_words_of_a_sentence_are_no_place() -> None:
+    # the ninth set written blind: "Habla wolof, francés y español" with "Habla wolof" as a town
+    assert _tidied("Habla wolof, francés y español.", (TOWN, "Habla wolof"), score=0.9) == []
+    for text, place in (("Vive en la Vall d'en Bas desde 2010.", "Vall d'en Bas"),
+                        ("Vive en Castillo de las Guardas.", "Castillo de las Guardas")):
+        assert _tidied(text, (TOWN, place), score=0.9) == [(TOWN, place)]
