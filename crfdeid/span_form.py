@@ -599,7 +599,8 @@ class SpanForm:
         lower-case word that is no particle ("Habla wolof", the start of "Habla wolof, francés y
         español"), which no table holds as a place."""
         words = _WORDS.findall(value)
-        if len(words) < 2 or not words[0][:1].isupper() or fold(value) in self.places:
+        if (len(words) < 2 or not words[0][:1].isupper() or fold(value) in self.places
+                or fold(words[0]) in self.kinship):  # "Abuela paterna" as a town: the relative's
             return False
         rest = [w for w in words[1:] if w == w.lower() and fold(w) not in self.closed and "'" not in w
                 and "’" not in w]

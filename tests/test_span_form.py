@@ -1128,6 +1128,9 @@ def test_a_street_that_ran_on_over_its_town_and_province_in_brackets() -> None:
 def test_words_of_a_sentence_are_no_place() -> None:
     # the ninth set written blind: "Habla wolof, francés y español" with "Habla wolof" as a town
     assert _tidied("Habla wolof, francés y español.", (TOWN, "Habla wolof"), score=0.9) == []
+    # a kinship phrase is not dropped: the steps for relatives read it ("Abuela paterna, Josefina")
+    assert [v for _, v in _tidied("AF: Abuela paterna, Josefina, EPOC.", (TOWN, "Abuela paterna"),
+                                  score=0.9)] == ["Abuela paterna"]
     for text, place in (("Vive en la Vall d'en Bas desde 2010.", "Vall d'en Bas"),
                         ("Vive en Castillo de las Guardas.", "Castillo de las Guardas")):
         assert _tidied(text, (TOWN, place), score=0.9) == [(TOWN, place)]
