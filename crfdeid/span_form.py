@@ -187,6 +187,12 @@ _RUNS_ON = regex.compile(r" (?P<word>\p{Lu}(?:\p{Ll}[\p{L}\p{M}]+|[\p{Lu}\p{M}]+
 _GIVEN_AFTER_COMMA = regex.compile(
     r",[ ](?P<given>\p{Lu}[\p{Lu}\p{M}’'-]*\.?(?:[ ]\p{Lu}[\p{Lu}\p{M}’'-]*\.?){0,2})"
     r"(?=[ \t]{2,}|\t|[ \t]*(?:\r?\n|$|\())")
+#: A sex field's key right before a value ("Sexua / Sexo: ", "Sexe: ").
+_SEX_KEY_BEFORE = regex.compile(r"(?i:sex[oeua]{1,2})[ \t]*:[ \t]*$")
+#: The same field's name in another language after a slash ("Adina / Edad:", "Izena / Nombre:").
+_BILINGUAL_KEY_AFTER = regex.compile(r"[ \t]*/[ \t]*\p{Lu}\p{Ll}+(?:[ ]\p{L}+){0,3}[ \t]*:")
+#: Where a header's field name starts: a line's start, or two spaces or a tab after another field.
+_KEY_START_BEFORE = regex.compile(r"(?:^|\n|[ ]{2,}|\t)$")
 #: The word after a number: its unit ("79 años").
 _UNIT_AFTER = regex.compile(r"[ \t]+(?P<unit>\p{L}+)")
 #: A field's key, then surnames in capitals and a comma, right before a span ("Paciente:
@@ -387,6 +393,12 @@ class SpanForm:
             kind = category.get(span.label)
             if not span.fragments and span.end <= absorbed:
                 continue  # "Lohse" (as a company) of "Ingrid Bauer-Lohse"
+            sex = dict(self.category_labels).get("sex")
+            if (sex and kind != "sex" and not span.fragments
+                    and fold(text[span.start : span.end]) in self.sex_words
+                    and _SEX_KEY_BEFORE.search(text, max(0, span.start - 24), span.start)):
+                # "Sexua / Sexo: Gizonezkoa" (a bilingual header) with the value as a town
+                span, kind = replace(span, label=sex), "sex"
             if (kind in ("street", "organisation") and self.relative and not span.fragments
                     and _NAME_ONLY.fullmatch(text, span.start, span.end)
                     and fold(text[span.start : span.end]) not in self.places):
@@ -660,6 +672,9 @@ class SpanForm:
         if (kind in ("town", "country") and doubted and value in self.clinical
                 and self._mixed_case_line(text, span)):
             return True  # "NAMC" (no known drug allergies) as a town, "OIA" (a foetus's position)
+        if (_BILINGUAL_KEY_AFTER.match(text, span.end)
+                and _KEY_START_BEFORE.search(text, max(0, span.start - 4), span.start)):
+            return True  # "Adina / Edad: 66 urte": the field's name in Basque as a patient's name
         if kind == "town" and self._sentence_as_place(value):
             return True  # "Habla wolof, francés y español" with "Habla wolof" as a town
         if kind == "street" and value.split(" ", 1)[0] in self.clinical and _SCORE_AFTER.match(

@@ -1134,3 +1134,13 @@ def test_words_of_a_sentence_are_no_place() -> None:
     for text, place in (("Vive en la Vall d'en Bas desde 2010.", "Vall d'en Bas"),
                         ("Vive en Castillo de las Guardas.", "Castillo de las Guardas")):
         assert _tidied(text, (TOWN, place), score=0.9) == [(TOWN, place)]
+
+
+def test_a_bilingual_headers_field_names_and_sex_value_are_no_phi() -> None:
+    # the ninth set written blind: "Adina / Edad: 66 urte.  Sexua / Sexo: Gizonezkoa." had become
+    # "Félix / Edad: 66 urte.  Deba / Sexo: Pasaia." (a name and two towns)
+    text = "Adina / Edad: 66 urte.  Sexua / Sexo: Gizonezkoa.\nIzena / Nombre: Josu."
+    assert _tidied(text, (PATIENT, "Adina"), (TOWN, "Sexua"), (TOWN, "Gizonezkoa"), (PATIENT, "Josu"),
+                   score=0.9) == [("SEXO_SUJETO_ASISTENCIA", "Gizonezkoa"), (PATIENT, "Josu")]
+    text = "Vive con Ane / Mikel: hermanos."  # no field's start before it: what it was
+    assert _tidied(text, (PATIENT, "Ane"), score=0.9) == [(PATIENT, "Ane")]
