@@ -524,12 +524,15 @@ class Pseudonymiser:
         replacements: list[tuple[int, int, str]] = []
         owners: list[int] = []
         for i, span in enumerate(spans):
-            for (start, end), new in zip(span.parts, planned[i].parts, strict=True):
-                if (not new.endswith(".") and _INITIAL_END.search(text, max(start, end - 3), end)
+            parts = planned[i].parts
+            for k, (start, end) in enumerate(span.parts):
+                if (not parts[k].endswith(".") and _INITIAL_END.search(text, max(start, end - 3), end)
                         and _SENTENCE_AFTER.match(text, end)):
                     # the full stop of "… Betancor, S.L. Es imán…" ended the sentence too: it stays
-                    # ("en Laboratorios García Es imán" had run two sentences into one)
-                    new += "."
+                    # ("en Laboratorios García Es imán" had run two sentences into one); in the
+                    # plan, so that the audit says what the text holds
+                    parts[k] += "."
+            for (start, end), new in zip(span.parts, parts, strict=True):
                 replacements.append((start, end, new))
                 owners.append(i)
         new_text, positions = apply_replacements(text, replacements)
