@@ -100,13 +100,9 @@ _BORN_IN = regex.compile(
 #: clínica privada de Tetuán", "la tonelería familiar de Ribadavia": the eighth set written
 #: blind). Over MEDDOCAN train+dev 13 of 14 such names of the tables are annotated places; the
 #: one that is not, criteria named after a town ("criterios revisados de El Escorial"), is what
-#: ``_NAMED_AFTER`` keeps out.
-_OF_PLACE = regex.compile(
-    r"(?<![\p{L}\p{N}])(?P<head>\p{Ll}+)(?:[ \t]+(?P<adjective>\p{Ll}+))?[ \t]+de[ \t]+"
-    r"(?P<name>\p{Lu}\p{Ll}+(?:[’']\p{L}+)?(?:[ ](?:(?:de|del|la|el)[ ])?\p{Lu}\p{Ll}+){0,2})"
-    r"(?![\p{L}\p{N}'’-])(?![ \t]+(?:(?:de|del|de[ ]la|de[ ]las|de[ ]los)[ \t]+)?\p{Lu})")
-#: The same read from its "de": a regex tried at every lower-case word cost half a millisecond a
-#: note, one tried at every "de" before a capital a tenth of that.
+#: ``_NAMED_AFTER`` keeps out. Read from its "de" (tried at every "de" before a capital): the noun
+#: and maybe an adjective before it, the place after it; one pattern tried at every lower-case
+#: word cost five times as much.
 _OF_AT = regex.compile(r"[ \t]de[ \t]+(?=\p{Lu})")
 _HEAD_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?P<head>\p{Ll}+)(?:[ \t]+(?P<adjective>\p{Ll}+))?$")
 _NAME_AFTER_DE = regex.compile(
@@ -274,8 +270,7 @@ class LonePlaces:
         )) if labels.get("street") else ()
         towns = folded_entries(pack, ("municipality", "province", "community", "territory"),
                                parts=True) | islands
-        propers = _hospital_propers(pack, towns) if labels.get("hospital") else ()
-        singles = _hospital_propers(pack, towns, words=1) if labels.get("hospital") else ()
+        propers, singles = _hospital_propers(pack, towns) if labels.get("hospital") else ((), ())
         organisations = tuple(sorted(
             {name for row in pack.table("organisation").rows if row.get("kind") not in _NOT_NAMED
              for name in (row["name"], *filter(None, (row.get("aliases") or "").split("|")))}
@@ -817,20 +812,22 @@ _FACILITY_START = regex.compile(r"(?i:hospital|clínica|clinica|complejo|complex
 _ALONE = regex.compile(r"(?P<word>\p{Lu}\p{Ll}+)(?![\p{L}\p{N}'’-]|[ \t]+(?:(?:de|del|la|y)[ \t]+)?\p{Lu})")
 
 
-def _hospital_propers(pack: LanguagePack, towns: frozenset[str], words: int = 2) -> tuple[str, ...]:
+def _hospital_propers(
+    pack: LanguagePack, towns: frozenset[str]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The proper parts of the pack's hospital names: the name less its type and qualifiers
     (the pack's ``facility_types`` forms, before it or after it: "Fundación Onkologikoa
     Fundazioa"), its connectors and initials ("Hospital General Universitario J.M. Morales
-    Meseguer" -> "Morales Meseguer"); only parts of two capitalised words or more (``words=1``:
-    the one word before a type after it, "Onkologikoa", for the words a hospital is called by
-    alone) that are no town
-    ("Santiago de Compostela") and no other hospital's type."""
+    Meseguer" -> "Morales Meseguer"); the parts of two capitalised words or more that are no
+    town ("Santiago de Compostela") and no other hospital's type, and, apart, the one word
+    before a type after it ("Onkologikoa"), for the words a hospital is called by alone."""
     if "hospital" not in pack.tables:
-        return ()
+        return (), ()
     forms = sorted({fold(f) for fs in pack.facility_types.values() for f in fs}, key=len, reverse=True)
     quals = ("universitario", "universitaria", "universitari", "general", "clinico", "clinic", "comarcal",
              "provincial", "regional")
     out: set[str] = set()
+    singles: set[str] = set()
     for name in pack.table("hospital").entries:
         rest = name
         changed = True
@@ -849,15 +846,14 @@ def _hospital_propers(pack: LanguagePack, towns: frozenset[str], words: int = 2)
         if typed_after:  # a type after the name, as Basque writes it ("Onkologikoa Fundazioa")
             rest = last[0]
         parts = rest.split()
-        if words == 1:  # only a name its type follows: one word before a type is the name
-            if typed_after and len(parts) == 1 and rest[:1].isupper() and fold(rest) not in towns:
-                out.add(rest)
-            continue
-        if (len(parts) >= 2 and all(w[:1].isupper() or w in ("de", "del", "la", "las", "los") for w in parts)
+        if typed_after and len(parts) == 1 and rest[:1].isupper() and fold(rest) not in towns:
+            singles.add(rest)  # only a name its type follows: one word before a type is the name
+        elif (len(parts) >= 2
+              and all(w[:1].isupper() or w in ("de", "del", "la", "las", "los") for w in parts)
                 and parts[-1][:1].isupper() and fold(rest) not in towns and len(rest) >= 8
                 and not _ODD.search(rest)):
             out.add(rest)
-    return tuple(sorted(out))
+    return tuple(sorted(out)), tuple(sorted(singles))
 
 
 #: Connectors and initials at the start of a hospital's proper part ("de ", "J.M. ").

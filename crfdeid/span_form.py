@@ -386,6 +386,7 @@ class SpanForm:
 
     def __call__(self, text: str, spans: Iterable[Span]) -> list[Span]:
         category = self._category
+        sex = dict(self.category_labels).get("sex")
         out: list[Span] = []
         ordered = self._given_names_as_other(text, sorted(spans, key=lambda s: (s.start, s.end, s.label)))
         absorbed = 0  # the end of the last hyphenated compound made whole: spans inside it go
@@ -393,7 +394,6 @@ class SpanForm:
             kind = category.get(span.label)
             if not span.fragments and span.end <= absorbed:
                 continue  # "Lohse" (as a company) of "Ingrid Bauer-Lohse"
-            sex = dict(self.category_labels).get("sex")
             if (sex and kind != "sex" and not span.fragments
                     and fold(text[span.start : span.end]) in self.sex_words
                     and _SEX_KEY_BEFORE.search(text, max(0, span.start - 24), span.start)):
