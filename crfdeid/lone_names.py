@@ -118,13 +118,27 @@ _JOINING_BEFORE = regex.compile(r"(?i:\b(?:del|la|el|san|santa|sant|y|i|calle|c/
 _CLINICIAN_BEFORE = regex.compile(
     r"(?i:enfermer[oa]|m[ée]dic[oa]|doctor[a]?|\bdr[a]?\.|fisioterapeuta|trabajador[a]?[ ]social"
     r"|psic[óo]log[oa]|matrona|auxiliar|residente|adjunt[oa]|facultativ[oa]|gestor[a]?[ ]de[ ]casos)")
+#: A clinician's role and, after it (a comma or a colon between), a name of two or three
+#: capitalised words ("el fisioterapeuta Héctor Fumanal", "su enfermera, Olga Cosculluela").
+_ROLE_NAMED = regex.compile(
+    r"(?<![\p{L}])(?i:enfermer[oa]|fisioterapeuta|trabajador[a]?[ ]social|psic[óo]log[oa]|matrona"
+    r"|logopeda|terapeuta[ ]ocupacional|auxiliar[ ]de[ ]enfermer[íi]a|gestor[a]?[ ]de[ ]casos)"
+    r"(?:[ ]de[ ]la[ ]unidad|[ ]de[ ]referencia|[ ]de[ ]enlace)?[ \t]*[,:]?[ \t]+"
+    r"(?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+){1,2})(?![\p{L}\p{N}'’-])")
+#: A name and its age after a comma ("Ibrahim, de 8 meses", "Aminata, de 5 años").
+_AGED = regex.compile(
+    r"(?<![\p{L}\p{N}.'’-])(?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+){0,2})[ \t]*,[ \t]*(?:de[ \t]+)?"
+    r"\d{1,3}[ \t]*(?:años|meses|días|semanas)(?![\p{L}])")
 #: A nickname in quotation marks ("«Loli»", '"Curro"'), maybe after an opening parenthesis.
-_NICKNAME = regex.compile(r"(?P<paren>\([ \t]*)?[«\"“](?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+)?)[»\"”]")
+#: (The article inside the quotes stays outside the span: «el Chato».)
+_NICKNAME = regex.compile(r"(?P<paren>\([ \t]*)?[«\"“](?:(?:el|la|El|La)[ ])?"
+                       r"(?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+)?)[»\"”]")
 #: What a nickname follows when no name stands before it ("Alias: «Tato»", "conocido como",
 #: "prefiere que le llamen «Hans»", "refiere que «Fulgen» lleva…": the seventh set written blind).
 _NICKNAME_CUE = regex.compile(
     r"(?i:(?<![\p{L}])(?:alias|apodo|apodad[oa]|mote|conocid[oa]s?(?:[ ]\p{L}+){0,4}"
-    r"[ ]como|l[ea][ ]llam(?:an|en|aban)|llamad[oa]|(?:refiere|cuenta|comenta|dice)[ ]que))[ \t]*:?[ \t]*$")
+    r"[ ]como|l[ea][ ]conoc(?:en|ían|emos)[ ]como"
+    r"|l[ea][ ]llam(?:an|en|aban)|llamad[oa]|(?:refiere|cuenta|comenta|dice)[ ]que))[ \t]*:?[ \t]*$")
 #: What a nickname is followed by when it says it is one ("varón de 66 años, «Txema» para familia y
 #: amigos", "(«Suso», como prefiere que se le llame)": the eighth and ninth sets written blind).
 _NICKNAME_AFTER = regex.compile(
@@ -175,6 +189,10 @@ class LoneNames:
         after a title (``titled``)."""
         taken = sorted((s.start, s.end) for s in spans)
         found: list[Span] = self.titled(text, taken, spans)
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found.extend(self.role_named(text, taken, spans))
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found.extend(self.aged(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         found.extend(self.kin_named(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
@@ -271,6 +289,51 @@ class LoneNames:
             label = label or titles.get(fold(m["title"]))
             if label is not None and not _touches(taken, m.start("name"), m.end("name")):
                 found.append(Span(m.start("name"), m.end("name"), label, source=SOURCE))
+        return found
+
+    def role_named(self, text: str, taken: list[tuple[int, int]], spans: Sequence[Span] = ()) -> list[Span]:
+        """A clinician named right after their role, a common given name of the tables and one
+        or two capitalised words ("con el fisioterapeuta Héctor Fumanal", "por su enfermera,
+        Olga Cosculluela,": the tenth set written blind left three such in clear): the
+        clinician's. The tagger's spans inside the name give way to it ("Fumanal" alone)."""
+        clinician = dict(self.titles).get("dr.") or dict(self.titles).get("dr")
+        if not clinician:
+            return []
+        people = self._people()
+        found: list[Span] = []
+        for m in _ROLE_NAMED.finditer(text):
+            start, end = m.span("name")
+            if fold(m["name"].split()[0]) not in self.names or any(
+                    self._known(w) and fold(w) not in self.surnames for w in m["name"].split()[1:]):
+                continue
+            touching = [(s, e) for s, e in taken if s < end and start < e]
+            tagged = [s for s in spans if s.start < end and start < s.end]
+            if any(s.label in people for s in tagged) or len(touching) > len(tagged) or not all(
+                    start <= s.start and s.end <= end for s in tagged):
+                continue  # a person's span there, or a name found already, stays as it is
+            # "la enfermera de la unidad, Meritxell Serracanta Vilanova" as a company and a town
+            found.append(Span(start, end, clinician, source=TITLED_SOURCE if touching else SOURCE))
+        return found
+
+    def aged(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+        """A name with its age in apposition, "Ibrahim, de 8 meses", "Aminata, de 5 años" (the
+        tenth set written blind: a child named in a list of the family): a given name of the
+        tables or a word the lexicon does not know, then capitalised words. A relative's after
+        a kinship word on its line, else the patient's."""
+        found: list[Span] = []
+        for m in _AGED.finditer(text):
+            start, end = m.span("name")
+            words = m["name"].split()
+            if not (fold(words[0]) in self.names or not self._known(words[0])) or not all(
+                    fold(w) in self.names or fold(w) in self.surnames or not self._known(w)
+                    for w in words[1:]):
+                continue  # "Varón, de 45 años": a surname too, and a word first
+            if (fold(words[0]) in self.honorifics or fold(words[0]) in self.kinship
+                    or _touches(taken, start, end)):
+                continue
+            line = _line_before(text, start)
+            label = self.relative if self.relative and self._after_kin(line) else self.patient
+            found.append(Span(start, end, label, source=SOURCE))
         return found
 
     def full_names(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:

@@ -70,6 +70,12 @@ _ITEM_END = regex.compile(r"[ \t]*[,;]")
 _FIELD_VALUE = regex.compile(r"(?m)^[ \t]*\p{Lu}\p{Ll}+(?:[ \t]+\p{Ll}+){0,3}[ \t]*:[ \t]*")
 #: The longest occupation looked for, in words.
 _MOST_WORDS = 6
+#: One or two lower-case adjectives after an occupation, by their endings ("cuidadora interna",
+#: "trabajador siderúrgico", "farmacéutica titular", "jornalero agrícola": the tenth set written
+#: blind left them in clear, the occupation not ending where its adjective follows).
+_QUALIFIER = regex.compile(
+    r"(?:[ \t]+\p{Ll}+(?:al|ar|ic[oa]|iv[oa]|ori[oa]|ist[ae]|[ae]n[oa]|in[oa]|ern[oa]|ent[e]|ant[e]"
+    r"|col[a]|ari[oa]|il|estre)s?(?![\p{L}\p{N}])){1,2}")
 
 
 @dataclass(frozen=True)
@@ -187,6 +193,10 @@ class LoneProfessions:
         end = self._form_at(text, start)
         if end is None:
             return None
+        qualified = _QUALIFIER.match(text, end)
+        if qualified is not None and not any(
+                fold(w) in self._closing or fold(w) in self.forms for w in qualified.group().split()):
+            end = qualified.end()  # "cuidadora interna", "ingeniero aeronáutico", "farmacéutica titular"
         complement = self._patterns["complement"].match(text, end)
         if complement is not None and self._patterns["after"].match(text, end) is None:  # "en activo"
             words = list(_WORD.finditer(complement["words"]))

@@ -301,3 +301,39 @@ def _overlaps(taken: list[tuple[int, int]], starts: list[int], longest: int, sta
             return True
         i += 1
     return False
+
+
+def nationalities(document: Document, country_label: Callable[[str], bool],
+                  countries: Callable[[str], str | None], forms: dict[str, tuple[str, int]],
+                  kept: Callable[[str], bool], scannable: Scannable | None = None) -> tuple[Span, ...]:
+    """New spans over the nationality adjectives of the countries the note's country spans
+    name ("Nacionalidad: tunecina" beside "Sfax (Túnez)"): each takes its country span's label,
+    so that it becomes the surrogate country's adjective, in its gender and number ("argelina"
+    once Túnez became Argelia; it had stayed "tunecina", the country a reader could then put
+    back). ``country_label(label)``: a label the pseudonymiser replaces as a country;
+    ``countries(span text)``: the ISO code a country span (name or adjective) names, else
+    None; ``forms``: folded adjective -> (code, form index), the pack's ``nationalities``;
+    ``kept(code)``: a country whose name the pseudonymiser keeps (the home country), whose
+    adjective stays too. Only lower-case or capitalised whole words, outside every span."""
+    text = document.text
+    label_of: dict[str, str] = {}
+    for span in document.spans:
+        if not country_label(span.label):
+            continue
+        code = countries(document.span_text(span).strip())
+        if code is not None and not kept(code):
+            label_of.setdefault(code, span.label)
+    if not label_of:
+        return ()
+    wanted = {form: code for form, (code, _) in forms.items() if code in label_of}
+    taken = sorted((s.start, s.end) for s in document.spans)
+    starts = [t[0] for t in taken]
+    longest_end = max((e - s for s, e in taken), default=0)
+    found = []
+    for start, end, key in find_whole_words(text, wanted, scannable):
+        word = text[start:end]
+        if " " in word or not (word.islower() or word[1:].islower()):
+            continue
+        if not _overlaps(taken, starts, longest_end, start, end):
+            found.append(Span(start, end, label_of[wanted[key]], SOURCE))
+    return tuple(found)

@@ -47,7 +47,7 @@ from .memo import Memo
 from .occurrences import Scannable, find_whole_words, name_words, word_bounds
 from .packs import NO_PACK
 from .policy import Policy
-from .propagate import inside_sentence, propagate
+from .propagate import inside_sentence, nationalities, propagate
 from .schemes import Scheme, known_category
 from .span_form import bilingual_parts
 from .surrogates import (
@@ -65,7 +65,9 @@ from .surrogates import (
 )
 from .surrogates.ages import AgeGenerator
 from .surrogates.base import RerolledSecret
+from .surrogates.data import country_key
 from .surrogates.people import PERSON_LABELS, PeopleGenerator
+from .surrogates.places import CountryGenerator
 from .textview import TextView, form_of, same_form
 from .types import Document, Span
 
@@ -388,6 +390,24 @@ class Pseudonymiser:
         self._hashes: Memo[str, str] = Memo(HASH_CACHE_SIZE)
         self._people = next((g for g in self.registry.values() if isinstance(g, PeopleGenerator)), None)
         self._ages = next((g for g in self.registry.values() if isinstance(g, AgeGenerator)), None)
+        self._countries = next((g for g in self.registry.values() if isinstance(g, CountryGenerator)), None)
+
+    def _nationalities(self, planning: Document, replaced: Callable[[str], bool],
+                       generator_of: Callable[[str], str | None], scannable: Scannable) -> tuple[Span, ...]:
+        """The nationality adjectives of the note's replaced countries (``propagate.nationalities``)."""
+        countries, data = self._countries, self.data
+        if countries is None or data is None or not data.nationality_forms:
+            return ()
+
+        def code_of(text: str) -> str | None:
+            form = data.nationality_forms.get(fold(text))
+            return data.country_code.get(country_key(text)) or (form[0] if form else None)
+
+        def kept(code: str) -> bool:
+            return countries.keep_home_country and countries.home(data.country_name.get(code, ""))
+
+        return nationalities(planning, lambda label: replaced(label) and generator_of(label) == "PAIS",
+                             code_of, data.nationality_forms, kept, scannable)
 
     def category(self, label: str) -> str | None:
         """A label's PHI category (the model's scheme first, then the shipped ones)."""
@@ -484,6 +504,10 @@ class Pseudonymiser:
                               generator_of.__getitem__, self.data.is_known_acronym, scannable)
             if extra:
                 planning = planning.with_spans((*planning.spans, *extra))
+            adjectives = self._nationalities(planning, replaced.__getitem__, generator_of.__getitem__,
+                                             scannable)
+            if adjectives:
+                planning = planning.with_spans((*planning.spans, *adjectives))
             folded, scannable = scannable.fold(), None
         spans, dropped = resolve_overlaps(planning.spans)
         secret = self.note_secret(document.id, rerolls, date_rerolls)

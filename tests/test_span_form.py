@@ -1144,3 +1144,30 @@ def test_a_bilingual_headers_field_names_and_sex_value_are_no_phi() -> None:
                    score=0.9) == [("SEXO_SUJETO_ASISTENCIA", "Gizonezkoa"), (PATIENT, "Josu")]
     text = "Vive con Ane / Mikel: hermanos."  # no field's start before it: what it was
     assert _tidied(text, (PATIENT, "Ane"), score=0.9) == [(PATIENT, "Ane")]
+
+
+def test_a_birthplace_cue_is_no_part_of_the_town() -> None:
+    # hostile notes (2026-12-06): "Natural de Iași" as one town span, then a relative's after
+    # "hermano" in the sentence before, had become "Noah de Frutos"
+    text = "Teléfono del hermano en Rumanía: +40 721 345 678. Natural de Iași (Rumanía)."
+    assert (TOWN, "Iași") in _tidied(text, (TOWN, "Natural de Iași"))
+    assert (TOWN, "Iași") in _tidied("Natural de Iași (Rumanía).", (TOWN, "Natural de Iași"))
+
+
+def test_a_kinship_word_of_the_sentence_before_says_nothing_of_a_name() -> None:
+    text = "Vive con su hermano. Villarrubia Soto acudió a la consulta."
+    assert (RELATIVE, "Villarrubia Soto") not in _tidied(text, (TOWN, "Villarrubia Soto"))
+    text = "Acude con su hermano Villarrubia Soto a la consulta."
+    assert (RELATIVE, "Villarrubia Soto") in _tidied(text, (TOWN, "Villarrubia Soto"))
+
+
+def test_a_person_in_a_place_field_is_the_place() -> None:
+    # the tenth set written blind: "Comarca: Bages" as a patient had become "Comarca: Soto"
+    text = "Població / Localidad: Manresa (Barcelona). Comarca: Bages.\nCP: 08241."
+    assert (TOWN, "Bages") in _tidied(text, (PATIENT, "Bages"))
+
+
+def test_a_given_name_after_a_kinship_word_and_a_comma_is_the_relative_whatever_town_shares_it() -> None:
+    # the tenth set written blind: "su hijo, Marc," as a town ("Saint-Marc") had become a town
+    text = "su hijo, Marc, ingeniero aeronáutico, reside en Toulouse (Francia)."
+    assert (RELATIVE, "Marc") in _tidied(text, (RELATIVE, "hijo"), (TOWN, "Marc"))

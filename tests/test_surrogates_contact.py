@@ -204,3 +204,34 @@ def test_a_pack_with_landline_prefixes_that_are_not_digits_is_refused(tmp_path):
     broken.write_text(text.replace('Teruel: ["978"]', 'Teruel: ["97x"]'), encoding="utf-8")
     with pytest.raises(PackError, match="area_codes"):
         _load_surrogate(broken)
+
+
+@pytest.mark.parametrize("text, country, phone, code", [
+    ("Su hermano vive en Rumanía. Tel. +40 721 345 678.", "Rumanía", "40 721 345 678", "40"),
+    ("Su hija vive en Bolivia (+591 2 2441234).", "Bolivia", "591 2 2441234", "591"),
+    ("Hijo en Marruecos, tfno. 00212 661 48 20 37.", "Marruecos", "00212 661 48 20 37", "212"),
+])
+def test_a_foreign_calling_code_follows_its_countrys_surrogate(text, country, phone, code):
+    # hostile notes (2026-12-06): "+40 …" stayed beside "Ucrania", the surrogate of "Rumanía"
+    for seed in range(6):
+        new_country, new_phone = new_texts(run(text, ("PAIS", country), ("NUMERO_TELEFONO", phone),
+                                               seed=seed))
+        number = DATA.country_calling[DATA.country_code[fold(new_country)]]
+        digits = new_phone.removeprefix("00")
+        assert new_country != country and digits.startswith(number) and not digits.startswith(code), \
+            (seed, new_country, new_phone)
+
+
+def test_a_calling_code_alone_or_the_home_countrys_stays():
+    text = "Móvil: +34 600 123 456. Su padre, en EE. UU.: +1 212 555 0187."
+    for seed in range(4):
+        spain, usa = new_texts(run(text, ("NUMERO_TELEFONO", "34 600 123 456"),
+                                   ("NUMERO_TELEFONO", "1 212 555 0187"), seed=seed))
+        assert spain.startswith("34 6") and usa.startswith("1 "), (spain, usa)
+
+
+def test_every_country_with_a_calling_code_has_its_own():
+    # a code several countries share names the most populous ("1": the United States)
+    assert DATA.calling_country["1"] == "US" and DATA.calling_country["44"] == "GB"
+    assert DATA.country_calling["RO"] == "40" and DATA.country_calling["UA"] == "380"
+    assert len(DATA.calling_country) == len(DATA.country_calling)

@@ -207,3 +207,37 @@ def test_a_body_named_without_its_place_is_kept() -> None:
     # the body, which names nobody, had become "Simón Farma"
     assert inst("Policía Local") == "Policía Local"
     assert inst("Policía Local de Elda") != "Policía Local de Elda"
+
+
+@pytest.mark.parametrize("text, head", [
+    # hostile notes (2026-12-06): a comarca's council, a commonwealth, a Catalan school had become
+    # "Laboratorios Fernández", "Compañía García", "Empresa Moreno"
+    ("Consell Comarcal d'Osona", "Consejo Comarcal de "),
+    ("Consejo Comarcal del Bierzo", "Consejo Comarcal de "),
+    ("Mancomunidad de la Ribera Alta", "Mancomunidad de "),
+    ("Escola Joan Maragall de Vic", ("Escuela ", "Colegio Público ")),
+])
+def test_councils_and_schools_keep_their_kind(text, head):
+    for seed in range(4):
+        assert inst(text, seed).startswith(head), inst(text, seed)
+
+
+def test_a_music_school_stays_one():
+    for seed in range(3):
+        assert inst("Conservatori Municipal de Música de Manresa", seed).startswith("Conservatorio "), seed
+
+
+@pytest.mark.parametrize("text, tail", [
+    # the tenth set written blind: a cannery had become "Guerrero Farma", a Georgian haulier
+    # "Laboratorios Torres"
+    ("Conservas Vegetales del Noroeste S.L.", " S.L."),
+    ("Construcciones Hermanos Lacasa, S.L.", ", S.L."),
+    ("Kolkhida Trans LLC", " LLC"),
+    ("Talleres Hermanos Ferri S.L.", " S.L."),  # its trade is never the surrogate's
+])
+def test_a_company_keeps_its_legal_form_and_no_word_of_its_name(text, tail):
+    for seed in range(4):
+        new = inst(text, seed)
+        assert new.endswith(tail) and new.split()[0] in ("Comercial", "Distribuciones", "Industrias",
+                                                         "Talleres", "Servicios"), new
+        assert not {w for w in text.replace(",", "").split()[:-1]} & set(new.split()), new

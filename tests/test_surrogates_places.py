@@ -728,3 +728,37 @@ def test_a_bilingual_town_in_either_order_is_spanish_beside_a_foreign_country(se
     text = "Natural de Bristol (Reino Unido). Domicilio: C/ Jacaranda 14, 03730 Xàbia/Jávea."
     new = new_texts(run(text, (T, "Bristol"), ("PAIS", "Reino Unido"), (T, "Xàbia/Jávea"), seed=seed))[-1]
     assert DATA.find_town(new) is not None and not DATA.foreign_lookup.get(fold(new)), new
+
+
+@pytest.mark.parametrize("text, town", [
+    ("Es natural d'Olot y vive en Girona.", "Olot"),
+    ("Vive en l'Hospitalet de Llobregat con su hija.", "Hospitalet de Llobregat"),
+])
+def test_a_town_after_an_elision_gets_one_an_elision_can_go_before(text, town):
+    # hostile notes (2026-12-06): "en l'Hospitalet" had become "en l'Mataró"
+    for seed in range(8):
+        (new,) = new_texts(run(text, ("TERRITORIO", town), seed=seed))
+        assert new[:1] in "AEIOUÁÉÍÓÚH" and new != town, (seed, new)
+
+
+def test_the_nationality_adjectives_of_a_replaced_country_follow_its_surrogate():
+    # hostile notes (2026-12-06): "Nacionalidad: tunecina" stayed beside "Argel (Argelia)", the
+    # surrogates of "Sfax (Túnez)"; the home country's adjective stays with the kept country
+    text = "Natural de Sfax (Túnez). Nacionalidad: tunecina. Sus padres, tunecinos, viven allí. Es española."
+    for seed in range(6):
+        result = run(text, ("TERRITORIO", "Sfax"), ("PAIS", "Túnez"), seed=seed)
+        country = new_texts(result)[1]
+        code = DATA.country_code[country_key(country)]
+        forms = DATA.nationality[code]
+        assert f"Nacionalidad: {forms[1]}." in result.text, result.text
+        assert f"padres, {forms[2]}," in result.text, result.text
+        assert "tunecin" not in result.text and result.text.endswith("Es española.")
+
+
+def test_foreign_places_drawn_are_written_as_a_spanish_note_writes_them():
+    # the tenth set written blind: Doha had become "Ar Rayyān"; such names are known, not drawn
+    from crfdeid.surrogates.data import _WRITABLE
+
+    drawn = [name for names in DATA.foreign_places.values() for name in names]
+    assert drawn and all(_WRITABLE.fullmatch(n) for n in drawn)
+    assert "ar rayyan" in DATA.foreign_lookup and "Ar Rayyān" not in drawn

@@ -79,3 +79,25 @@ def test_a_field_whose_professions_are_all_taken_falls_back_to_its_major_group_t
     st_ = patient("m")
     st_.forbidden.update(normalise(m) for m, f in DATA.professions_by_group["7"])
     assert GEN.generate("carpintero", "PROFESION", 0, st_).fallback == "any-field"
+
+
+def test_an_invariant_occupation_takes_the_sex_of_the_relative_named_before_it():
+    # the tenth set written blind: "vive con su marido, ebanista jubilado" in a woman's note had
+    # become "su marido, pastelera jubilado"
+    from .surrogate_kit import new_texts, run
+
+    text = "Mujer de 72 años. Vive con su marido, ebanista jubilado, en un tercer piso."
+    for seed in range(6):
+        (job,) = new_texts(run(text, ("SEXO_SUJETO_ASISTENCIA", "Mujer"), ("PROFESION", "ebanista"),
+                               seed=seed))[1:]
+        pair = DATA.profession_lookup.get(fold(job))
+        assert pair is None or fold(pair[0]) == fold(job), (seed, job)
+
+
+def test_an_occupation_with_an_adjective_stays_in_the_field_of_its_noun():
+    gen = build_registry(DATA)["PROFESION"]
+    text = "su hija, farmacéutica titular de la farmacia"
+    start = text.index("farmacéutica")
+    for seed in range(4):
+        new = gen.generate("farmacéutica titular", "PROFESION", start, state(text, seed)).text
+        assert DATA.profession_isco.get(fold(new), "22").startswith("22"), new

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .base import (
     DocumentState,
@@ -33,6 +34,9 @@ from .base import (
 )
 from .data import SurrogateData
 from .numbering import PhonePlan, calling_code
+
+if TYPE_CHECKING:
+    from .places import CountryGenerator
 
 _EMAIL = re.compile(r"^(?P<local>[^@\s]+)(?P<at>\s?@\s?)(?P<domain>[^@\s]+?)(?P<tail>[.,;:)]*)$")
 _URL = re.compile(r"^(?P<scheme>[a-z][a-z0-9+.-]*://)?(?P<host>[^/?#\s:]+)(?P<rest>.*)$", re.IGNORECASE)
@@ -60,11 +64,35 @@ class PhoneGenerator:
     name = "phones"
     phase = 2
 
-    def __init__(self, data: SurrogateData) -> None:
+    def __init__(self, data: SurrogateData, countries: CountryGenerator | None = None) -> None:
         self.data = data
+        self.countries = countries  # a foreign calling code follows its country's surrogate
 
     def neutral_category(self, text: str, label: str) -> str:
         return "fax" if label == "NUMERO_FAX" else "phone"
+
+    def moved_code(
+        self, text: str, digits: list[int], prefix: int, state: DocumentState
+    ) -> tuple[int, str] | None:
+        """(where in ``text`` the calling code starts, the code of the country its country
+        becomes), for a number with another country's calling code: the same country the
+        note's mentions of it get ("Rumanía" -> "Ucrania": "+40 721 …" -> "+380 …"; "+40" had
+        stayed beside the new country). None: the home country's code, one several countries
+        share with a bigger one, or a pack without calling codes."""
+        if self.countries is None or prefix == 0:
+            return None
+        compact = "".join(text[i] for i in digits[:prefix])
+        code = compact[2:] if compact.startswith("00") and len(compact) > 2 else compact
+        country = self.data.calling_country.get(code)
+        if country is None or country == self.data.home_code or self.countries.home(
+                self.data.country_name.get(country, "")):
+            return None
+        first = digits[prefix - len(code)]
+        if text[first : first + len(code)] != code:
+            return None  # a code written with a space inside: left as it is
+        new = self.countries.surrogate_code(country, state)
+        number = self.data.country_calling.get(new or "")
+        return None if number is None or number == code else (first, number)
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         """Fallback chain: international prefix, trunk prefix and type kept, the area code of
@@ -83,6 +111,16 @@ class PhoneGenerator:
             make, kind = self.trunk_number(text, digits, prefix, plan, start, state)
         else:
             make, kind = self.fixed_length_number(text, digits, prefix, plan, start, state)
+        moved = self.moved_code(text, digits, prefix, state)
+        if moved is not None:
+            first, number = moved
+            cut = digits[prefix - 1] + 1
+
+            def make(rng: random.Random, drawn: Callable[[random.Random], str] = make) -> str:
+                out = drawn(rng)
+                return out[:first] + number + out[cut:]
+
+            kind = f"{kind}, calling code of the country's surrogate"
         levels = [
             Level(make, namespace),
             Level(

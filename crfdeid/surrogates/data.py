@@ -47,6 +47,12 @@ NEUTRAL_CATEGORIES = (
     "url", "ip", "identifier", "description",
 )
 
+#: A place name as Western European spelling writes it: Latin letters with the accents of
+#: Spanish, Catalan, French and Portuguese, spaces, hyphens, apostrophes and full stops; a
+#: surrogate with a macron or a caron ("Ar Rayyān" for Doha in the tenth set written blind) told
+#: the reader where it came from.
+_WRITABLE = re.compile(r"[A-Za-zÁÉÍÓÚÜÑÀÈÌÒÙÇÃÕÂÊÎÔÛËÏáéíóúüñàèìòùçãõâêîôûëï' .’-]+")
+
 
 @dataclass(frozen=True)
 class Pool:
@@ -545,6 +551,8 @@ class SurrogateData:
                 continue  # "Córdoba", "La Rioja" of Argentina: read as Spanish, never drawn
             if str(row.get("source") or "").endswith(":alias"):
                 continue  # another spelling ("Tetuán" of Tétouan): known, never drawn
+            if not _WRITABLE.fullmatch(row["name"]):
+                continue  # "Ar Rayyān", "Łódź": a Spanish note writes them otherwise; known, not drawn
             self.foreign_places[key].append(row["name"])
             if row.get("source") == "cldr":
                 self.foreign_major[key].append(row["name"])
@@ -642,6 +650,11 @@ class SurrogateData:
         ranked = list(self.extra["countries"])
         self.country_pool = Pool.of([(c, 1.0 / (i + 3)) for i, c in enumerate(ranked)])
         self.country_name = {r["code"]: r["name"] for r in rows}
+        #: a country's international calling code, and the country a code names (a pack's
+        #: country table may list none: phones then keep theirs)
+        self.country_calling: dict[str, str] = {
+            r["code"]: r["calling_code"] for r in rows if r.get("calling_code")}
+        self.calling_country = {number: code for code, number in self.country_calling.items()}
         self.country_code: dict[str, str] = {country_key(r["name"]): r["code"] for r in rows}
         for code, shown in (self.extra.get("country_display") or {}).items():
             self._check_code(code, where, "country_display")

@@ -21,6 +21,12 @@ from .places import TerritoryGenerator, nearby_province
 #: A run of capitals in an acronym ("SDOM" and "HGR" in "SDOM-HGR").
 _CAPITALS = re.compile(r"[^\W\d_a-z]+")
 #: A feminine article or determiner just before the name: "en la", "una", "esta".
+#: A company's legal form at the end of its name, with what separates it ("…, S.L.", " LLC").
+_LEGAL_FORM = re.compile(
+    r",?\s+(?:S\.\s?[AL]\.(?:\s?U\.)?|S\.\s?Coop\.|S\.\s?C\.\s?[LA]\.|S\.\s?A\.\s?T\.|S(?:LU|L|A|CL|CA|AT)"
+    r"|LLC|Ltd\.?|GmbH|SRL|S\.\s?R\.\s?L\.|Inc\.|SARL|B\.\s?V\.)$")
+#: The trades a company with a legal form and no ordinary first word is given.
+_TRADES = ("Comercial", "Distribuciones", "Industrias", "Talleres", "Servicios")
 _FEMININE_BEFORE = re.compile(r"(?<!\w)(?:la|una|esta|dicha|nuestra|La|Una|Esta)\s+$")
 #: "Instituto Riojano del Corazón (IRC)": a name with its acronym in brackets.
 _NAMED_ACRONYM = re.compile(r"(?P<name>.*\S)\s*\((?P<acronym>[^\W\d_a-z]{2,})\)")
@@ -205,6 +211,18 @@ class InstitutionGenerator:
         levels.append(Level(drawn, "institution"))
         return levels
 
+    def company(self, name: str) -> list[str] | None:
+        """Templates for a company no head of the pack's names that writes its legal form: the
+        form kept, after a generic trade and a surname ("Kolkhida Trans LLC" -> "Comercial Ortega
+        LLC", "Conservas Vegetales del Noroeste S.L." -> "Talleres Ruiz S.L."; the generic
+        templates, a laboratory's, had made it "Guerrero Farma"). No word of the name is kept:
+        its trade tells the reader which company it was ("Hullera"). None: no legal form."""
+        legal = _LEGAL_FORM.search(name)
+        if legal is None:
+            return None
+        own = {fold(w) for w in name.split()}  # "Talleres Ferri S.L." never "Talleres Ruiz S.L."
+        return [f"{trade} {{surname}}{legal.group()}" for trade in _TRADES if fold(trade) not in own]
+
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         """Fallback chain: a template of the original's kind -> a generic template. An acronym
         becomes the initials of the note's surrogate institution or an acronym of the pack's
@@ -246,6 +264,8 @@ class InstitutionGenerator:
             # "la Hullera Vasco-Leonesa" had become "la Laboratorios Díaz": after a feminine
             # article, a name of that gender
             default = templates = self.data.institution_feminine
+        if templates is default:
+            templates = self.company(name) or default
 
         place = self.place(name, start, start + len(text), state)
         upper = len(letters) > 3 and all(c.isupper() for c in letters)  # a header in capitals

@@ -58,6 +58,12 @@ LEVELS_CACHE_SIZE = 4096
 #: How many times a town is redrawn while the draw is one the note refuses (its province named
 #: elsewhere in the note, its island written after it).
 MAX_REDRAWS = 8
+#: Draws for a town after an elision: about one town in five begins with a vowel or an h.
+ELIDED_REDRAWS = 40
+#: An elided article or preposition right before a town ("l'", "d'", "L’").
+_ELISION_BEFORE = re.compile(r"(?<![^\W\d_])[lLdD]['’]$")
+#: A name an elision can go before: a vowel or an h first.
+_ELIDABLE = re.compile(r"[AEIOUÁÉÍÓÚHaeiouáéíóúh]")
 #: (country code, adjective wanted, countries to try first): what a chain of country draws depends on.
 _ChainKey = tuple[str | None, bool, tuple[frozenset[str], ...]]
 #: What separates a town from its province written after it: "Alcorcón (Madrid)", "Getafe,
@@ -520,9 +526,9 @@ class TerritoryGenerator:
         return rows[0][1] if rows else province
 
     def town(self, text: str, province: str, state: DocumentState, town: str | None = None,
-             other_province: bool = False, off_island: str = "") -> tuple[str, Level]:
+             other_province: bool = False, off_island: str = "", elided: bool = False) -> tuple[str, Level]:
         """``off_island``: the island (folded) written after the town, which changes with it:
-        the town is drawn off that island."""
+        the town is drawn off that island. ``elided``: written after "l'" or "d'"."""
         levels = self.town_levels(province, town, other_province)
         if other_province:
             # its province's name changes with it: never to one the note names ("Lepe (Huelva)"
@@ -539,10 +545,34 @@ class TerritoryGenerator:
                 return off_island in {fold(part) for part in where.split("/")}
 
             levels = [self._redrawn(level, province, on_island) for level in levels]
-        return state.draw_chain(text, levels, "town")
+        return state.draw_chain(text, self._elided(levels, province, elided), "town")
 
-    def _redrawn(self, level: Level, province: str, refused: Callable[[str, str], bool]) -> Level:
-        """``level`` redrawing, up to ``MAX_REDRAWS`` times from the same RNG, a town the caller
+    def _elided(self, levels: list[Level], province: str, elided: bool) -> list[Level]:
+        """After an elided article or preposition ("l'Hospitalet", "d'Osona"), a town that
+        begins with a vowel or an h, as the elision needs ("l'Mataró" told the reader); a rung
+        whose draws never give one falls to the next, as for any unsafe draw."""
+        if not elided:
+            return levels
+        out = []
+        for level in levels:
+            make = level.make
+            if make is None:
+                out.append(level)
+                continue
+
+            def vowel_first(rng: random.Random, make: Callable[[random.Random], str] = make) -> str:
+                for _ in range(ELIDED_REDRAWS):
+                    new = make(rng)
+                    if _ELIDABLE.match(new):
+                        return new
+                return ""  # an unsafe draw: the rung fails, the next one is tried
+
+            out.append(replace(level, make=vowel_first, options=None))
+        return out
+
+    def _redrawn(self, level: Level, province: str, refused: Callable[[str, str], bool],
+                 tries: int = MAX_REDRAWS) -> Level:
+        """``level`` redrawing, up to ``tries`` times from the same RNG, a town the caller
         refuses (``refused(town, its province)``)."""
         make = level.make
         if make is None:
@@ -550,7 +580,7 @@ class TerritoryGenerator:
 
         def redraw(rng: random.Random) -> str:
             new = make(rng)
-            for _ in range(MAX_REDRAWS):
+            for _ in range(tries):
                 if not refused(new, self.surrogate_province(new, level, province)):
                     break
                 new = make(rng)
@@ -658,16 +688,19 @@ class TerritoryGenerator:
         if found is not None:
             shown, province = found
             paired = start in state.paired_towns
+            lead = start + text.index(stripped)
+            elided = _ELISION_BEFORE.search(state.text, max(0, lead - 3), lead) is not None
             went = state.province_map.get(province)
             if not paired and went is not None and went != province:
                 # a town of a province the note's towns left ("Lepe (Huelva)" went to Málaga):
                 # it goes there too, not back to a town of Huelva beside "Málaga"
-                new, level = state.draw_chain(stripped, self.went_levels(shown, province, went), "town")
+                new, level = state.draw_chain(
+                    stripped, self._elided(self.went_levels(shown, province, went), province, elided), "town")
                 target = went if level.category.startswith(f"went:{went}") else \
                     self.surrogate_province(new, level, province)
             else:
                 new, level = self.town(stripped, province, state, shown, other_province=paired,
-                                       off_island=state.paired_islands.get(start, ""))
+                                       off_island=state.paired_islands.get(start, ""), elided=elided)
                 target = self.surrogate_province(new, level, province)
             self._island_followed(shown, province, new, target, state)
             state.town_provinces[key] = state.town_provinces[identity] = (province, target)

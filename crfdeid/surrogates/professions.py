@@ -14,11 +14,16 @@ Gender: a form the pack's masculine/feminine pairs tell apart keeps its gender (
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 
 from .base import LETTERS, DocumentState, Level, Surrogate, chosen, fold, match_case
 from .data import SurrogateData
 
+#: How far before an occupation a kinship word says whose it is (characters).
+_KIN_REACH = 48
+#: Where a clause ends: the kinship word before it is another's.
+_CLAUSE_END = re.compile(r"[.;:!?\n]")
 #: ISCO code prefixes tried in turn: the sub-major group (two digits), then the major group.
 GROUP_LEVELS = (2, 1)
 MAJOR_REASON = "no safe profession of the same field: one of the same ISCO major group"
@@ -32,11 +37,14 @@ class ProfessionGenerator:
     def __init__(self, data: SurrogateData) -> None:
         self.data = data
 
-    def gender(self, text: str, state: DocumentState) -> str:
+    def gender(self, text: str, state: DocumentState, start: int | None = None) -> str:
         for form in self.forms(text):
             pair = self.data.profession_lookup[form]
             if fold(pair[0]) != fold(pair[1]):
                 return "f" if form == fold(pair[1]) else "m"
+        kin = self.kin_before(state, start) if start is not None else None
+        if kin is not None:
+            return kin
         if state.patient_sex in ("m", "f"):
             return state.patient_sex
         first = fold(text.split()[0]) if text.split() else ""
@@ -45,6 +53,21 @@ class ProfessionGenerator:
         if first.endswith(("a", "as")) and not first.endswith("ista"):
             return "f"
         return "m"
+
+    def kin_before(self, state: DocumentState, start: int) -> str | None:
+        """The sex of the relative a kinship word just before names, in the same clause ("su
+        marido, ebanista jubilado" had become "su marido, pastelera jubilado", the patient's
+        sex): an invariant occupation is that relative's."""
+        pack = getattr(self.data, "pack", None)
+        if pack is None or not state.text:
+            return None
+        before = state.text[max(0, start - _KIN_REACH) : start]
+        clause = _CLAUSE_END.split(before)[-1]
+        for word in reversed(LETTERS.findall(clause)[-4:]):
+            term = pack.kinship_term(word)
+            if term is not None and term.sex in ("m", "f"):
+                return term.sex
+        return None
 
     def forms(self, text: str) -> list[str]:
         """The professions of the pack the original spells, folded: the whole phrase, then its
@@ -76,7 +99,7 @@ class ProfessionGenerator:
         major group -> any short profession, each in the person's gender -> any profession of
         the pack's table, in either form."""
         stripped = text.strip()
-        gender = self.gender(stripped, state)
+        gender = self.gender(stripped, state, start)
         isco = self.group(stripped)
 
         # never the original's own profession in another form or phrase ("profesora" ->
