@@ -241,3 +241,9 @@ def test_a_company_keeps_its_legal_form_and_no_word_of_its_name(text, tail):
         assert new.endswith(tail) and new.split()[0] in ("Comercial", "Distribuciones", "Industrias",
                                                          "Talleres", "Servicios"), new
         assert not {w for w in text.replace(",", "").split()[:-1]} & set(new.split()), new
+
+
+def test_a_company_of_a_listed_kind_keeps_its_legal_form_after_the_kinds_template():
+    for seed in range(3):  # "Transportes Ebro, S.L." had become "Transportes Ferreira."
+        new = inst("Transportes Ebro, S.L.", seed)
+        assert new.startswith("Transportes ") and new.endswith(", S.L.") and "Ebro" not in new, new

@@ -266,6 +266,11 @@ class InstitutionGenerator:
             default = templates = self.data.institution_feminine
         if templates is default:
             templates = self.company(name) or default
+        elif (legal := _LEGAL_FORM.search(name)) is not None and not any(
+                _LEGAL_FORM.search(t) for t in templates):
+            # a company of a listed kind keeps its legal form too ("Transportes Ebro, S.L." had
+            # become "Transportes Ferreira.")
+            templates = [t + legal.group() for t in templates]
 
         place = self.place(name, start, start + len(text), state)
         upper = len(letters) > 3 and all(c.isupper() for c in letters)  # a header in capitals
