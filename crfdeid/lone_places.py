@@ -179,7 +179,9 @@ _DISTRICT = regex.compile(
     # "el paso fronterizo de El Tarajal", "el puerto de Celeiro"
     r"|provincia|municipio|localidad|ciudad|villa|finca|paraje|partida|valle|paso[ ]fronterizo"
     # a region abroad named with its kind (the tenth set written blind: "estado de Edo, Nigeria")
-    r"|puerto|estado|departamento|condado)[ ](?:(?:de|del)[ ])?"
+    r"|puerto|estado|departamento|condado"
+    # a mountain range ("las colmenas entre Ateca y la sierra de Vicor": the eighth set)
+    r"|sierra)[ ](?:(?:de|del)[ ])?"
     + _PLACE_NAME + r"(?![\p{L}\p{N}])")
 #: A district whose kind is part of its name, after an article ("en el Barrio de la Estación",
 #: the ninth set written blind; "del Barrio" alone is a surname, so an article must come first).
@@ -786,8 +788,10 @@ def _street_pattern(types: tuple[str, ...], lower: bool = False) -> regex.Patter
     word = r"\p{L}[\p{L}’'-]*" if lower else r"(?:\p{Lu}\p{Ll}[\p{L}’'-]*|\p{Lu}{2,})"
     return regex.compile(
         rf"(?<![\p{{L}}\p{{N}}])(?i:{forms})(?<=[./º]|\p{{L}})[ \t]{{0,2}}"
-        r"(?:(?:de|del|de[ \t]+la|de[ \t]+los|de[ \t]+las)[ \t]+)?"
-        + word + r"(?:[ \t]+(?:(?:de|del|la|las|los|el|y)[ \t]+)?" + word + r"){0,3}"
+        # Galician and Catalan particles too ("Rúa da Paz, 19": the sixth set written blind,
+        # which the retrained model of the twelfth round left to this step)
+        r"(?:(?:de|del|de[ \t]+la|de[ \t]+los|de[ \t]+las|da|do|das|dos|dels)[ \t]+)?"
+        + word + r"(?:[ \t]+(?:(?:de|del|la|las|los|el|y|da|do|das|dos|i)[ \t]+)?" + word + r"){0,3}"
         + r"(?:" + _NUMBER_AND_DOOR + ")" + ("" if lower else "?")
     )
 

@@ -562,6 +562,10 @@ class SpanForm:
             elif (span is not None and (kind in _NOT_PEOPLE or kind == "person_clinician") and self.patient
                     and self._patient_field(text, span)):
                 span = replace(span, label=self.patient)  # "Paciente: PUIG I FERRER, JORDI"
+                # and its given names after the comma, which the person's steps above did not see
+                # ("Paciente: PÉREZ COLMENARES, YUSMARY CAROLINA" with the surnames as a town)
+                span = self._given_after_comma(text, span, ordered[i + 1].start if i + 1 < len(ordered)
+                                               else len(text))
             elif (span is not None and kind in ("person_clinician", "person_patient") and self.relative
                     and self._kin_field(text, span)):
                 span = replace(span, label=self.relative)  # "Madre: Leire Montero Arribas, farmacéutica"

@@ -1171,3 +1171,10 @@ def test_a_given_name_after_a_kinship_word_and_a_comma_is_the_relative_whatever_
     # the tenth set written blind: "su hijo, Marc," as a town ("Saint-Marc") had become a town
     text = "su hijo, Marc, ingeniero aeronáutico, reside en Toulouse (Francia)."
     assert (RELATIVE, "Marc") in _tidied(text, (RELATIVE, "hijo"), (TOWN, "Marc"))
+
+
+def test_a_patient_fields_surnames_read_as_a_town_take_the_given_names_after_the_comma() -> None:
+    # the second set written blind, after the twelfth round's retraining: the surnames as a town,
+    # made the patient's by the field, had left "YUSMARY CAROLINA" in clear
+    text = "Paciente: PÉREZ COLMENARES, YUSMARY CAROLINA     Edad: 38 años   Sexo: Mujer"
+    assert (PATIENT, "PÉREZ COLMENARES, YUSMARY CAROLINA") in _tidied(text, (TOWN, "PÉREZ COLMENARES"))
