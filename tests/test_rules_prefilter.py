@@ -120,7 +120,8 @@ def test_the_shipped_rules_searched_without_any_prefilter_are_known():
     bare = {f"{pack}:{r.id}" for pack in PACKS for r in RuleEngine.from_pack(pack).rules
             if r.shape.first is None and r.shape.trigger is None}
     # any capital letter; any letter or digit; codes told by their shape alone (a capital or a digit)
-    assert bare == {"de:de-kvnr", "none:id-alphanumeric", "es:code-mixed", "es:code-year-serial"}
+    assert bare == {"de:de-kvnr", "none:id-alphanumeric", "es:code-mixed", "es:code-year-serial",
+                    "es:code-hyphenated"}
 
 
 # --- the fold the trigger index runs over ------------------------------------------------------
