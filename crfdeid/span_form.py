@@ -75,6 +75,8 @@ _ORIGIN_WORDS = (r"natural(?:es)?|nacid[oa]s?|residentes?|vecin[oa]s?|procedente
 #: A birthplace's or home's cue at the start of a place's span, the place after it ("Natural de
 #: Iași" as one town span had become a relative, "Noah de Frutos": hostile notes, 2026-12-06).
 _CUE_LEAD = regex.compile(rf"(?i:{_ORIGIN_WORDS})[ \t]+(?i:de|en)[ \t]+(?=\p{{Lu}})")
+#: A dash at the end of a span, spacing before it: what separates a name from what follows it.
+_TRAILING_DASH = regex.compile(r"[ \t]+[-–—]+$")
 #: A header field whose value is a place, just before a span ("Comarca: Bages", "Localidad:").
 _PLACE_FIELD = regex.compile(
     r"(?<![\p{L}])(?i:comarca|localidad|poblaci[óo]n|municipio|provincia|ciudad|pueblo|barrio"
@@ -437,6 +439,9 @@ class SpanForm:
                 span = self._trimmed(text, span, edges=kind != "person_relative")
                 if span is not None and self._title_only(text, span):
                     continue  # "La Sra" as a town: a title once its article is gone
+                if span is not None and not span.fragments and (dash := _TRAILING_DASH.search(
+                        text, span.start, span.end)) is not None and dash.start() > span.start:
+                    span = replace(span, end=dash.start())  # "Garazi Etxaniz Urkiola -" (an e-mail after)
                 if span is not None and kind in ("town", "country") and not span.fragments \
                         and (cue := _CUE_LEAD.match(text, span.start, span.end)) is not None:
                     span = _shrunk(span, cue.end(), span.end)  # "Natural de Iași" as a town
@@ -465,6 +470,11 @@ class SpanForm:
                 span = self._name_runs_on(text, span, limit)  # "Luz" of "su madre, Luz Mery,"
                 if kind == "person_relative":
                     span = self._kin_apposition(text, span, limit)  # "su marido, Geoffrey,"
+                # the given names after the comma, a span of the same person's label there too
+                # ("KOVALENKO" and "OKSANA" as two patients: the retrained model of the twelfth round)
+                following = ordered[i + 1] if i + 1 < len(ordered) else None
+                if following is not None and following.label == span.label:
+                    span, absorbed = self._given_over_next(text, span, following, absorbed)
                 span = self._given_after_comma(text, span, limit)  # "KOVALENKO" of "KOVALENKO, OKSANA"
                 span = self._surname_before_comma(text, span, out[-1].end if out else 0)
             if span is not None and kind == "age":
@@ -564,8 +574,10 @@ class SpanForm:
                 span = replace(span, label=self.patient)  # "Paciente: PUIG I FERRER, JORDI"
                 # and its given names after the comma, which the person's steps above did not see
                 # ("Paciente: PÉREZ COLMENARES, YUSMARY CAROLINA" with the surnames as a town)
-                span = self._given_after_comma(text, span, ordered[i + 1].start if i + 1 < len(ordered)
-                                               else len(text))
+                following = ordered[i + 1] if i + 1 < len(ordered) else None
+                if following is not None:  # "KOVALENKO" and "OKSANA" both as towns
+                    span, absorbed = self._given_over_next(text, span, following, absorbed)
+                span = self._given_after_comma(text, span, following.start if following else len(text))
             elif (span is not None and kind in ("person_clinician", "person_patient") and self.relative
                     and self._kin_field(text, span)):
                 span = replace(span, label=self.relative)  # "Madre: Leire Montero Arribas, farmacéutica"
@@ -1280,6 +1292,14 @@ class SpanForm:
             if len(word) > 1 and key not in self.all_given and (key in self.places or self._known(word)):
                 return span  # "MADRID"; "CANDELARIA" is a given name too
         return replace(span, end=after.end("given"))
+
+    def _given_over_next(self, text: str, span: Span, following: Span, absorbed: int) -> tuple[Span, int]:
+        """``_given_after_comma`` over the next span when that span is the given names after the
+        comma (the span and how far it absorbs the spans after it)."""
+        if following.fragments or not _COMMA.fullmatch(text, span.end, following.start):
+            return span, absorbed
+        joined = self._given_after_comma(text, span, following.end)
+        return (joined, following.end) if joined.end == following.end else (span, absorbed)
 
     def _surname_before_comma(self, text: str, span: Span, floor: int) -> Span:
         """The mirror of ``_given_after_comma``: given names in capitals found without the

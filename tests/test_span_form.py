@@ -191,8 +191,10 @@ def test_a_given_name_after_surnames_and_a_comma_is_the_same_person(
 def test_name_words_in_a_patient_field_are_the_patient() -> None:
     # the tagger never saw "Paciente: SURNAMES, GIVEN" (MEDDOCAN writes "Nombre:", "Apellidos:")
     text = "Paciente: PUIG I FERRER, JORDI                 Nº Historia: 11223344"
+    # (both made the patient's by the field, the given name after the comma joins the surnames:
+    # the twelfth round; before it, two spans)
     assert _tidied(text, ("INSTITUCION", "PUIG I FERRER"), (TOWN, "JORDI")) == [
-        (PATIENT, "PUIG I FERRER"), (PATIENT, "JORDI")]
+        (PATIENT, "PUIG I FERRER, JORDI")]
     assert _tidied(text, (PATIENT, "PUIG I FERRER"), ("INSTITUCION", "JORDI")) == [
         (PATIENT, "PUIG I FERRER, JORDI")]
     text = "Domicilio: Calle Mayor 3, Madrid"  # no name field: places stay places
@@ -1178,3 +1180,16 @@ def test_a_patient_fields_surnames_read_as_a_town_take_the_given_names_after_the
     # made the patient's by the field, had left "YUSMARY CAROLINA" in clear
     text = "Paciente: PÉREZ COLMENARES, YUSMARY CAROLINA     Edad: 38 años   Sexo: Mujer"
     assert (PATIENT, "PÉREZ COLMENARES, YUSMARY CAROLINA") in _tidied(text, (TOWN, "PÉREZ COLMENARES"))
+
+
+@pytest.mark.parametrize("label", [PATIENT, TOWN])
+def test_surnames_and_given_names_tagged_apart_in_a_header_are_one_name(label: str) -> None:
+    # the second set written blind, after the twelfth round's retraining: "KOVALENKO" and
+    # "OKSANA" as two spans (two patients, or two towns the field made the patient's)
+    text = "Paciente: KOVALENKO, OKSANA                 NHC: 20240391127"
+    assert _tidied(text, (label, "KOVALENKO"), (label, "OKSANA")) == [(PATIENT, "KOVALENKO, OKSANA")]
+
+
+def test_a_dash_after_a_name_is_no_part_of_it() -> None:
+    text = "Médica solicitante: Dra. Garazi Etxaniz Urkiola - garazi.etxaniz@osakidetza.eus"
+    assert (CLINICIAN, "Garazi Etxaniz Urkiola") in _tidied(text, (CLINICIAN, "Garazi Etxaniz Urkiola -"))
