@@ -75,6 +75,10 @@ _ORIGIN_WORDS = (r"natural(?:es)?|nacid[oa]s?|residentes?|vecin[oa]s?|procedente
 #: A birthplace's or home's cue at the start of a place's span, the place after it ("Natural de
 #: Iași" as one town span had become a relative, "Noah de Frutos": hostile notes, 2026-12-06).
 _CUE_LEAD = regex.compile(rf"(?i:{_ORIGIN_WORDS})[ \t]+(?i:de|en)[ \t]+(?=\p{{Lu}})")
+#: A person's age in apposition after a name: ", mujer de 31 años", ", de 8 meses".
+_AGE_APPOSITION = regex.compile(
+    r"[ \t]*,[ \t]*(?:(?i:mujer|var[óo]n|hombre|niñ[oa]|chic[oa]|joven|señora|señor|paciente)[ \t]+)?"
+    r"de[ \t]+\d{1,3}[ \t]*(?:años|meses|semanas|días)(?![\p{L}])")
 #: A dash at the end of a span, spacing before it: what separates a name from what follows it.
 _TRAILING_DASH = regex.compile(r"[ \t]+[-–—]+$")
 #: A header field whose value is a place, just before a span ("Comarca: Bages", "Localidad:").
@@ -510,6 +514,8 @@ class SpanForm:
                 span = self._town_as_relative(text, span)  # "(Dos Hermanas)"
             if span is not None and kind in _PEOPLE:
                 span = self._place_as_person(text, span)  # "su hermano vive en Nador"
+            if span is not None and kind in ("organisation", "town", "country", "hospital", "street"):
+                span = self._person_before_age(text, span)  # "Se trata de Blessing Osagie, mujer de 31 años"
             if span is not None and category.get(span.label) in ("town", "country") \
                     and self._doubted_word(text, span):
                 continue  # "Dra. Vilaró (Neumología)": a specialty, no town
@@ -1570,6 +1576,24 @@ class SpanForm:
                 and any(fold(w) in self.kinship for w in words) and fold(value) in self.places):
             return replace(span, label=town)
         return span
+
+    def _person_before_age(self, text: str, span: Span) -> Span:
+        """A name with the person's age in apposition after it ("Se trata de Blessing Osagie,
+        mujer de 31 años", which the tagger took for a company: the patient had become
+        "Laboratorios Rubio"): the person's — a relative's after a kinship word, else the
+        patient's. Capitalised words none of which is a word of the language but a name of the
+        tables, and no place of them."""
+        if span.fragments or not self.patient or not _AGE_APPOSITION.match(text, span.end):
+            return span
+        value = text[span.start : span.end]
+        words = _WORDS.findall(value)
+        if (not 1 < len(words) <= 4 or fold(value) in self.places or fold(value) in self.countries
+                or not all(w[:1].isupper() and w[1:2].islower() for w in words)):
+            return span
+        if any(self._known(w) and fold(w) not in self.all_given and fold(w) not in self.surnames
+               for w in words):
+            return span
+        return replace(span, label=self._title_or_kin(text, span) or self.patient)
 
     def _place_as_person(self, text: str, span: Span) -> Span:
         """A person's or relative's span that is a place the tables hold, no given name, after

@@ -1193,3 +1193,16 @@ def test_surnames_and_given_names_tagged_apart_in_a_header_are_one_name(label: s
 def test_a_dash_after_a_name_is_no_part_of_it() -> None:
     text = "Médica solicitante: Dra. Garazi Etxaniz Urkiola - garazi.etxaniz@osakidetza.eus"
     assert (CLINICIAN, "Garazi Etxaniz Urkiola") in _tidied(text, (CLINICIAN, "Garazi Etxaniz Urkiola -"))
+
+
+def test_a_name_with_the_persons_age_after_it_is_a_person() -> None:
+    # the tenth set written blind: the patient as a company had become "Se trata de Laboratorios
+    # Rubio, mujer de 31 años"
+    text = "Se trata de Blessing Osagie, mujer de 31 años (NIE X8463521G), natural de Benin City."
+    assert (PATIENT, "Blessing Osagie") in _tidied(text, ("INSTITUCION", "Blessing Osagie"))
+    text = "convive con su hija, Precious Osagie, de 4 años, que va a la escuela."
+    assert (RELATIVE, "Precious Osagie") in _tidied(text, (TOWN, "Precious Osagie"))
+    # a place with its age is no person: "la Residencia Virgen del Carmen, de 20 años"
+    text = "Vive en la Residencia Virgen del Carmen, de 20 años de antigüedad."
+    assert ("INSTITUCION", "Residencia Virgen del Carmen") in _tidied(
+        text, ("INSTITUCION", "Residencia Virgen del Carmen"))

@@ -246,11 +246,17 @@ class PeopleGenerator:
         return 2 if ambiguous else 3
 
     def context_sex(self, text: str, start: int, span_text: str) -> str | None:
-        """Sex from an honorific in or just before the span, or a kinship word just before it."""
+        """Sex from an honorific or a kinship word in the span ("hermano Mohamed": a relative's
+        span holds its kinship word) or just before it."""
         for _, _, word in words(span_text)[:2]:
             title = self.data.pack.honorific(word)
             if title is not None and title.sex != "any":
                 return title.sex
+            term = self.data.pack.kinship_term(word)
+            if term is not None and term.sex != "any" and not term.ambiguous:
+                # before any word outside it: "una hija de su hermano Mohamed" had made him a
+                # woman, "Aina" (the tenth set written blind)
+                return term.sex
         line_start, _ = line_before(text, start)
         before = words(text[max(line_start, start - 30) : start])[-3:]
         for _, _, word in reversed(before):
