@@ -147,7 +147,12 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
             continue  # "ANA positivos": the antibodies, not Ana
         if want.ordinary and not inside_sentence(text, start, pack):
             continue  # "Mora en el diagnóstico…": the word, as far as a scan can tell
-        if _overlaps(taken, starts, longest_end, start, end):
+        if _overlaps(taken, starts, longest_end, start, end) and not (
+                " " in key and _covers(taken, starts, longest_end, start, end)):
+            # a name of several words whose occurrence holds only pieces the tagger found
+            # ("Hospital General Básico" + "Serranía" + "Ronda" in a header, the whole name
+            # found further down: the tenth set written blind) is replaced whole, the pieces
+            # inside it dropped by the pseudonymiser; one that crosses a span is left
             continue
         found.append(Span(start, end, want.label, SOURCE))
     def person(label: str) -> bool:
@@ -291,6 +296,17 @@ def inside_sentence(text: str, start: int, pack: LanguagePack) -> bool:
     if len(before) == len(stripped) and start > 0 and not text[start - 1].isspace():
         return True  # glued to what precedes it: not a sentence start
     return bool(stripped) and stripped[-1] not in _SENTENCE_ENDS
+
+
+def _covers(taken: list[tuple[int, int]], starts: list[int], longest: int, start: int, end: int) -> bool:
+    """Does [start, end) hold every sorted ``taken`` range it overlaps, none of them itself?"""
+    i = bisect.bisect_left(starts, start - longest)
+    while i < len(taken) and taken[i][0] < end:
+        s, e = taken[i]
+        if e > start and (s < start or e > end or (s, e) == (start, end)):
+            return False
+        i += 1
+    return True
 
 
 def _overlaps(taken: list[tuple[int, int]], starts: list[int], longest: int, start: int, end: int) -> bool:

@@ -199,3 +199,19 @@ def test_a_relatives_name_is_propagated_and_an_occupation_not_into_a_name():
     assert found(doc(("PROFESION", "estudiante"), text=text)) == [("PROFESION", "Estudiante")]  # a sentence's
     result = Pseudonymiser(seed=1).pseudonymise(doc(("PROFESION", "estudiante"), text=text))
     assert result.text.startswith("Unidad de Salud del Estudiante\n") and not result.leftovers
+
+
+def test_a_name_found_whole_takes_the_place_of_the_pieces_found_of_it_elsewhere():
+    # the tenth set written blind: a handover's header held "Hospital General Básico" +
+    # "Serranía" + "Ronda" (three spans, three surrogates), its signature the whole name
+    text = ("Hospital General Básico de la Serranía de Ronda · Unidad de Traumatología\n"
+            "Traslado al Hospital General Básico de la Serranía de Ronda mañana.")
+    first, second = text.index("Hospital"), text.index("Hospital", 10)
+    whole = "Hospital General Básico de la Serranía de Ronda"
+    serrania, ronda = text.index("Serranía"), text.index("Ronda")
+    spans = (Span(first, first + 23, "HOSPITAL"), Span(serrania, serrania + 8, "HOSPITAL"),
+             Span(ronda, ronda + 5, "INSTITUCION"), Span(second, second + len(whole), "HOSPITAL"))
+    assert found(Document("d", text, spans)) == [("HOSPITAL", whole)]
+    # a name that crosses a span is left alone
+    crossing = (Span(first, text.index("Unidad") + 6, "HOSPITAL"), spans[3])
+    assert found(Document("d", text, crossing)) == []
