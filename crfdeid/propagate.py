@@ -147,12 +147,15 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
             continue  # "ANA positivos": the antibodies, not Ana
         if want.ordinary and not inside_sentence(text, start, pack):
             continue  # "Mora en el diagnóstico…": the word, as far as a scan can tell
+        named = (kind(want.label) if kind is not None else None) or want.label
         if _overlaps(taken, starts, longest_end, start, end) and not (
-                " " in key and _covers(taken, starts, longest_end, start, end)):
+                " " in key and named not in PERSON_LABELS
+                and _covers(taken, starts, longest_end, start, end)):
             # a name of several words whose occurrence holds only pieces the tagger found
             # ("Hospital General Básico" + "Serranía" + "Ronda" in a header, the whole name
             # found further down: the tenth set written blind) is replaced whole, the pieces
-            # inside it dropped by the pseudonymiser; one that crosses a span is left
+            # inside it dropped by the pseudonymiser; one that crosses a span is left, and a
+            # person's name is widened over its pieces by ``_widened`` instead
             continue
         found.append(Span(start, end, want.label, SOURCE))
     def person(label: str) -> bool:

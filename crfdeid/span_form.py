@@ -1243,13 +1243,19 @@ class SpanForm:
         if span.fragments:
             return span
         words = _WORDS.findall(text, span.start, span.end)
-        if not words or (fold(words[-1]) not in self.all_given and fold(words[-1]) not in self.surnames):
+        # a name of two words or more in capitals runs on whatever its last word ("DR. XOSÉ
+        # MANUEL LOUZAO FREIRE   N.º COL.": "LOUZAO", no surname of the tables, left "FREIRE")
+        if not words or (fold(words[-1]) not in self.all_given and fold(words[-1]) not in self.surnames
+                         and not (len(words) > 1 and text[span.start : span.end].isupper())):
             return span
         nxt = _RUNS_ON.match(text, span.end)
         if nxt is None or nxt.end("word") > limit or nxt["word"].isupper() != words[-1].isupper():
             return span  # "MARGARET ANNE" in capitals, "Luz Mery" in title case
         key = fold(nxt["word"])
-        if (key not in self.all_given and key not in self.surnames) or key in self.places \
+        # a surname a place shares ends a long name in capitals ("… LOUZAO FREIRE": Freire is
+        # a place too); after a shorter one it may be the town ("JUAN GARCÍA, MADRID")
+        place = key in self.places and not (len(words) > 2 and key in self.surnames and nxt["word"].isupper())
+        if (key not in self.all_given and key not in self.surnames) or place \
                 or key in self.countries or key in self._titles or key in self.kinship:
             return span
         return replace(span, end=nxt.end("word"))

@@ -1206,3 +1206,9 @@ def test_a_name_with_the_persons_age_after_it_is_a_person() -> None:
     text = "Vive en la Residencia Virgen del Carmen, de 20 años de antigüedad."
     assert ("INSTITUCION", "Residencia Virgen del Carmen") in _tidied(
         text, ("INSTITUCION", "Residencia Virgen del Carmen"))
+
+
+def test_a_name_in_capitals_runs_on_over_a_surname_whatever_its_last_word() -> None:
+    # the tenth set written blind: "LOUZAO", no surname of the tables, had left "FREIRE" in clear
+    text = "MÉDICO RESPONSABLE: DR. XOSÉ MANUEL LOUZAO FREIRE   N.º COL.: 15 15 09244"
+    assert (CLINICIAN, "XOSÉ MANUEL LOUZAO FREIRE") in _tidied(text, (CLINICIAN, "XOSÉ MANUEL LOUZAO"))

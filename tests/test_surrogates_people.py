@@ -502,3 +502,16 @@ def test_a_relatives_own_kinship_word_says_their_sex_before_the_words_before_it(
         name = new.split()[-1]
         men, women = DATA.given.get(fold(name), (0, 0))
         assert new.startswith("hermano ") and men > women, (seed, new)
+
+
+def test_a_nickname_in_brackets_takes_the_sex_of_the_name_before_it():
+    # the tenth set written blind: "Vive con su esposa, Carmen Seoane Díaz («Carmiña»)" in a man's
+    # note had made the nickname a man's, "Eduardo"
+    text = "Varón de 76 años. Vive con su esposa, Carmen Seoane Díaz («Carmiña»), en el barrio."
+    for seed in range(6):
+        result = run(text, ("SEXO_SUJETO_ASISTENCIA", "Varón"),
+                     ("FAMILIARES_SUJETO_ASISTENCIA", "Carmen Seoane Díaz"),
+                     ("NOMBRE_SUJETO_ASISTENCIA", "Carmiña"), seed=seed)
+        nickname = new_texts(result)[-1]
+        men, women = DATA.given.get(fold(nickname), (0, 0))
+        assert women > men, (seed, nickname)

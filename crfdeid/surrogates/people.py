@@ -41,6 +41,8 @@ _GLUED = regex.compile(r"(?<=\p{Ll}{2})(?=\p{Lu}\p{Ll})")
 #: How many more bearers as a given name than as a surname make a name's last word a given name.
 #: Quotation marks that open a nickname ("«Loli»", '"Curro"').
 _NICKNAME_OPENINGS = ("«", '"', "“")
+#: What opens a nickname in brackets after a name: "(«", '("', "(“".
+_NICKNAME_OPENING = re.compile(r"\([ \t]*[«\"“]$")
 #: How many times more often a first word must be borne as a surname than as a given name to
 #: be read as a surname.
 _SURNAME_OVER_GIVEN = 100
@@ -258,6 +260,14 @@ class PeopleGenerator:
                 # woman, "Aina" (the tenth set written blind)
                 return term.sex
         line_start, _ = line_before(text, start)
+        if _NICKNAME_OPENING.search(text, max(line_start, start - 3), start):
+            # a nickname in brackets after a name is that person's: the sex of the name's first
+            # given name the lists are sure of ("Carmen Seoane Díaz («Carmiña»)" had become
+            # "(«Eduardo»)", the patient's sex)
+            for _, _, word in words(text[max(line_start, start - 48) : start])[-5:]:
+                sex = self._table_sex(fold(word), DECISIVE_SHARE)
+                if sex is not None:
+                    return sex
         before = words(text[max(line_start, start - 30) : start])[-3:]
         for _, _, word in reversed(before):
             title = self.data.pack.honorific(word)
