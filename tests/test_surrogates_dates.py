@@ -158,3 +158,13 @@ def test_a_spanish_date_keeps_its_spanish_month_and_its_abbreviation_style():
         month = new.split("-")[0]
         assert re.fullmatch(r"[a-z]{3,4}-\d{4}", new) and month not in CATALAN + GALICIAN, new
         assert not re.fullmatch(r"0\d de .*", shifted("12 de marzo de 2012", seed))  # no padding added
+
+
+def test_a_decade_stays_a_decade():
+    # the tenth set written blind: "fue patrón de la trainera en la década de 1970" had become
+    # "de 1965"
+    text = "Fue patrón de la trainera en la década de 1970. En 2015 se jubiló."
+    for seed in range(6):
+        decade, year = new_texts(run(text, ("FECHAS", "1970"), ("FECHAS", "2015"), seed=seed))
+        assert decade.endswith("0") and decade != "1970" and len(decade) == 4, (seed, decade)
+        assert year != "2015"

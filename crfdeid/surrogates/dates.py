@@ -358,6 +358,15 @@ class DateGenerator:
             result = self.render(text, parsed, reference + self.shift(state), region)
         except (ValueError, OverflowError):  # shifted out of the calendar: not a real date
             return self.digits(text, state, "date out of the calendar once shifted: its digits replaced")
+        stripped = text.strip()
+        if (len(stripped) == 4 and stripped.isdigit() and result.strip().isdigit() and state.text
+                and _DECADE_BEFORE.search(state.text, max(0, start - 20), start)):
+            # a decade stays a decade ("en la década de 1970" had become "de 1965"): the shifted
+            # year's, never the original's
+            decade = int(result.strip()) // 10 * 10
+            if decade == int(stripped) // 10 * 10:
+                decade -= 10
+            return Surrogate(text.replace(stripped, str(decade)), note="shifted, a decade")
         if normalise(result) == normalise(text):
             return self.digits(text, state, "the shifted date reads like the original: its digits replaced")
         return Surrogate(result, note="shifted")  # never the shift itself: it would undo every date
@@ -369,6 +378,10 @@ class DateGenerator:
         level = Level(lambda rng: scramble(text, rng), "date-digits", "digits", reason, close)
         new, _ = state.draw_chain(text, [level], "date-digits")
         return chosen(new, level)
+
+
+#: What says a year is a decade: "la década de 1970", "los años 1980".
+_DECADE_BEFORE = re.compile(r"(?i:d[ée]cada|años)\s+(?:de\s+(?:los\s+)?)?$")
 
 
 def _is_clock(text: str, start: int, end: int) -> bool:
