@@ -83,6 +83,8 @@ GENERATOR_ERROR = "generator error"
 FALLBACKS = ("community", "same region", "same continent", "same-major-group", "any-field", "anywhere",
              "any-size", "any-type", "any-sex", "any-gender", "no-check", "scrambled", "digits", "neutral",
              "mask")
+#: The relatives' label: their name words are originals no surrogate may spell.
+RELATIVE_LABEL = "FAMILIARES_SUJETO_ASISTENCIA"
 
 #: The generators of facilities and organisations: the words that tell one from another are
 #: forbidden in every facility's and organisation's surrogate of the note.
@@ -522,6 +524,11 @@ class Pseudonymiser:
             generated = self._kind(span.label)[1]
             if generated in PERSON_LABELS:
                 words = (fold(w) for w in name_words(original))
+                state.forbidden_words.update(w for w in words if w not in particles)
+            elif generated == RELATIVE_LABEL:
+                # a relative's name words too, not the kinship words ("Carmen" of "su esposa,
+                # Carmen Seoane Díaz" had been drawn for her nickname: the tenth set written blind)
+                words = (fold(w) for w in name_words(original) if w[:1].isupper())
                 state.forbidden_words.update(w for w in words if w not in particles)
             elif generated in FACILITY_LABELS and self.data is not None:
                 # "Hospital de León" must not become the note's other hospital, "El Bierzo"

@@ -515,3 +515,15 @@ def test_a_nickname_in_brackets_takes_the_sex_of_the_name_before_it():
         nickname = new_texts(result)[-1]
         men, women = DATA.given.get(fold(nickname), (0, 0))
         assert women > men, (seed, nickname)
+
+
+def test_a_relatives_name_words_are_never_another_persons_surrogate():
+    # the tenth set written blind: the nickname "Carmiña" drew "Carmen", the given name of the
+    # relative it belongs to ("su esposa, Carmen Seoane Díaz («Carmiña»)")
+    text = "Vive con su esposa, Carmen Seoane Díaz («Carmiña»). Consulta con Dolores, su hija."
+    for seed in range(30):
+        result = run(text, ("FAMILIARES_SUJETO_ASISTENCIA", "Carmen Seoane Díaz"),
+                     ("NOMBRE_SUJETO_ASISTENCIA", "Carmiña"), ("NOMBRE_SUJETO_ASISTENCIA", "Dolores"),
+                     seed=seed)
+        words = {fold(w) for new in new_texts(result) for w in new.split()}
+        assert not words & {"carmen", "seoane", "diaz", "dolores"}, (seed, new_texts(result))
