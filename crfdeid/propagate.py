@@ -150,7 +150,7 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
         named = (kind(want.label) if kind is not None else None) or want.label
         if _overlaps(taken, starts, longest_end, start, end) and not (
                 " " in key and named not in PERSON_LABELS
-                and _covers(taken, starts, longest_end, start, end)):
+                and _covers(text, taken, starts, longest_end, start, end)):
             # a name of several words whose occurrence holds only pieces the tagger found
             # ("Hospital General Básico" + "Serranía" + "Ronda" in a header, the whole name
             # found further down: the tenth set written blind) is replaced whole, the pieces
@@ -301,15 +301,23 @@ def inside_sentence(text: str, start: int, pack: LanguagePack) -> bool:
     return bool(stripped) and stripped[-1] not in _SENTENCE_ENDS
 
 
-def _covers(taken: list[tuple[int, int]], starts: list[int], longest: int, start: int, end: int) -> bool:
-    """Does [start, end) hold every sorted ``taken`` range it overlaps, none of them itself?"""
+def _covers(text: str, taken: list[tuple[int, int]], starts: list[int], longest: int, start: int,
+            end: int) -> bool:
+    """Does [start, end) hold every sorted ``taken`` range it overlaps, and a word none of them
+    holds? (A key that only adds punctuation — the catalogue's "Hospital del MAR." over a span
+    "Hospital del Mar" and its sentence's full stop — covers nothing a reader would miss.)"""
     i = bisect.bisect_left(starts, start - longest)
+    outside, at = [], start
     while i < len(taken) and taken[i][0] < end:
         s, e = taken[i]
-        if e > start and (s < start or e > end or (s, e) == (start, end)):
-            return False
+        if e > start:
+            if s < start or e > end or (s, e) == (start, end):
+                return False
+            outside.append(text[at:s])
+            at = max(at, e)
         i += 1
-    return True
+    outside.append(text[at:end])
+    return any(c.isalnum() for part in outside for c in part)
 
 
 def _overlaps(taken: list[tuple[int, int]], starts: list[int], longest: int, start: int, end: int) -> bool:

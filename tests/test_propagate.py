@@ -215,3 +215,13 @@ def test_a_name_found_whole_takes_the_place_of_the_pieces_found_of_it_elsewhere(
     # a name that crosses a span is left alone
     crossing = (Span(first, text.index("Unidad") + 6, "HOSPITAL"), spans[3])
     assert found(Document("d", text, crossing)) == []
+
+
+def test_a_name_that_only_adds_punctuation_to_a_span_takes_nothing_over():
+    # the catalogue's "Hospital del MAR." beside a span "Hospital del Mar" and its sentence's full
+    # stop: taken whole, the full stop would have gone with the name
+    text = "Ingresa en Hospital del MAR.\nIngresa en Hospital del Mar."
+    first, second = text.index("Hospital"), text.index("Hospital", 10)
+    spans = (Span(first, first + len("Hospital del MAR."), "HOSPITAL"),
+             Span(second, second + len("Hospital del Mar"), "HOSPITAL"))
+    assert found(Document("d", text, spans)) == []
