@@ -206,7 +206,7 @@ def test_a_name_found_whole_takes_the_place_of_the_pieces_found_of_it_elsewhere(
     # "Serranía" + "Ronda" (three spans, three surrogates), its signature the whole name
     text = ("Hospital General Básico de la Serranía de Ronda · Unidad de Traumatología\n"
             "Traslado al Hospital General Básico de la Serranía de Ronda mañana.")
-    first, second = text.index("Hospital"), text.index("Hospital", 10)
+    first, second = text.index("Hospital"), text.rindex("Hospital")
     whole = "Hospital General Básico de la Serranía de Ronda"
     serrania, ronda = text.index("Serranía"), text.index("Ronda")
     spans = (Span(first, first + 23, "HOSPITAL"), Span(serrania, serrania + 8, "HOSPITAL"),
@@ -221,7 +221,7 @@ def test_a_name_that_only_adds_punctuation_to_a_span_takes_nothing_over():
     # the catalogue's "Hospital del MAR." beside a span "Hospital del Mar" and its sentence's full
     # stop: taken whole, the full stop would have gone with the name
     text = "Ingresa en Hospital del MAR.\nIngresa en Hospital del Mar."
-    first, second = text.index("Hospital"), text.index("Hospital", 10)
+    first, second = text.index("Hospital"), text.rindex("Hospital")
     spans = (Span(first, first + len("Hospital del MAR."), "HOSPITAL"),
              Span(second, second + len("Hospital del Mar"), "HOSPITAL"))
     assert found(Document("d", text, spans)) == []
