@@ -679,7 +679,7 @@ class LonePlaces:
         town = dict(self.labels).get("town")
         if not town:
             return []
-        places, anywhere, found = self._place_of, self._address_places, []
+        places, anywhere, labels, found = self._place_of, self._address_places, dict(self.labels), []
         for m in _ROUTE.finditer(text):
             parts = list(_ROUTE_PART.finditer(m.group()))
             dashes = regex.findall(r"[–—]| - ", m.group())
@@ -690,7 +690,6 @@ class LonePlaces:
             spans = [(m.start() + p.start(), m.start() + p.end(), places.get(fold(p.group()))) for p in parts]
             if any(overlaps(taken, a, b) for a, b, _ in spans):
                 continue
-            labels = dict(self.labels)
             for a, b, kind in spans:
                 found.append(Span(a, b, labels.get(kind or "town") or town, source=SOURCE))
                 taken = sorted([*taken, (a, b)])

@@ -570,9 +570,8 @@ class TerritoryGenerator:
             out.append(replace(level, make=vowel_first, options=None))
         return out
 
-    def _redrawn(self, level: Level, province: str, refused: Callable[[str, str], bool],
-                 tries: int = MAX_REDRAWS) -> Level:
-        """``level`` redrawing, up to ``tries`` times from the same RNG, a town the caller
+    def _redrawn(self, level: Level, province: str, refused: Callable[[str, str], bool]) -> Level:
+        """``level`` redrawing, up to ``MAX_REDRAWS`` times from the same RNG, a town the caller
         refuses (``refused(town, its province)``)."""
         make = level.make
         if make is None:
@@ -580,7 +579,7 @@ class TerritoryGenerator:
 
         def redraw(rng: random.Random) -> str:
             new = make(rng)
-            for _ in range(tries):
+            for _ in range(MAX_REDRAWS):
                 if not refused(new, self.surrogate_province(new, level, province)):
                     break
                 new = make(rng)

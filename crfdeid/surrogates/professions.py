@@ -58,13 +58,12 @@ class ProfessionGenerator:
         """The sex of the relative a kinship word just before names, in the same clause ("su
         marido, ebanista jubilado" had become "su marido, pastelera jubilado", the patient's
         sex): an invariant occupation is that relative's."""
-        pack = getattr(self.data, "pack", None)
-        if pack is None or not state.text:
+        if not state.text:
             return None
         before = state.text[max(0, start - _KIN_REACH) : start]
         clause = _CLAUSE_END.split(before)[-1]
         for word in reversed(LETTERS.findall(clause)[-4:]):
-            term = pack.kinship_term(word)
+            term = self.data.pack.kinship_term(word)
             if term is not None and term.sex in ("m", "f"):
                 return term.sex
         return None
