@@ -25,12 +25,15 @@ its given-name table counts.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import regex
 
+from . import langpack
+from .derived import pack_set
 from .langpack import LanguagePack, fold
 from .types import Span
 
@@ -517,13 +520,17 @@ def with_lone_names(text: str, spans: Iterable[Span], step: LoneNames | None) ->
 def common_given_names(pack: LanguagePack, least: int) -> frozenset[str]:
     """The pack's one-word given names borne by at least ``least`` people and not ordinary
     words of its closed lists, folded."""
-    # the counts first: a tenth of the 54,000 Spanish names pass, and only they are folded
-    table = pack.table("given_name")
-    males = table.column("male") if "male" in table.columns else [None] * len(table)
-    females = table.column("female") if "female" in table.columns else [None] * len(table)
-    borne = [name for name, m, f in zip(table.column("name"), males, females, strict=True)
-             if _count(m) + _count(f) >= least]
-    return frozenset(fold(name) for name in borne if " " not in name and not _ordinary(pack, name))
+
+    def build() -> Iterator[str]:
+        # the counts first: a tenth of the 54,000 Spanish names pass, and only they are folded
+        table = pack.table("given_name")
+        males = table.column("male") if "male" in table.columns else [None] * len(table)
+        females = table.column("female") if "female" in table.columns else [None] * len(table)
+        borne = [name for name, m, f in zip(table.column("name"), males, females, strict=True)
+                 if _count(m) + _count(f) >= least]
+        return (fold(name) for name in borne if " " not in name and not _ordinary(pack, name))
+
+    return pack_set(pack, f"common-given|least={least}", build, (sys.modules[__name__], langpack))
 
 
 def _ordinary(pack: LanguagePack, word: str) -> bool:

@@ -40,12 +40,15 @@ under the scheme, and a relabelled span is still replaced.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
 import regex
 
+from . import langpack
+from .derived import pack_set
 from .langpack import LanguagePack, fold
 from .lone_names import common_given_names
 from .schemes import Scheme
@@ -2052,15 +2055,21 @@ def bilingual_parts(name: str) -> list[str]:
 
 def folded_entries(pack: LanguagePack, tables: Sequence[str], parts: bool = False) -> frozenset[str]:
     """The tables' entries, folded; with ``parts`` also each name of a bilingual one
-    ("Vitoria-Gasteiz", "Estella/Lizarra": MEDDOCAN writes "Vitoria", "Estella")."""
-    out: set[str] = set()
-    for name in tables:
-        if name in pack.tables:
-            for entry in pack.table(name).entries:
-                out.add(fold(entry))
-                if parts:
-                    out.update(fold(p) for p in bilingual_parts(entry))
-    return frozenset(out)
+    ("Vitoria-Gasteiz", "Estella/Lizarra": MEDDOCAN writes "Vitoria", "Estella"). Built once
+    per pack (``crfdeid.derived``: several steps ask for the same tables)."""
+
+    def build() -> set[str]:
+        out: set[str] = set()
+        for name in tables:
+            if name in pack.tables:
+                for entry in pack.table(name).entries:
+                    out.add(fold(entry))
+                    if parts:
+                        out.update(fold(p) for p in bilingual_parts(entry))
+        return out
+
+    name = f"folded|{','.join(tables)}|parts={parts}"
+    return pack_set(pack, name, build, (sys.modules[__name__], langpack))
 
 
 def _heading(text: str, at: int) -> bool:

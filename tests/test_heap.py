@@ -54,3 +54,39 @@ def test_without_freeze_loaded_a_note_scope_leaves_the_collector_alone() -> None
     with heap.note_scope():
         assert gc.isenabled()
     assert gc.get_freeze_count() == 0
+
+
+def test_freezing_right_after_a_load_does_not_walk_the_heap_a_second_time(monkeypatch) -> None:
+    walks: list[int] = []
+    collect = gc.collect
+    try:
+        with heap.collector_paused(gc.collect):  # a model load ends with one full collection
+            loaded = [[k] for k in range(5000)]
+        monkeypatch.setattr(gc, "collect", lambda *a: walks.append(1) or collect(*a))
+        freeze_loaded()
+        assert walks == [] and gc.get_freeze_count() >= len(loaded)
+    finally:
+        gc.unfreeze()
+        heap._FREEZING[0] = False
+
+
+def test_freezing_after_other_work_collects_first(monkeypatch) -> None:
+    import weakref
+
+    class Node:
+        pass
+
+    gc.collect()
+    garbage = [[k] for k in range(5 * gc.get_threshold()[0])]  # young collections run meanwhile
+    cycle = Node()  # made after them: only the freeze's own collection can free it
+    cycle.me = cycle
+    gone = weakref.ref(cycle)
+    del cycle
+    assert gone() is not None
+    try:
+        freeze_loaded()
+        assert gone() is None  # the cycle was collected, not frozen for ever
+    finally:
+        del garbage
+        gc.unfreeze()
+        heap._FREEZING[0] = False

@@ -252,7 +252,7 @@ class _FlakyPattern:
 
 def test_a_regex_timeout_charged_to_other_threads_is_retried_from_the_last_match():
     digits = rule("d", r"\d+")
-    assert digits.shape.first is not None and digits.shape.trigger is None  # searched with _scanner
+    assert digits.shape.first is not None and digits.shape.trigger is None  # searched with its scanner
     object.__setattr__(digits, "_scanner", _FlakyPattern(r"\d+"))
     result = RuleEngine([digits], timeout=5).run(Document("d", "1 22 333 4444"))
     assert digits._scanner.raised and result.timeouts == ()

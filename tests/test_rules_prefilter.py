@@ -110,7 +110,7 @@ def test_patterns_that_can_match_nothing_or_report_later_keep_their_full_search(
 def test_every_derived_regex_compiles_under_its_rule_flags():
     for pack in shipped_packs():
         for r in RuleEngine.from_pack(pack).rules:
-            assert r._scanner.groupindex == r.compiled.groupindex, r.id
+            assert r.scanner.groupindex == r.compiled.groupindex, r.id
             if r.shape.between is not None:
                 regex.compile(r.shape.between, r.compiled.flags)
 

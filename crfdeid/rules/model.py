@@ -267,7 +267,7 @@ class Rule:
     #: What the pattern says about where its matches start and what they contain (``prefilter.py``).
     shape: Shape = field(init=False, repr=False)
     _check: Validator | None = field(init=False, repr=False)
-    _scanner: regex.Pattern = field(init=False, repr=False)  # the pattern behind (?=[first])
+    _scanner: regex.Pattern | None = field(init=False, repr=False)  # the pattern behind (?=[first])
     _runner: regex.Pattern | None = field(init=False, repr=False)  # a run of ``shape.between``
 
     def __post_init__(self) -> None:
@@ -292,15 +292,26 @@ class Rule:
         flags = flag_value(self.flags)
         found = shape(self.pattern, flags)
         object.__setattr__(self, "shape", found)
-        scanner = self.compiled
-        if found.first is not None:  # verbose: a comment on the pattern's last line ends at "\n"
-            end = "\n)" if flags & regex.VERBOSE else ")"
-            scanner = regex.compile(f"(?={found.first})(?:{self.pattern}{end}", flags)
-        object.__setattr__(self, "_scanner", scanner)
+        # the pattern behind a look-ahead for its first character: compiled on first use
+        # (``scanner``), a rule whose trigger a run never meets never pays for it
+        object.__setattr__(self, "_scanner", self.compiled if found.first is None else None)
         runner = None
         if found.between is not None:  # a run of ``between`` back to the trigger, or on from it
             runner = regex.compile(("" if found.behind else "(?r)") + f"{found.between}*", flags)
         object.__setattr__(self, "_runner", runner)
+
+    @property
+    def scanner(self) -> regex.Pattern:
+        """The pattern behind a look-ahead for the characters a match can start with (a search
+        skips in C to where one can), compiled once, when first needed: half of what compiling
+        the rules costs at a model load."""
+        scanner = self._scanner
+        if scanner is None:
+            flags = flag_value(self.flags)
+            end = "\n)" if flags & regex.VERBOSE else ")"  # verbose: a comment on the last line ends at "\n"
+            scanner = regex.compile(f"(?={self.shape.first})(?:{self.pattern}{end}", flags)
+            object.__setattr__(self, "_scanner", scanner)
+        return scanner
 
     @property
     def source(self) -> str:
@@ -343,7 +354,7 @@ class Rule:
         """
         if hits is not None and (self.shape.trigger is None or not prefilter):
             raise ValueError(f"rule {self.id} has no trigger to use hits with")
-        pattern = self._scanner if prefilter else self.compiled
+        pattern = self.scanner if prefilter else self.compiled
         n = len(text)
         pos = max(start, resume)
         margin = MARGIN
@@ -419,7 +430,7 @@ class Rule:
                 i += 1
                 continue
             if high - low >= TRY_EACH:
-                m = self._scanner.search(text, low, endpos, timeout=_left(deadline, self.id))
+                m = self.scanner.search(text, low, endpos, timeout=_left(deadline, self.id))
                 if m is None:
                     return
                 yield m
