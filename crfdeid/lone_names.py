@@ -26,6 +26,7 @@ its given-name table counts.
 from __future__ import annotations
 
 import sys
+from bisect import insort
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -110,6 +111,14 @@ _COLUMN_GAP = regex.compile(r"[ ]{2}|\t")
 _KIN_QUOTED = regex.compile(r"(?<![\p{L}\p{N}])(?P<kin>\p{L}+),?[ ]+(?P<open>[\"“«(])"
                             r"(?P<name>\p{Lu}\p{Ll}{2,}(?:[ ]\p{Lu}\p{Ll}+)?)(?P<close>[\"”»)])")
 _CLOSING = {'"': '"', "“": "”", "«": "»", "(": ")"}
+#: A capitalised word after a comma or a coordinating "y"/"e"/"i": the next item of a list.
+_LISTED = regex.compile(r"(?:,[ ]+(?:(?:y|e|i)[ ]+)?|(?<=\p{L})[ ](?:y|e|i)[ ]+)"
+                        r"(?P<name>\p{Lu}\p{Ll}{2,})(?![\p{L}\p{N}'’-])")
+_LOWER_OR_TITLE = regex.compile(r"(?<![\p{L}\p{N}])\p{L}\p{Ll}+(?![\p{L}\p{N}])")
+#: A birth, then the child's name: "Nació un varón, Davi, de 2.140 g", "nace una niña (Lúa)".
+_NEWBORN = regex.compile(r"(?i:naci[óo]|nace|naix|naceu)[ ](?i:un[ ]var[óo]n|una[ ]ni[ñn]a|un[ ]ni[ñn]o"
+                         r"|una[ ]mujer|un[ ]hijo|una[ ]hija|un[ ]nen|una[ ]nena)[ ]*[,(][ ]*"
+                         r"(?P<name>\p{Lu}\p{Ll}{2,})(?=[ ]*[,)])")  # in apposition: "varón, Apgar 9"
 #: Three capitalised words: a given name and two surnames (hyphenated surnames whole).
 _FULL_NAME = regex.compile(
     r"(?<![\p{L}\p{N}.'’-])(?P<given>\p{Lu}\p{Ll}+)[ ](?P<first>\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?)"
@@ -168,6 +177,8 @@ class LoneNames:
     #: clinician's label; a courtesy one: the patient's)
     titles: tuple[tuple[str, str], ...] = ()
     surnames: frozenset[str] = frozenset()  # folded
+    #: the kinship words of several people ("hijos", "hermanas"), folded: a list of names follows
+    plural_kinship: frozenset[str] = frozenset()
 
     @classmethod
     def for_pack(cls, pack: LanguagePack | None, patient: str | None,
@@ -184,8 +195,9 @@ class LoneNames:
         ))
         surnames = frozenset(fold(e) for e in pack.table("surname").entries) if "surname" in pack.tables \
             else frozenset()
+        plural = frozenset(fold(w) for w, term in pack.kinship.items() if term.plural)
         return cls(names, frozenset(pack.honorifics), frozenset(pack.kinship), pack.language, patient,
-                   relative, titles, surnames)
+                   relative, titles, surnames, plural)
 
     def spans(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """The lone given names of ``text`` that no span of ``spans`` touches, and the names
@@ -198,6 +210,10 @@ class LoneNames:
         found.extend(self.aged(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         found.extend(self.kin_named(text, taken))
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found.extend(self.listed(text, taken, [*spans, *found]))
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found.extend(self.newborn(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         found.extend(self.nicknames(text, taken, spans))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
@@ -437,6 +453,53 @@ class LoneNames:
                 continue
             if not _touches(taken, m.start("name"), m.end("name")):
                 found.append(Span(m.start("name"), m.end("name"), self.relative, source=KIN_SOURCE))
+        return found
+
+    def listed(self, text: str, taken: list[tuple[int, int]], spans: Sequence[Span]) -> list[Span]:
+        """The given names listed after a person's: right after one ("Acude con Marta y Lucía":
+        the same label), or in a sentence that a kinship word of several people opens, after a
+        person named in it ("Hijos: Iago, marinero en un arrastrero, y Uxía, fisioterapeuta": a
+        relative). The tagger found Marta and Iago, and the name after "y" — else left alone, as
+        the end of a longer one — stayed in clear. The name must be a given name of the step's
+        list."""
+        people = {self.patient, *(label for _, label in self.titles)}
+        if self.relative:
+            people.add(self.relative)
+        persons = sorted((s.start, s.end, s.label) for s in spans if s.label in people)
+        if not persons:
+            return []
+        found: list[Span] = []
+        for m in _LISTED.finditer(text):
+            start, end = m.span("name")
+            if fold(m["name"]) not in self.names or _touches(taken, start, end):
+                continue
+            before = [p for p in persons if p[1] <= m.start()]
+            if before and before[-1][1] == m.start():  # right after a person: the list goes on
+                found.append(Span(start, end, before[-1][2], source=KIN_SOURCE))
+                insort(persons, (start, end, before[-1][2]))  # "Marta, Lucía y Sara"
+                continue
+            if not self.relative or not self.plural_kinship:
+                continue
+            opening = max(text.rfind(stop, 0, start) for stop in (".", "\n", ";")) + 1
+            kin = [w.end() for w in _LOWER_OR_TITLE.finditer(text, opening, start)
+                   if fold(w.group()) in self.plural_kinship]
+            if kin and any(kin[0] <= p[0] for p in before):
+                found.append(Span(start, end, self.relative, source=KIN_SOURCE))
+        return found
+
+    def newborn(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+        """The name given right after a birth ("Nació un varón, Davi, de 2.140 g"): the patient's
+        child. A given name of the step's list or a word the lexicon does not know."""
+        if not self.relative:
+            return []
+        found: list[Span] = []
+        for m in _NEWBORN.finditer(text):
+            start, end = m.span("name")
+            key = fold(m["name"])
+            if key in self.kinship or _touches(taken, start, end):
+                continue
+            if key in self.names or not self._known(m["name"]):
+                found.append(Span(start, end, self.relative, source=KIN_SOURCE))
         return found
 
     def _known(self, word: str) -> bool:

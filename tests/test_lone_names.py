@@ -399,3 +399,52 @@ def test_a_word_with_an_age_after_it_is_no_name() -> None:
 def test_a_nickname_with_its_article_inside_the_quotes() -> None:
     # the tenth set written blind: "En el pueblo todos le conocen como «el Chato»."
     assert ("Chato", PATIENT) in _found("En el pueblo todos le conocen como «el Chato».")
+
+
+def _listed(text: str, people: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``STEP.listed`` with the tagger's spans given by their text and label."""
+    assert STEP is not None
+    spans = [Span(text.index(t), text.index(t) + len(t), label) for t, label in people]
+    taken = sorted((s.start, s.end) for s in spans)
+    return [(text[s.start:s.end], s.label) for s in STEP.listed(text, taken, spans)]
+
+
+def test_a_name_listed_right_after_a_persons_takes_its_label() -> None:
+    # the tenth set written blind: the name after "y" had stayed in clear
+    assert _listed("Acude con Marta y Lucía, sus vecinas.", [("Marta", PATIENT)]) == [("Lucía", PATIENT)]
+    assert _listed("Sus hijos Aitana, Rubén y Noelia la visitan.", [("hijos Aitana", RELATIVE)]) == [
+        ("Rubén", RELATIVE), ("Noelia", RELATIVE)]
+    assert _listed("Acude con Marta, Lucía y Sara.", [("Marta", PATIENT)]) == [
+        ("Lucía", PATIENT), ("Sara", PATIENT)]  # each name goes on from the one found before it
+    text = "Sus hijos Aitana, Rubén y Noelia la visitan."
+    assert _found(text, [Span(10, 16, RELATIVE)]) == [("Rubén", RELATIVE), ("Noelia", RELATIVE)]
+
+
+def test_a_name_listed_after_a_plural_kinship_word_is_a_relative() -> None:
+    text = ("Hijos: Iago, marinero en un arrastrero que faena en Gran Sol, y Uxía, fisioterapeuta "
+            "en Narón.")
+    # the tagger read Iago as the patient; Uxía, after him in a list of children, is a relative
+    assert _listed(text, [("Iago", PATIENT)]) == [("Uxía", RELATIVE)]
+
+
+@pytest.mark.parametrize("text, people", [
+    # no person before the name in the list, or the kinship word's sentence ended before it
+    ("Hijos: viven fuera. Estudia con Lucía y su hermano.", []),
+    ("Sus hijos viven en Vigo. Acude Iago con fiebre, y Lucía después.", [("Iago", PATIENT)]),
+    # not a given name of the list: a town after "y"
+    ("Acude con Marta y Narón.", [("Marta", PATIENT)]),
+    # the person's span does not end right before the list goes on
+    ("Marta acude a consulta, y Lucía no.", [("Marta", PATIENT)]),
+])
+def test_names_not_in_a_list_of_people_are_left(text: str, people: list[tuple[str, str]]) -> None:
+    assert _listed(text, people) == []
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Se realizó cesárea urgente. Nació un varón, Davi, de 2.140 g, Apgar 7/9.", "Davi"),
+    ("Parto eutócico: nace una niña (Lúa) de 3.100 g.", "Lúa"),
+])
+def test_the_name_given_right_after_a_birth_is_the_childs(text: str, name: str) -> None:
+    assert STEP is not None
+    assert [(text[s.start:s.end], s.label) for s in STEP.newborn(text, [])] == [(name, RELATIVE)]
+    assert STEP.newborn("Nació un varón, Apgar 9/10.", []) == []  # a score, no name
