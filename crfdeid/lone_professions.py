@@ -54,6 +54,9 @@ _FIELD_NAME = regex.compile(r"[ \t]*:")
 #: Where a comma item starts after an age: a comma, semicolon, parenthesis or middle dot and
 #: spaces ("58 a · varón · ganadero").
 _ITEM = regex.compile(r"[,;()·][ \t]*(?:\n[ \t>]*)?")
+#: The last item of the sentence that gives an age, after "y"/"e" ("Mujer de 27 años, natural de
+#: Feira de Santana, residente en Miranda de Ebro desde 2021 y camarera de pisos en el Hotel…").
+_LAST_ITEM = regex.compile(r"(?<=\S)[ \t]+(?:y|e)[ \t]+")
 #: Spaces and a comma or an opening parenthesis after a person's name ("Maite Etxeberria Lasa
 #: (fisioterapeuta)").
 _APPOSITION = regex.compile(r"[ \t]*[,(][ \t]*(?:\n[ \t]*)?")
@@ -241,6 +244,8 @@ class LoneProfessions:
             limit = stop.start() if stop is not None else min(len(text), m.end() + _AGE_REACH)
             add(self._occupation(text, _spaces(text, m.end()), taken))  # "26 años deportista"
             for item in _ITEM.finditer(text, m.end(), limit):
+                add(self._occupation(text, item.end(), taken))
+            for item in _LAST_ITEM.finditer(text, m.end(), limit):  # "…desde 2021 y camarera de pisos"
                 add(self._occupation(text, item.end(), taken))
             if stop is not None and text[stop.start()] == ".":  # "Varón de 62 años. Pastor; elabora…"
                 add(self._listed(text, stop.end(), taken))

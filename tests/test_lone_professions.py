@@ -147,3 +147,13 @@ def test_a_subject_after_an_occupation_is_part_of_it_a_name_is_not() -> None:
     # the occupation); a capitalised word the language does not know is a name of its own
     assert _found("Trabaja como profesor de Matemáticas en un instituto.") == ["profesor de Matemáticas"]
     assert _found("Es profesora del IES Francisco García Pavón de Tomelloso.") == ["profesora"]
+
+
+def test_the_last_item_of_the_age_sentence_after_y_is_an_occupation() -> None:
+    # the tenth set written blind: "y camarera de pisos" had stayed in clear
+    text = ("Mujer de 27 años, natural de Feira de Santana, residente en Miranda de Ebro desde 2021 "
+            "y camarera de pisos en el Hotel Río Bayas. Primigesta.")
+    assert _found(text) == ["camarera de pisos"]
+    # an item after "y" that is no occupation, and one in another sentence, are left
+    assert _found("Varón de 45 años, fumador y bebedor ocasional.") == []
+    assert _found("Varón de 45 años, fumador. Vive solo y cocinero no es.") == []
