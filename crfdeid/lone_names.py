@@ -115,6 +115,10 @@ _CLOSING = {'"': '"', "“": "”", "«": "»", "(": ")"}
 _LISTED = regex.compile(r"(?:,[ ]+(?:(?:y|e|i)[ ]+)?|(?<=\p{L})[ ](?:y|e|i)[ ]+)"
                         r"(?P<name>\p{Lu}\p{Ll}{2,})(?![\p{L}\p{N}'’-])")
 _LOWER_OR_TITLE = regex.compile(r"(?<![\p{L}\p{N}])\p{L}\p{Ll}+(?![\p{L}\p{N}])")
+#: What says the next name is a partner's ("Casado con Mihaela", "viuda de Anselmo").
+_PARTNER = regex.compile(r"(?<![\p{L}\p{N}])(?i:casad[oa][ ]con|se[ ]cas[óo][ ]con|cas[óo][ ]con"
+                         r"|convive[ ]con|viud[oa][ ]de|divorciad[oa][ ]de|separad[oa][ ]de)[ ]"
+                         r"(?=\p{Lu})")
 #: A birth, then the child's name: "Nació un varón, Davi, de 2.140 g", "nace una niña (Lúa)".
 _NEWBORN = regex.compile(r"(?i:naci[óo]|nace|naix|naceu)[ ](?i:un[ ]var[óo]n|una[ ]ni[ñn]a|un[ ]ni[ñn]o"
                          r"|una[ ]mujer|un[ ]hijo|una[ ]hija|un[ ]nen|una[ ]nena)[ ]*[,(][ ]*"
@@ -135,7 +139,9 @@ _CLINICIAN_BEFORE = regex.compile(
 _ROLE_NAMED = regex.compile(
     r"(?<![\p{L}])(?i:enfermer[oa]|fisioterapeuta|trabajador[a]?[ ]social|psic[óo]log[oa]|matrona"
     r"|logopeda|terapeuta[ ]ocupacional|auxiliar[ ]de[ ]enfermer[íi]a|gestor[a]?[ ]de[ ]casos)"
-    r"(?:[ ]de[ ]la[ ]unidad|[ ]de[ ]referencia|[ ]de[ ]enlace)?[ \t]*[,:]?[ \t]+"
+    # "enfermera de práctica avanzada, Ainara Sagüés" (the eleventh set written blind)
+    r"(?:[ ]de[ ]la[ ]unidad|[ ]de[ ]referencia|[ ]de[ ]enlace|[ ]de[ ]pr[áa]ctica[ ]avanzada"
+    r"|[ ]de[ ]planta|[ ]de[ ]guardia|[ ]gestor[a]?)?[ \t]*[,:]?[ \t]+"
     r"(?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+){1,2})(?![\p{L}\p{N}'’-])")
 #: A name and its age after a comma ("Ibrahim, de 8 meses", "Aminata, de 5 años").
 _AGED = regex.compile(
@@ -214,6 +220,8 @@ class LoneNames:
         found.extend(self.listed(text, taken, [*spans, *found]))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         found.extend(self.newborn(text, taken))
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found.extend(self.partner(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         found.extend(self.nicknames(text, taken, spans))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
@@ -485,6 +493,27 @@ class LoneNames:
                    if fold(w.group()) in self.plural_kinship]
             if kin and any(kin[0] <= p[0] for p in before):
                 found.append(Span(start, end, self.relative, source=KIN_SOURCE))
+        return found
+
+    def partner(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+        """A partner named after the word that says so ("Casado con Mihaela; hijos Andrei y
+        Daria", "viuda de Anselmo Ruiz", "convive con Nazia Bibi"): no kinship word before the
+        name, so ``kin_named`` cannot tell; the first word a given name of the step's list or a
+        word the lexicon does not know."""
+        if not self.relative:
+            return []
+        found: list[Span] = []
+        for m in _PARTNER.finditer(text):
+            name = _KIN_NAME_AT.match(text, m.end())
+            if name is None:
+                continue
+            first = name.group().split()[0]
+            key = fold(first)
+            if key in self.kinship or key in self.honorifics:
+                continue
+            named = key in self.names or not self._known(first)
+            if named and not _touches(taken, name.start(), name.end()):
+                found.append(Span(name.start(), name.end(), self.relative, source=KIN_SOURCE))
         return found
 
     def newborn(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:

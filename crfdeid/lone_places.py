@@ -48,7 +48,7 @@ from .types import Span
 SOURCE = "lone-place"
 STREET_SOURCE = "lone-street"
 #: The prepositions a place follows in the narrative.
-_PREPOSITIONS = frozenset({"en", "a", "desde", "hasta", "hacia"})
+_PREPOSITIONS = frozenset({"en", "a", "desde", "hasta", "hacia", "sentido", "dirección"})
 #: An address field's value up to its first comma, a name and a house number after it
 #: ("Domicilio habitual: Lindenthalgürtel 114, 50935 Köln"; Catalan "Adreça", Basque "Helbidea").
 _ADDRESS_FIELD = regex.compile(
@@ -169,6 +169,9 @@ _AFTER_CODE = regex.compile(r"[ \t]+" + _NAME)
 #: ending there ("Sopela (Bizkaia)", "Vecindario, Santa Lucía de Tirajana.", "- Molina de Segura (").
 _AFTER_PLACE = regex.compile(r"[ \t]*(?:\([ \t]*" + _NAME + r"[ \t]*\)|[,–-][ \t]*" + _NAME
                              + r"(?=[ \t]*(?:[.,;(\n]|$)))")
+#: After a town, another after "y"/"e" ("desde Barcelona y Baza": the eleventh set written blind);
+#: only a place of the pack's tables is taken.
+_AND_PLACE = regex.compile(r"[ \t]+(?:y|e|i)[ \t]+" + _NAME + r"(?![\p{L}\p{N}])")
 #: A district, hamlet or estate of a town, named after its kind ("barrio de Los Dolores",
 #: "pedanía de La Aljorra", "urbanización Costa Nova"): MEDDOCAN files it as a territory.
 _DISTRICT = regex.compile(
@@ -180,6 +183,9 @@ _DISTRICT = regex.compile(
     r"|provincia|municipio|localidad|ciudad|villa|finca|paraje|partida|valle|paso[ ]fronterizo"
     # a region abroad named with its kind (the tenth set written blind: "estado de Edo, Nigeria")
     r"|puerto|estado|departamento|condado"
+    # a region abroad and an industrial estate (the eleventh set: "Gujrat (región del Punjab)", "la
+    # nave que la empresa tiene en el polígono de Palmones")
+    r"|región|polígono(?:[ ]industrial)?"
     # a mountain range ("las colmenas entre Ateca y la sierra de Vicor": the eighth set)
     r"|sierra)[ ](?:(?:de|del)[ ])?"
     + _PLACE_NAME + r"(?![\p{L}\p{N}])")
@@ -210,10 +216,15 @@ _SIGNED = regex.compile(
     + r"(?:[-/]\p{Lu}[\p{L}’']*)?,[ \t]*(?:(?:a[ ])?\d{1,2}(?:[ ](?:de[ ]|d['’])|[/.-]\d)"
     r"|(?:19|20)\d{2}ko[ ]\p{Ll}+[ ]\d{1,2})")  # Basque: "Barakaldo, 2026ko urriaren 20a"
 #: A capitalised name of one or two words after "en" or "de", then a country in parentheses.
+#: The word before "de" that makes the name after it where one is from ("natural de").
+_ORIGIN_BEFORE = regex.compile(r"(?i:natural|vecin[oa]s?|procedentes?|originari[oa]s?|oriund[oa]s?)[ \t]+$")
 _BEFORE_COUNTRY = regex.compile(
-    r"(?<![\p{L}\p{N}])(?:en|de)[ \t]+(?P<town>\p{Lu}[\p{L}’']+"
+    r"(?<![\p{L}\p{N}])(?P<prep>en|de|desde|hacia|hasta)[ \t]+(?P<town>\p{Lu}[\p{L}’']+"
     r"(?:[ \t]+(?:(?:upon|on|am|an|der|de|del|la|le|sur|do|da)[ \t]+)?\p{Lu}[\p{L}’']+){0,2})"
-    r"[ \t]*\([ \t]*(?P<country>\p{Lu}[\p{L} .]{1,30}?)[ \t]*\)")
+    r"(?:[ \t]*\([ \t]*(?P<country>\p{Lu}[\p{L} .]{1,30}?)[ \t]*\)"
+    # or after a comma, the sentence or the parenthesis ending with it (the eleventh set written
+    # blind: "su nuera (natural de Cebú, Filipinas)", "desde Burdeos (Francia)")
+    r"|,[ \t]*(?P<country>\p{Lu}[\p{L}]+(?:[ ]\p{Lu}[\p{L}]+)?)(?=[ \t]*(?:[.;)\n]|$)))")
 #: Where a town after a postal code ends: punctuation, a parenthesis or the line's end.
 _TOWN_END = regex.compile(r"[ \t]*(?:[.,;(\n]|$)")
 #: What may not follow the place: a hyphen and a letter ("Tolosa-Hunt"), a digit, "@".
@@ -370,6 +381,8 @@ class LonePlaces:
             # as a sex: the tenth set written blind)
             if fold(m["name"]) in self.stop or not _within(taken, start, end):
                 continue
+            if m["name"].isupper() and len(m["name"]) <= 4:
+                continue  # an acronym: "la región del CO" (the optic canal), no place
             found.append(Span(start, end, town, source=SOURCE))
             taken = sorted([*taken, (start, end)])
         for m in _COVE.finditer(text):  # "frente a Cala Anguila": a cove or a beach by its name
@@ -404,6 +417,8 @@ class LonePlaces:
             span = queue.pop(0)
             digits = text[span.start : span.end].strip().isdigit()
             m = (_AFTER_CODE if digits else _AFTER_PLACE).match(text, span.end)
+            if m is None and span.label == town:  # "llegan desde Barcelona y Baza": a known place
+                m = _AND_PLACE.match(text, span.end)
             if m is None:
                 continue
             words = list(_WORD.finditer(m["name"]))
@@ -706,6 +721,9 @@ class LonePlaces:
         for m in _BEFORE_COUNTRY.finditer(text):
             if places.get(fold(m["country"])) != "country" or fold(m["town"]) in self.stop:
                 continue
+            if (m["prep"] == "de" and text[m.end("town")] == ","
+                    and not _ORIGIN_BEFORE.search(text, max(0, m.start() - 20), m.start())):
+                continue  # "la familia de Pedro, Francia y…": after a comma, only where one is from
             start, end = m.span("town")
             # a town the tables hold too: the whole name ("natural de Newcastle upon Tyne (Reino
             # Unido)", which the steps after would cut at "upon")

@@ -448,3 +448,31 @@ def test_the_name_given_right_after_a_birth_is_the_childs(text: str, name: str) 
     assert STEP is not None
     assert [(text[s.start:s.end], s.label) for s in STEP.newborn(text, [])] == [(name, RELATIVE)]
     assert STEP.newborn("Nació un varón, Apgar 9/10.", []) == []  # a score, no name
+
+
+@pytest.mark.parametrize("text, name", [
+    # the eleventh set written blind: no kinship word before a partner's name
+    ("Situación social: Casado con Mihaela; hijos Andrei y Daria.", "Mihaela"),
+    ("Casado con Nazia Bibi; cuatro hijos.", "Nazia Bibi"),
+    ("Es viuda de Anselmo Ruiz desde 2010.", "Anselmo Ruiz"),
+])
+def test_a_partner_named_after_the_word_that_says_so(text: str, name: str) -> None:
+    assert STEP is not None
+    assert [(text[s.start:s.end], s.label) for s in STEP.partner(text, [])] == [(name, RELATIVE)]
+
+
+@pytest.mark.parametrize("text", [
+    "Casado con Hacienda no tiene deudas.",   # a word of the language, no name
+    "Viuda de Guerra por parte de padre.",
+])
+def test_no_partner_from_a_word(text: str) -> None:
+    assert STEP is not None and STEP.partner(text, []) == []
+
+
+def test_a_clinician_named_after_a_qualified_role() -> None:
+    clinician = "NOMBRE_PERSONAL_SANITARIO"
+    step = LoneNames.for_pack(load_pack("es"), PATIENT, RELATIVE, clinician)
+    text = "Dudas: enfermera de práctica avanzada, Ainara Sagüés, 848 42 25 86."
+    assert step is not None
+    assert [(text[s.start:s.end], s.label) for s in step.role_named(text, [])] == [
+        ("Ainara Sagüés", clinician)]

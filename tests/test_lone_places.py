@@ -603,3 +603,37 @@ def test_a_galician_street_with_its_particle() -> None:
 def test_a_mountain_range_by_its_name() -> None:
     text = "apicultor con unas 300 colmenas repartidas entre Ateca y la sierra de Vicor, que vende miel."
     assert ("Vicor", TOWN) in _found(text)
+
+
+@pytest.mark.parametrize("text, place", [
+    # the eleventh set written blind: a town before its country after "desde", or after a comma
+    ("Contactado el 18/11/2025 desde Burdeos (Francia). Informa de que", "Burdeos"),
+    ("Vive con su nuera (natural de Cebú, Filipinas) y la nieta.", "Cebú"),
+    # a region abroad and an industrial estate by their kind
+    ("Natural de Gujrat (región del Punjab), en España desde 2006.", "Punjab"),
+    ("en la nave que la empresa tiene en el polígono de Palmones, la amoladora rebotó", "Palmones"),
+    # a road's direction
+    ("circulaba por la A-4, km 312, sentido Madrid, cuando fue alcanzada", "Madrid"),
+])
+def test_towns_abroad_regions_estates_and_directions(text: str, place: str) -> None:
+    assert (place, TOWN) in _found(text)
+
+
+def test_a_known_place_after_a_town_and_y_goes_on_with_it() -> None:
+    text = "Los otros hijos llegan desde Barcelona y Baza por la mañana."
+    barcelona = text.index("Barcelona")
+    spans = [Span(barcelona, barcelona + len("Barcelona"), TOWN)]
+    assert ("Baza", TOWN) in _found(text, spans)
+    # a word that is no place of the tables does not
+    text = "Llegan desde Barcelona y Rápidamente se marchan."
+    assert not [f for f in _found(text, [Span(13, 22, TOWN)]) if f[0] == "Rápidamente"]
+
+
+@pytest.mark.parametrize("text", [
+    "fractura del techo de la órbita que se extendía a la región del CO, con hundimiento",  # an acronym
+    "El coche de Gómez, Francia y su hermano.",   # after a bare "de" and a comma: no birthplace
+    "El coche de Gómez, Francia.",
+    "Dolor en la región lumbar que irradia.",
+])
+def test_no_place_from_an_acronym_a_person_or_a_body_region(text: str) -> None:
+    assert not [f for f in _found(text) if f[1] == TOWN and f[0] in ("CO", "Gómez", "Francia")]
