@@ -646,7 +646,7 @@ _SURROGATE_MAPS = ("capitals", "institutions", "sex_words", "age_units", "neutra
 #: and a fixed phone number keeps its original's two-digit prefix (no ``area_codes``).
 _SURROGATE_OPTIONAL_MAPS = ("home_country", "country_aliases", "country_display", "world_regions",
                             "nationalities", "descriptions_kept", "area_codes", "community_adjectives",
-                            "community_after_de", "date_readings",
+                            "community_after_de", "date_readings", "date_number_words",
                             "postal_prefixes", "phone_plans",
                             "street_type_endings", "patient_sex_phrases", "devotional_names",
                             "hypocoristics", "islands")

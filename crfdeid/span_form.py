@@ -239,6 +239,8 @@ _NEXT_WORD = regex.compile(r"[ \t]+(?P<word>\p{Lu}[\p{L}\p{M}]+)(?![\p{L}\p{M}\d
 #: The reference sequence of a variant written in HGVS just before a span: "c." of "BRCA2
 #: c.5946del", "p.Ser" of "p.Ser1982fs" (a letter alone, a dot, and the token up to the span).
 _HGVS = regex.compile(r"(?<![\p{L}\p{N}])[cgmnopr]\.[\p{L}\p{N}_*>-]*$")
+#: A line of numbers only, four or more (a table's row, maybe a date first): no telephone's.
+_NUMBERS_ONLY = regex.compile(r"[ \t]*(?:[\d][\d/.,:-]*[ \t]+){3,}[\d][\d/.,:-]*[ \t]*")
 #: A run of a telephone number's digits and separators around a span.
 _PHONE_RUN = regex.compile(r"\+?\(?\d[\d \t./()-]*\d|\d")
 #: The fewest digits of a telephone or fax number (MEDDOCAN train+dev: every one has 6 or more).
@@ -685,6 +687,9 @@ class SpanForm:
                 or _SCALE_BEFORE.search(text, max(0, span.start - 24), span.start)):
             return True  # "Pfeiffer 7 errores" (a test) with "Pfeiffer" as a town
         if kind in ("phone", "fax"):
+            if span.score is not None and value.lstrip()[:1] in "12345" and _NUMBERS_ONLY.fullmatch(
+                    _line_at(text, span.start)):
+                return True  # a table's row of values ("16/09  102  128  131  138", glucose by day)
             run = next((m for m in _PHONE_RUN.finditer(text, max(0, span.start - 40), span.end + 40)
                         if m.start() <= span.start < m.end() or span.start <= m.start() < span.end), None)
             digits = sum(c.isdigit() for c in (run.group() if run is not None else value))

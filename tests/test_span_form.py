@@ -1212,3 +1212,15 @@ def test_a_name_in_capitals_runs_on_over_a_surname_whatever_its_last_word() -> N
     # the tenth set written blind: "LOUZAO", no surname of the tables, had left "FREIRE" in clear
     text = "MÉDICO RESPONSABLE: DR. XOSÉ MANUEL LOUZAO FREIRE   N.º COL.: 15 15 09244"
     assert (CLINICIAN, "XOSÉ MANUEL LOUZAO FREIRE") in _tidied(text, (CLINICIAN, "XOSÉ MANUEL LOUZAO"))
+
+
+def test_a_tables_row_of_values_is_no_telephone() -> None:
+    # the eleventh set written blind: glucose by day in a tab-separated table (detection reads the
+    # tabs as spaces) had its values replaced as telephone numbers ("128 131 138" -> "684 152 222")
+    phone = "NUMERO_TELEFONO"
+    text = "Fecha Ayunas Post-desayuno Post-comida Post-cena\n16/09 102 128 131 138\n17/09 99 122 144 126\n"
+    assert _tidied(text, (phone, "128 131 138"), (phone, "122 144 126")) == []
+    # a line of telephone numbers alone is still one, and so is a number after its field's name
+    text = "Contacto:\n965 33 18 47  /  636 70 18 44\nTel. 128 131 138\n"
+    assert _tidied(text, (phone, "965 33 18 47"), (phone, "636 70 18 44"), (phone, "128 131 138")) == [
+        (phone, "965 33 18 47"), (phone, "636 70 18 44"), (phone, "128 131 138")]

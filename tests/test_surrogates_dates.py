@@ -168,3 +168,54 @@ def test_a_decade_stays_a_decade():
         decade, year = new_texts(run(text, ("FECHAS", "1970"), ("FECHAS", "2015"), seed=seed))
         assert decade.endswith("0") and decade != "1970" and len(decade) == 4, (seed, decade)
         assert year != "2015"
+
+
+#: Spanish number words back to values, for the tests' own reading of a date in words.
+_WORDS = {"uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8,
+          "nueve": 9, "diez": 10, "once": 11, "doce": 12, "trece": 13, "catorce": 14, "quince": 15,
+          "dieciséis": 16, "diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "veinte": 20,
+          "veintiuno": 21, "veintidós": 22, "veintitrés": 23, "veinticuatro": 24, "veinticinco": 25,
+          "veintiséis": 26, "veintisiete": 27, "veintiocho": 28, "veintinueve": 29, "treinta": 30,
+          "cuarenta": 40, "cincuenta": 50, "sesenta": 60, "setenta": 70, "ochenta": 80, "noventa": 90,
+          "novecientos": 900}
+_MONTHS = ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
+           "octubre", "noviembre", "diciembre"]
+
+
+def _read_words(words: str) -> int:
+    total = current = 0
+    for word in words.split():
+        if word == "mil":
+            total += (current or 1) * 1000
+            current = 0
+        elif word != "y":
+            current += _WORDS[word]
+    return total + current
+
+
+@pytest.mark.parametrize("original, day, month, year", [
+    # the eleventh set written blind: a letter's date and a dictated report's, kept whole before
+    ("doce de noviembre de dos mil veinticinco", 12, 11, 2025),
+    ("tres de febrero de dos mil veintiuno", 3, 2, 2021),
+    ("treinta y uno de enero de dos mil veinte", 31, 1, 2020),
+])
+def test_a_date_in_words_is_shifted_by_whole_weeks_and_written_in_words(original, day, month, year):
+    for seed in range(1, 6):
+        new = GEN.generate(original, D, 0, state(original, seed))
+        assert not new.kept and new.text != original
+        match = re.fullmatch(r"(.+?) de (\w+) de (.+)", new.text)
+        assert match is not None and not any(c.isdigit() for c in new.text), new.text
+        shifted_date = dt.date(_read_words(match[3]), _MONTHS.index(match[2]) + 1, _read_words(match[1]))
+        weeks, rest = divmod((dt.date(year, month, day) - shifted_date).days, 7)
+        assert rest == 0 and 53 <= weeks <= 260
+
+
+def test_a_date_in_words_keeps_a_day_in_digits_and_the_case_of_its_words():
+    new = GEN.generate("4 de mayo de mil novecientos cincuenta y ocho", D, 0, state("x", 2)).text
+    assert re.fullmatch(r"\d{1,2} de \w+ de mil novecientos [a-z ]+", new), new
+    new = GEN.generate("Marzo de Dos Mil Diez", D, 0, state("x", 2)).text
+    assert re.fullmatch(r"[A-Z]\w+ de Dos mil [a-z]+", new), new  # its first letter's case
+    new = GEN.generate("DOCE DE NOVIEMBRE DE DOS MIL VEINTICINCO", D, 0, state("x", 2)).text
+    assert new.isupper() and "MIL" in new, new
+    # a year in digits is the usual reading's
+    assert GEN.generate("12 de marzo de 2010", D, 0, state("x", 2)).note == "shifted"

@@ -260,6 +260,14 @@ class SurrogateData:
         #: capitals of clinical text that are no one's initials ("HTA", "TAC", "NHC"), folded
         self.medical_acronyms = frozenset(fold(w) for w in extra.get("medical_acronyms") or ())
         self.date_readings = self._date_readings(pack, extra.get("date_readings") or {})
+        #: value -> its words as written (the ages' number words and ``date_number_words``), the
+        #: first form of each the one a surrogate writes: a date in words is shifted in words
+        self.number_words: dict[int, tuple[str, ...]] = {}
+        for section in ("age_number_words", "date_number_words"):
+            for value, forms in (extra.get(section) or {}).items():
+                if not str(value).isdigit():
+                    raise PackError(f"{section!r}: {value!r} is not a number", pack.path / "surrogates.yaml")
+                self.number_words[int(value)] = tuple([forms] if isinstance(forms, str) else forms)
         self.patient_sex_phrases = {
             sex: [phrases] if isinstance(phrases, str) else list(phrases)
             for sex, phrases in (extra.get("patient_sex_phrases") or {}).items()

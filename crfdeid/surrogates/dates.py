@@ -339,8 +339,79 @@ class DateGenerator:
             word = abbreviations[min(index, len(abbreviations) - 1)]
         return match_case(part.text, word)
 
+    def in_words(self, text: str, state: DocumentState) -> Surrogate | None:
+        """A date whose year is written in words ("a doce de noviembre de dos mil veinticinco", a
+        letter's or a certificate's), shifted like any other and written back in words — the day
+        in words or digits as it was, the month in its case. None for any other date. Before,
+        it was read as a month alone and kept: the whole date in clear."""
+        words = self._word_values()
+        if not words:
+            return None
+        tokens = list(_TOKEN.finditer(text))
+        at = next((i for i, t in enumerate(tokens) if not t.group().isdigit() and len(t.group()) >= 3
+                   and self.data.pack.month(t.group()) is not None), None)
+        if at is None:
+            return None
+        year_run = _number_run(tokens, at + 1, words, skip=("de", "del", "año"))
+        if year_run is None or year_run[2] < 1000:
+            return None
+        day_run = None
+        before = [t for t in tokens[:at] if fold(t.group()) not in ("de", "a", "el", "dia")]
+        if before and before[-1].group().isdigit() and 1 <= int(before[-1].group()) <= 31:
+            day_run = (before[-1].start(), before[-1].end(), int(before[-1].group()))
+        elif before:
+            day_run = _number_run(tokens, tokens.index(before[-1]), words, backwards=True)
+        month = self.data.pack.month(tokens[at].group())
+        if month is None:
+            return None
+        day = day_run[2] if day_run is not None and 1 <= day_run[2] <= 31 else None
+        try:
+            reference = dt.date(year_run[2], month.number, day or 15)
+            new = reference + self.shift(state)
+            spelled = [(year_run, self._spelled(new.year, text[year_run[0]:year_run[1]]))]
+        except (ValueError, OverflowError, KeyError):
+            return None
+        target = self.data.pack.months[new.month - 1]
+        month_word = match_case(tokens[at].group(), target.name)
+        spelled.append(((tokens[at].start(), tokens[at].end(), 0), month_word))
+        if day_run is not None and day is not None:
+            old = text[day_run[0]:day_run[1]]
+            spelled.append((day_run, str(new.day) if old.isdigit() else self._spelled(new.day, old)))
+        out = text
+        for (start, end, _), word in sorted(spelled, key=lambda x: -x[0][0]):
+            out = out[:start] + word + out[end:]
+        return Surrogate(out, note="shifted, in words")
+
+    def _word_values(self) -> dict[str, int]:
+        """folded number word -> value (the pack's ``number_words``)."""
+        return {fold(f): value for value, forms in self.data.number_words.items() for f in forms}
+
+    def _spelled(self, value: int, like: str) -> str:
+        """``value`` in the pack's number words (1-99, hundreds and thousands a year needs), in the
+        case of ``like``; KeyError when the pack lacks a word it needs."""
+        forms = self.data.number_words
+
+        def below_hundred(n: int) -> str:
+            if n in forms:
+                return forms[n][0]
+            return f"{forms[n - n % 10][0]} y {forms[n % 10][0]}"  # the pack's tens and units
+
+        parts = []
+        thousands, rest = divmod(value, 1000)
+        if thousands:
+            parts.append(forms[1000][0] if thousands == 1 else f"{below_hundred(thousands)} {forms[1000][0]}")
+        hundreds, rest = divmod(rest, 100) if rest >= 100 else (0, rest)
+        if hundreds:
+            parts.append(forms[hundreds * 100][0])
+        if rest:
+            parts.append(below_hundred(rest))
+        return match_case(like, " ".join(parts))
+
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         """Fallback chain: shifted -> digits replaced (unreadable, or the shift would not show)."""
+        worded = self.in_words(text, state)
+        if worded is not None and normalise(worded.text) != normalise(text):
+            return worded
         parsed = self.parse(text)
         if parsed is None or not parsed.parts:
             if any(c.isnumeric() for c in text):
@@ -382,6 +453,42 @@ class DateGenerator:
 
 #: What says a year is a decade: "la década de 1970", "los años 1980".
 _DECADE_BEFORE = re.compile(r"(?i:d[ée]cada|años)\s+(?:de\s+(?:los\s+)?)?$")
+
+
+def _number_run(tokens: list[re.Match[str]], at: int, words: dict[str, int], skip: tuple[str, ...] = (),
+                backwards: bool = False) -> tuple[int, int, int] | None:
+    """(start, end, value) of the run of number words from token ``at`` on (or back from it),
+    ``skip`` words before it: "dos mil veinticinco" -> 2025, "mil novecientos cincuenta y ocho"
+    -> 1958. "y" joins tens and units only ("… veinticinco y tres días" ends at "veinticinco");
+    a thousand multiplies what comes before it."""
+    step = -1 if backwards else 1
+    i = at
+    while not backwards and 0 <= i < len(tokens) and fold(tokens[i].group()) in skip:
+        i += 1
+    run: list[re.Match[str]] = []
+    while 0 <= i < len(tokens) and (fold(tokens[i].group()) in words or fold(tokens[i].group()) == "y"):
+        run.append(tokens[i])
+        i += step
+    run.sort(key=lambda m: m.start())
+    values = [words.get(fold(m.group())) for m in run]
+    for k, value in enumerate(values):  # a "y" not between tens and a unit cuts the run there
+        if value is None and not (0 < k < len(values) - 1 and values[k - 1] in _TENS
+                                  and (values[k + 1] or 0) in range(1, 10)):
+            run, values = (run[k + 1:], values[k + 1:]) if backwards else (run[:k], values[:k])
+            break
+    if not run or values[0] is None:
+        return None
+    total = current = 0
+    for value in values:
+        if value == 1000:
+            total += (current or 1) * 1000
+            current = 0
+        elif value is not None:
+            current += value
+    return run[0].start(), run[-1].end(), total + current
+
+
+_TENS = frozenset(range(30, 100, 10))
 
 
 def _is_clock(text: str, start: int, end: int) -> bool:
