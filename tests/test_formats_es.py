@@ -654,12 +654,13 @@ BLIND10 = BLIND.parent / "es_blind10"
 #: "Espanya" (kept by the policy); an insurer with no legal form ("Agroseguros Sobrarbe"); regions
 #: and places no table holds ("La Mancha", "Panciu", "A Malata", the fishing ground "Gran Sol"); a
 #: street whose type is a word ("la Carrera Espinel"); occupations in contexts no step reads
-#: ("Jornalero agrícola:", "y camarera de pisos", "que fue trabajador siderúrgico", "y Uxía,
-#: fisioterapeuta"); names after "y" and a newborn's ("Uxía", "Davi"); a nickname in brackets
-#: after a name the tagger took for a company ("Cova"); an event ("pregonera de la Fira de
-#: l'Aixada"); "enero de 2024", "junio", "2021" and "Palma" are also surrogates or words of other
-#: spans. Words: the same, the kinds of bodies' names ("Sección de Epidemiología", "Servei",
-#: "Comunidad"), a legal form kept ("LLC", "Coop"), a surrogate's "Real" and "Talleres".
+#: ("Jornalero agrícola:", "que fue trabajador siderúrgico"; "y camarera de pisos", "y Uxía,
+#: fisioterapeuta", "Uxía" and a newborn's "Davi" are found since the thirteenth round); a
+#: nickname in brackets after a name the tagger took for a company ("Cova"); an event
+#: ("pregonera de la Fira de l'Aixada"); "enero de 2024", "junio", "2021" and "Palma" are also
+#: surrogates or words of other spans. Words: the same, the kinds of bodies' names ("Sección de
+#: Epidemiología", "Servei", "Comunidad"), a legal form kept ("LLC", "Coop"), a surrogate's "Real"
+#: and "Talleres".
 BLIND10_LEAKS = {
     ('cr01_traumatologia_barbastro', 'Agroseguros Sobrarbe'), ('cr01_traumatologia_barbastro', 'España'),
     ('cr02_medicina_interna_toro', 'enero de 2024'), ('cr03_medicina_trabajo_valdepenas', 'España'),
@@ -670,11 +671,9 @@ BLIND10_LEAKS = {
     ('cr09_nefrologia_xativa', 'España'), ('cr10_neurologia_manresa', 'Espanya'),
     ('cr10_neurologia_manresa', "pregonera de la Fira de l'Aixada"),
     ('cr11_medicina_forense_figueres', 'España'), ('cr12_neumologia_ferrol', 'A Malata'),
-    ('cr12_neumologia_ferrol', 'Gran Sol'), ('cr12_neumologia_ferrol', 'Uxía'),
-    ('cr12_neumologia_ferrol', 'fisioterapeuta'), ('cr14_cardiologia_aviles', 'Cova'),
+    ('cr12_neumologia_ferrol', 'Gran Sol'), ('cr14_cardiologia_aviles', 'Cova'),
     ('cr14_cardiologia_aviles', 'trabajador siderúrgico'), ('cr17_obstetricia_miranda_de_ebro', '2021'),
-    ('cr17_obstetricia_miranda_de_ebro', 'Davi'),
-    ('cr17_obstetricia_miranda_de_ebro', 'camarera de pisos'), ('cr18_medicina_interna_mao', 'Palma'),
+    ('cr18_medicina_interna_mao', 'Palma'),
 }
 BLIND10_WORD_LEAKS = {
     ('cr01_traumatologia_barbastro', 'Agroseguros'), ('cr01_traumatologia_barbastro', 'España'),
@@ -695,11 +694,11 @@ BLIND10_WORD_LEAKS = {
     ('cr12_neumologia_ferrol', 'Amianto'), ('cr12_neumologia_ferrol', 'Comarca'),
     ('cr12_neumologia_ferrol', 'FREIRE'), ('cr12_neumologia_ferrol', 'Gran'),
     ('cr12_neumologia_ferrol', 'Malata'), ('cr12_neumologia_ferrol', 'Sol'),
-    ('cr12_neumologia_ferrol', 'Uxía'), ('cr13_pediatria_lalin', 'Ponte'),
+    ('cr13_pediatria_lalin', 'Ponte'),
     ('cr13_pediatria_lalin', 'Travesa'), ('cr13_pediatria_lalin', 'Álvarez'),
     ('cr14_cardiologia_aviles', 'Cova'), ('cr15_digestivo_eibar', 'CNC'), ('cr15_digestivo_eibar', 'Coop'),
     ('cr16_urologia_tudela', 'Congelados'), ('cr16_urologia_tudela', 'Reina'),
-    ('cr17_obstetricia_miranda_de_ebro', 'Davi'), ('cr18_medicina_interna_mao', 'City'),
+    ('cr18_medicina_interna_mao', 'City'),
     ('cr18_medicina_interna_mao', 'Comunidad'), ('cr18_medicina_interna_mao', 'Direcció'),
     ('cr18_medicina_interna_mao', 'Epidemiologia'), ('cr18_medicina_interna_mao', 'Pública'),
     ('cr18_medicina_interna_mao', 'Servei'),
@@ -722,3 +721,88 @@ def test_what_the_embedded_model_finds_in_the_tenth_blind_set(blind10: dict[str,
     # deidentify point (benchmarks/formats.py's measure); after the twelfth round they prompted
     # this test's measure gives 0.873 / 0.906
     assert _recall(blind10, point) >= floor
+
+# -- the eleventh set written blind ----------------------------------------------------------------
+BLIND11 = BLIND.parent / "es_blind11"
+#: What still leaks from the eleventh set (blind once, then read: the thirteenth round): "España"
+#: (kept by the policy) and "Guardia Civil" (kept); bodies no list or rule names ("MUTUA LABORAL DEL
+#: SUR", "Salud Responde", "Servicio de Urgencias Canario", the Asturian and Portuguese health
+#: services, "Panadería Os Muíños"); a doctor's name in a dictated report typed in lower case
+#: ("al doctor sanguino"); an Asturian daughter ("fía, Covadonga"); a parish and a village no table
+#: holds ("Barcia", "Cadavedo", "Saillagouse", "Pyrénées-Orientales"), a comarca ("l'Alcoià"); a
+#: role ("presidente de la Sociedad de Ganaderos del Occidente"); occupations in contexts no step
+#: reads ("de jornalero en el olivar", "Ganadero jubilado" under a heading); a table of vaccine lots
+#: ("X3B471V"); "2009", "2022", "2013", "2015", "2005", "03/2024" and "agosto" are also surrogates
+#: of other dates (a year shifted by whole weeks may stay). Words: the same, the kinds of names
+#: ("Área", "Sector", "Bufete … Abogados"), a legal form kept ("Coop").
+BLIND11_LEAKS = {
+    ('cr02_urgencias_algeciras', 'España'), ('cr02_urgencias_algeciras', 'MUTUA LABORAL DEL SUR'),
+    ('cr03_farmacia_orihuela', 'España'), ('cr04_radiologia_don-benito', 'sanguino'),
+    ('cr05_urologia_zafra', '2009'), ('cr06_rehabilitacion_ejea', 'España'),
+    ('cr07_psiquiatria_ponteareas', 'Guardia Civil'),
+    ('cr07_psiquiatria_ponteareas', 'Panadería Os Muíños'), ('cr08_anestesia_andujar', 'España'),
+    ('cr08_anestesia_andujar', 'Salud Responde'), ('cr08_anestesia_andujar', 'jornalero'),
+    ('cr09_emergencias_luarca', 'Barcia'), ('cr09_emergencias_luarca', 'Cadavedo'),
+    ('cr09_emergencias_luarca', 'Covadonga'), ('cr09_emergencias_luarca', 'Ganadero'),
+    ('cr09_emergencias_luarca', "SERVICIU DE SALÚ DEL PRINCIPÁU D'ASTURIES"),
+    ('cr09_emergencias_luarca', 'presidente de la Sociedad de Ganaderos del Occidente'),
+    ('cr10_neurologia_verin', '2022'),
+    ('cr10_neurologia_verin', 'Unidade Local de Saúde de Trás-os-Montes e Alto Douro'),
+    ('cr12_geriatria_guadix', '2013'), ('cr12_geriatria_guadix', '2015'),
+    ('cr13_hospitalizacion-domicilio_alcoy', 'Alcoi'),
+    ('cr13_hospitalizacion-domicilio_alcoy', "l'Alcoià"), ('cr14_oncologia_puigcerda', '03/2024'),
+    ('cr14_oncologia_puigcerda', 'Pyrénées-Orientales'), ('cr14_oncologia_puigcerda', 'Saillagouse'),
+    ('cr15_medicina-preventiva_inca', '2005'), ('cr15_medicina-preventiva_inca', 'España'),
+    ('cr15_medicina-preventiva_inca', 'MN4410K'), ('cr15_medicina-preventiva_inca', 'W1C882A'),
+    ('cr15_medicina-preventiva_inca', 'X3B471V'), ('cr17_valoracion-dano_icod', 'Guardia Civil'),
+    ('cr17_valoracion-dano_icod', 'Servicio de Urgencias Canario'),
+    ('cr17_valoracion-dano_icod', 'agosto'), ('cr18_digestivo_tafalla', 'España'),
+}
+BLIND11_WORD_LEAKS = {
+    ('cr02_urgencias_algeciras', 'España'), ('cr02_urgencias_algeciras', 'LABORAL'),
+    ('cr03_farmacia_orihuela', 'España'), ('cr04_radiologia_don-benito', 'ACC'),
+    ('cr04_radiologia_don-benito', 'Benito'), ('cr05_urologia_zafra', 'Dary'),
+    ('cr05_urologia_zafra', 'Luz'), ('cr05_urologia_zafra', 'Santos'),
+    ('cr06_rehabilitacion_ejea', '162231'), ('cr06_rehabilitacion_ejea', 'Coop'),
+    ('cr06_rehabilitacion_ejea', 'España'), ('cr06_rehabilitacion_ejea', 'SECTOR'),
+    ('cr06_rehabilitacion_ejea', 'mayo'), ('cr07_psiquiatria_ponteareas', 'Condado'),
+    ('cr07_psiquiatria_ponteareas', 'ING'), ('cr07_psiquiatria_ponteareas', 'Muíños'),
+    ('cr07_psiquiatria_ponteareas', 'Panadería'), ('cr07_psiquiatria_ponteareas', 'Álvaro'),
+    ('cr08_anestesia_andujar', 'España'), ('cr08_anestesia_andujar', 'Responde'),
+    ('cr09_emergencias_luarca', 'ASTURIES'), ('cr09_emergencias_luarca', 'Barcia'),
+    ('cr09_emergencias_luarca', 'Cadavedo'), ('cr09_emergencias_luarca', 'Covadonga'),
+    ('cr09_emergencias_luarca', 'Ganaderos'), ('cr09_emergencias_luarca', 'Occidente'),
+    ('cr09_emergencias_luarca', 'PRINCIPÁU'), ('cr09_emergencias_luarca', 'SALÚ'),
+    ('cr09_emergencias_luarca', 'SERVICIU'), ('cr09_emergencias_luarca', 'Sociedad'),
+    ('cr10_neurologia_verin', 'Alto'), ('cr10_neurologia_verin', 'Douro'),
+    ('cr10_neurologia_verin', 'Esq'), ('cr10_neurologia_verin', 'Montes'),
+    ('cr10_neurologia_verin', 'Unidade'), ('cr10_neurologia_verin', 'ZY8'),
+    ('cr12_geriatria_guadix', 'Predilecto'), ('cr13_hospitalizacion-domicilio_alcoy', 'Alcoià'),
+    ('cr13_hospitalizacion-domicilio_alcoy', 'Filatures'), ('cr14_oncologia_puigcerda', 'CERDAGNE'),
+    ('cr14_oncologia_puigcerda', 'Madame'), ('cr14_oncologia_puigcerda', 'Orientales'),
+    ('cr14_oncologia_puigcerda', 'Pyrénées'), ('cr14_oncologia_puigcerda', 'Saillagouse'),
+    ('cr15_medicina-preventiva_inca', 'España'), ('cr15_medicina-preventiva_inca', 'MN4410K'),
+    ('cr15_medicina-preventiva_inca', 'W1C882A'), ('cr15_medicina-preventiva_inca', 'X3B471V'),
+    ('cr16_maxilofacial_yecla', 'Levante'), ('cr17_valoracion-dano_icod', 'Abogados'),
+    ('cr17_valoracion-dano_icod', 'Bufete'), ('cr17_valoracion-dano_icod', 'Canario'),
+    ('cr17_valoracion-dano_icod', 'Dorta'), ('cr17_valoracion-dano_icod', 'Urgencias'),
+    ('cr17_valoracion-dano_icod', 'VII'), ('cr18_digestivo_tafalla', 'España'),
+}
+
+
+@pytest.fixture(scope="module")
+def blind11() -> dict[str, Document]:
+    return load_corpus([BLIND11])
+
+
+def test_what_leaks_from_the_eleventh_blind_set_is_what_we_know_of(blind11: dict[str, Document]) -> None:
+    _known_leaks_only(blind11, (18, 998), BLIND11_LEAKS, BLIND11_WORD_LEAKS)
+
+
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.81), ("deidentify", 0.85)])
+def test_what_the_embedded_model_finds_in_the_eleventh_blind_set(blind11: dict[str, Document], point: str,
+                                                                 floor: float) -> None:
+    # blind, once, with the code of 5be5b32 (2026-12-07): 0.774 on the best path, 0.821 at the
+    # deidentify point (benchmarks/formats.py's measure); after the thirteenth round they prompted
+    # 0.828 / 0.869
+    assert _recall(blind11, point) >= floor

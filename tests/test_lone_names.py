@@ -461,6 +461,19 @@ def test_a_partner_named_after_the_word_that_says_so(text: str, name: str) -> No
     assert [(text[s.start:s.end], s.label) for s in STEP.partner(text, [])] == [(name, RELATIVE)]
 
 
+def test_a_partners_name_takes_in_the_part_the_tagger_found() -> None:
+    # the eleventh set written blind: "Ospina" alone was found, "Luz Dary" stayed in clear
+    assert STEP is not None
+    text = "varón de 57 años, casado con Luz Dary Ospina (natural de Manizales, Colombia) y padre"
+    ospina = text.index("Ospina")
+    found = STEP.partner(text, [(ospina, ospina + len("Ospina"))])
+    assert [(text[s.start:s.end], s.label) for s in found] == [("Luz Dary Ospina", RELATIVE)]
+    # the whole name found already, or a span reaching out of it, stands
+    start = text.index("Luz")
+    assert STEP.partner(text, [(start, ospina + len("Ospina"))]) == []
+    assert STEP.partner(text, [(ospina, text.index("(natural") + 8)]) == []
+
+
 @pytest.mark.parametrize("text", [
     "Casado con Hacienda no tiene deudas.",   # a word of the language, no name
     "Viuda de Guerra por parte de padre.",
