@@ -172,6 +172,8 @@ _AFTER_PLACE = regex.compile(r"[ \t]*(?:\([ \t]*" + _NAME + r"[ \t]*\)|[,–-][ 
 #: After a town, another after "y"/"e" ("desde Barcelona y Baza": the eleventh set written blind);
 #: only a place of the pack's tables is taken.
 _AND_PLACE = regex.compile(r"[ \t]+(?:y|e|i)[ \t]+" + _NAME + r"(?![\p{L}\p{N}])")
+#: After a street or a road, the town it is in after "en".
+_IN_PLACE = regex.compile(r"[ \t]+en[ \t]+" + _NAME + r"(?![\p{L}\p{N}])")
 #: A district, hamlet or estate of a town, named after its kind ("barrio de Los Dolores",
 #: "pedanía de La Aljorra", "urbanización Costa Nova"): MEDDOCAN files it as a territory.
 _DISTRICT = regex.compile(
@@ -194,6 +196,11 @@ _DISTRICT = regex.compile(
 _DISTRICT_NAMED = regex.compile(
     r"(?<=(?<![\p{L}\p{N}])(?:el|la|en)[ ])(?P<whole>(?:Barrio|Barriada|Urbanización|Pedanía)[ ]"
     r"(?:(?:de|del|de[ ]la|de[ ]los|de[ ]las)[ ])?\p{Lu}[\p{L}’'-]+(?:[ ]\p{Lu}[\p{L}’'-]+){0,2})"
+    r"(?![\p{L}\p{N}])"
+    # mountains by their name after an article ("las rutas turísticas de las Montañas del Fuego":
+    # the eighth set written blind, which the thirteenth round's model no longer tagged)
+    r"|(?<=(?<![\p{L}\p{N}])(?:la|las|los|en)[ ])(?P<whole>(?:Montañas?|Sierra|Picos)[ ]"
+    r"(?:de|del|de[ ]la|de[ ]los|de[ ]las)[ ]\p{Lu}[\p{L}’'-]+(?:[ ]\p{Lu}[\p{L}’'-]+){0,2})"
     r"(?![\p{L}\p{N}])")
 #: A cove or a beach by its name after a preposition or an article ("mientras recogía las nasas
 #: frente a Cala Anguila": the eighth set written blind).
@@ -419,6 +426,8 @@ class LonePlaces:
             m = (_AFTER_CODE if digits else _AFTER_PLACE).match(text, span.end)
             if m is None and span.label == town:  # "llegan desde Barcelona y Baza": a known place
                 m = _AND_PLACE.match(text, span.end)
+            if m is None and span.label == labels.get("street"):  # "un área de servicio de la AP-7
+                m = _IN_PLACE.match(text, span.end)  # en La Jonquera": a known place, any size
             if m is None:
                 continue
             words = list(_WORD.finditer(m["name"]))

@@ -546,6 +546,9 @@ BLIND8_LEAKS = {
     ('cr17_infecciosas_aranda', 'España'), ('cr18_nefrologia_mostoles', 'España'),
 }
 BLIND8_WORD_LEAKS = {
+    # the kind of a Guardia Civil post the rule's name leaves out ("Puesto de la Guardia Civil de
+    # Alcañiz": the thirteenth round's model no longer takes it whole)
+    ('cr03_traumatologia_alcaniz', 'Puesto'),
     ('cr01_neumologia_ponferrada', 'España'), ('cr02_dermatologia_ourense', 'Adega'),
     ('cr02_dermatologia_ourense', 'España'), ('cr04_endocrinologia_merida', 'Ciudad'),
     ('cr04_endocrinologia_merida', 'Continuada'), ('cr04_endocrinologia_merida', 'España'),

@@ -526,6 +526,8 @@ def test_the_patients_own_towns_abroad_are_places(text: str, place: str) -> None
     ("Vive en la Barriada Príncipe Alfonso con su madre.", "Barriada Príncipe Alfonso"),
     ("Mientras recogía las nasas frente a Cala Anguila, presentó un síncope.", "Cala Anguila"),
     ("Su vivienda en Todoque quedó sepultada por la lava.", "Todoque"),
+    ("trabaja como camellero en las rutas turísticas de las Montañas del Fuego para", "Montañas del Fuego"),
+    ("Excursión a la Sierra de Guadarrama el domingo.", "Sierra de Guadarrama"),
     ("Varón de 66 años, natural de Pitres y vecino de Ferreirola, que trabajó como salador.", "Ferreirola"),
 ])
 def test_districts_coves_homes_and_neighbours_are_places(text: str, place: str) -> None:
@@ -617,6 +619,17 @@ def test_a_mountain_range_by_its_name() -> None:
 ])
 def test_towns_abroad_regions_estates_and_directions(text: str, place: str) -> None:
     assert (place, TOWN) in _found(text)
+
+
+def test_a_known_place_after_a_road_and_en_is_where_it_is() -> None:
+    # the tenth set written blind: a village of 3,000 people, which "en" alone does not make a place
+    step = LonePlaces.for_pack(load_pack("es"), {"town": TOWN, "country": COUNTRY, "street": "CALLE"})
+    assert step is not None
+    text = "mientras descansaba en un área de servicio de la AP-7 en La Jonquera, dos individuos"
+    road = text.index("AP-7")
+    found = [(text[s.start:s.end], s.label) for s in step.spans(text, [Span(road, road + 4, "CALLE")])]
+    assert ("La Jonquera", TOWN) in found
+    assert ("La Jonquera", TOWN) not in _found(text)  # not after any "en"
 
 
 def test_a_known_place_after_a_town_and_y_goes_on_with_it() -> None:
