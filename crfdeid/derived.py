@@ -16,16 +16,19 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
+import weakref
 from collections.abc import Callable, Iterable
 from types import ModuleType
 
 from . import cache as disk_cache
 from .langpack import LanguagePack
 
-#: (id of the pack, name) -> (the pack, the set): the pack is held so its id cannot be reused.
-_SETS: dict[tuple[int, str], tuple[LanguagePack, frozenset[str]]] = {}
-#: id of a pack -> (the pack, a hash of its files).
-_DIGESTS: dict[int, tuple[LanguagePack, str]] = {}
+#: (id of the pack, name) -> (the pack, the set), both weakly: a set lives as long as a step holds
+#: it (one only a load's building used would cost 4.5 MB in every process), and a pack's id
+#: reused by another pack is told by its reference.
+_SETS: dict[tuple[int, str], tuple[weakref.ref[LanguagePack], weakref.ref[frozenset[str]]]] = {}
+#: id of a pack -> (the pack, weakly, a hash of its files).
+_DIGESTS: dict[int, tuple[weakref.ref[LanguagePack], str]] = {}
 
 
 def pack_set(pack: LanguagePack, name: str, build: Callable[[], Iterable[str]],
@@ -34,22 +37,22 @@ def pack_set(pack: LanguagePack, name: str, build: Callable[[], Iterable[str]],
     say everything the set depends on besides the pack, "given|min=2"). A shipped pack's set is
     kept in the cache folder, keyed by the pack's files and the source of ``modules``."""
     found = _SETS.get((id(pack), name))
-    if found is not None:
-        return found[1]
+    if found is not None and found[0]() is pack and (alive := found[1]()) is not None:
+        return alive
     if disk_cache.shipped(pack.path):
         key = disk_cache.entry_key(pack_digest(pack), disk_cache.source_digest(*modules),
                                    unicodedata.unidata_version, name)
         value = disk_cache.fetch("pack-set", key, lambda: frozenset(build()), _dump, _load)
     else:
         value = frozenset(build())
-    _SETS[(id(pack), name)] = (pack, value)
+    _SETS[(id(pack), name)] = (weakref.ref(pack), weakref.ref(value))
     return value
 
 
 def pack_digest(pack: LanguagePack) -> str:
     """A hash of every file of the pack's folder (names and bytes), once per process."""
     found = _DIGESTS.get(id(pack))
-    if found is not None:
+    if found is not None and found[0]() is pack:
         return found[1]
     digest = hashlib.sha256()
     for path in sorted(p for p in pack.path.rglob("*") if p.is_file()):
@@ -58,7 +61,7 @@ def pack_digest(pack: LanguagePack) -> str:
         digest.update(len(name).to_bytes(8, "little") + name + len(data).to_bytes(8, "little"))
         digest.update(data)
     value = digest.hexdigest()[:32]
-    _DIGESTS[id(pack)] = (pack, value)
+    _DIGESTS[id(pack)] = (weakref.ref(pack), value)
     return value
 
 

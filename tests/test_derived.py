@@ -87,3 +87,18 @@ def test_a_damaged_entry_is_rebuilt(folder: Path) -> None:
     derived._SETS.clear()
     build = Builder({"a", "b"})
     assert derived.pack_set(pack, "test|d", build, (derived,)) == {"a", "b"} and build.calls == 1
+
+
+def test_a_set_no_step_holds_is_not_kept_in_memory(folder: Path, tmp_path: Path) -> None:
+    import gc
+
+    own = tmp_path / "mine"
+    shutil.copytree(load_pack("es").path, own)
+    pack = load_pack(own)
+    build = Builder({"x", "y"})
+    held = derived.pack_set(pack, "test|w", build, (derived,))
+    assert derived.pack_set(pack, "test|w", build, (derived,)) is held and build.calls == 1
+    del held
+    gc.collect()
+    derived.pack_set(pack, "test|w", build, (derived,))
+    assert build.calls == 2  # built again: nothing held the first one (4.5 MB of a load's sets)
