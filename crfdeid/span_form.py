@@ -43,7 +43,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import regex
 
@@ -150,6 +150,10 @@ _NEXT_GROUP = regex.compile(r" (?P<g>\d{3,4})(?![\p{L}\p{N}])")
 _CAPITALS_GLUED = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}{2,6}$")
 #: Letters glued to five digits or more, maybe a letter after them: a code, no place.
 _LETTERS_DIGITS = regex.compile(r"\p{L}+\d{5,}\p{L}?")
+#: Between a kinship word and a relative's name: a comma, maybe after whose or which one ("la
+#: hija de ambos, Milagros": the eleventh set written blind, where the tagger made her a town).
+_KIN_GAP = regex.compile(r"(?:[ ](?:de[ ]ambos|de[ ]los[ ]dos|de[ ]las[ ]dos|mayor|menor|pequeñ[oa]"
+                         r"|mediano|mediana))?,[ ]")
 #: A kinship word and a comma right before a span ("el padre, ").
 _KIN_COMMA_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?P<kin>\p{Ll}+)[ \t]*,[ \t]*$")
 #: A possessive and a kinship word just before a span: "su hija " of "su hija Maite".
@@ -239,6 +243,18 @@ _NEXT_WORD = regex.compile(r"[ \t]+(?P<word>\p{Lu}[\p{L}\p{M}]+)(?![\p{L}\p{M}\d
 #: The reference sequence of a variant written in HGVS just before a span: "c." of "BRCA2
 #: c.5946del", "p.Ser" of "p.Ser1982fs" (a letter alone, a dot, and the token up to the span).
 _HGVS = regex.compile(r"(?<![\p{L}\p{N}])[cgmnopr]\.[\p{L}\p{N}_*>-]*$")
+#: A law's or a decree's number and year, and what names it right before ("Ley 35/2015", "RD
+#: 1299/2006", "Real Decreto 1093/2017"): MEDDOCAN annotates none.
+_LAW = regex.compile(r"(?<![\p{L}\p{N}])(?i:ley(?:[ ]org[áa]nica)?|real[ ]decreto(?:[ ]legislativo|-ley)?"
+                     r"|r\.?[ ]?d\.?(?:[ ]?l\.?)?|decreto(?:[ ]foral|[ ]legislativo|-ley)?|orden"
+                     r"|directiva|reglamento(?:[ ]\(?ue\)?)?)[ \t]*(?:n\.?[º°o]\.?[ \t]*)?"
+                     r"(?P<number>\d{1,5}/(?:19|20)?\d{2})(?![\p{N}/])")
+
+
+@lru_cache(maxsize=4)
+def _law_numbers(text: str) -> tuple[tuple[int, int], ...]:
+    """Where the text names a law's or a decree's number and year (asked per span of a note)."""
+    return tuple(m.span("number") for m in _LAW.finditer(text))
 #: A line of numbers only, four or more (a table's row, maybe a date first): no telephone's.
 _NUMBERS_ONLY = regex.compile(r"[ \t]*(?:[\d][\d/.,:-]*[ \t]+){3,}[\d][\d/.,:-]*[ \t]*")
 #: A run of a telephone number's digits and separators around a span.
@@ -686,6 +702,8 @@ class SpanForm:
                 _SCORE_AFTER.match(text, span.end)
                 or _SCALE_BEFORE.search(text, max(0, span.start - 24), span.start)):
             return True  # "Pfeiffer 7 errores" (a test) with "Pfeiffer" as a town
+        if any(a <= span.start and span.end <= b for a, b in _law_numbers(text)):
+            return True  # "conforme al sistema de la Ley 35/2015": a law, no one's number ("Ley 28/2757")
         if kind in ("phone", "fax"):
             if span.score is not None and value.lstrip()[:1] in "12345" and _NUMBERS_ONLY.fullmatch(
                     _line_at(text, span.start)):
@@ -895,7 +913,7 @@ class SpanForm:
         the tagger took for an organisation): the relative's. Not a name of the place tables,
         nor a kind of facility or organisation."""
         if (self.relative is None or previous is None or previous.label != self.relative or span.fragments
-                or text[previous.end : span.start] != ", "):
+                or not _KIN_GAP.fullmatch(text, previous.end, span.start)):
             return span
         words = _WORDS.findall(text, previous.start, previous.end)
         if not words or fold(words[-1]) not in self.kinship:

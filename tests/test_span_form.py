@@ -1224,3 +1224,19 @@ def test_a_tables_row_of_values_is_no_telephone() -> None:
     text = "Contacto:\n965 33 18 47  /  636 70 18 44\nTel. 128 131 138\n"
     assert _tidied(text, (phone, "965 33 18 47"), (phone, "636 70 18 44"), (phone, "128 131 138")) == [
         (phone, "965 33 18 47"), (phone, "636 70 18 44"), (phone, "128 131 138")]
+
+
+def test_a_laws_number_is_no_ones() -> None:
+    # the eleventh set written blind: "la Ley 35/2015" (the scale for road-accident injuries) had
+    # become "la Ley 28/2757"; MEDDOCAN annotates no law ("RD 1299/2006" in dev)
+    other = "OTRO_NUMERO_IDENTIF"
+    text = "conforme al sistema de la Ley 35/2015, tras reconocerla; según el RD 1299/2006 y el 12/03/2015"
+    assert _tidied(text, (other, "35/2015"), (other, "1299/2006"), (DATE, "12/03/2015")) == [
+        (DATE, "12/03/2015")]
+
+
+def test_a_name_after_a_kinship_word_and_whose_it_is_is_the_relatives() -> None:
+    # the eleventh set written blind: "la hija de ambos, Milagros" as a town had become "…, Briviesca"
+    text = "Convive con su pareja y la hija de ambos, Milagros. Diestra."
+    assert _tidied(text, (RELATIVE, "hija"), (TOWN, "Milagros")) == [
+        (RELATIVE, "hija"), (RELATIVE, "Milagros")]
