@@ -317,7 +317,9 @@ _PREMISES_BEFORE = regex.compile(
 #: A town's part named before it ("el barrio de Retuerto").
 _DISTRICT_BEFORE = regex.compile(r"(?<![\p{L}])(?i:barrio|barriada|distrito|pedan[íi]a)[ \t]+(?:de[ \t]+)?$")
 #: A field's key: a colon after the span, then spacing and the value on the same line.
-_KEY_COLON = regex.compile(r"[ \t]*:[ \t]*[^\s]")
+#: A digit group's neighbours inside a code or a number ("V-14.872.305"): a dot, hyphen or slash.
+_CODE_MARKS = frozenset(".-/")
+_KEY_COLON = regex.compile(r"[ \t]*(?:\([^()\n]{1,30}\)[ \t]*)?:[ \t]*[^\s]")  # "PASAPORTE (MARRUECOS): UH…"
 
 
 @dataclass(frozen=True)
@@ -702,6 +704,9 @@ class SpanForm:
                 _SCORE_AFTER.match(text, span.end)
                 or _SCALE_BEFORE.search(text, max(0, span.start - 24), span.start)):
             return True  # "Pfeiffer 7 errores" (a test) with "Pfeiffer" as a town
+        if (kind == "town" and doubted and value.isdigit() and len(value) <= 3
+                and not {text[span.start - 1 : span.start], text[span.end : span.end + 1]} & _CODE_MARKS):
+            return True  # "GLUC. 112" (a glucose) as a town: no place is three digits or fewer
         if any(a <= span.start and span.end <= b for a, b in _law_numbers(text)):
             return True  # "conforme al sistema de la Ley 35/2015": a law, no one's number ("Ley 28/2757")
         if kind in ("phone", "fax"):

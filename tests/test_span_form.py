@@ -1240,3 +1240,15 @@ def test_a_name_after_a_kinship_word_and_whose_it_is_is_the_relatives() -> None:
     text = "Convive con su pareja y la hija de ambos, Milagros. Diestra."
     assert _tidied(text, (RELATIVE, "hija"), (TOWN, "Milagros")) == [
         (RELATIVE, "hija"), (RELATIVE, "Milagros")]
+
+
+def test_a_field_key_in_capitals_and_a_short_number_are_no_places() -> None:
+    # the eleventh set written blind, a triage sheet in capitals: "PASAPORTE (MARRUECOS):" had become
+    # "KAIROUAN (TÚNEZ):", "GLUC. 112" "GLUC. 375"
+    text = "NIE: Y6604218N       PASAPORTE (MARRUECOS): UH4471093\nTA 142/88  FC 104  GLUC. 112\n"
+    assert _tidied(text, (TOWN, "PASAPORTE"), (COUNTRY, "MARRUECOS"), (TOWN, "112")) == [
+        (COUNTRY, "MARRUECOS")]
+    # a postal code stays a place, and a number the tagger was sure of is left to it
+    text = "Domicilio: C/ Mayor 3, 11201 Algeciras. Código 112"
+    assert (TOWN, "11201") in _tidied(text, (TOWN, "11201"))
+    assert (TOWN, "112") in _tidied(text, (TOWN, "112"), score=0.9)

@@ -170,3 +170,14 @@ def test_a_hospital_called_by_its_proper_name_gets_another_proper_name(original:
         assert hospital.facility_type(new)[1] is None, new  # no type word in front
         assert new[:1].isupper() and 2 <= len(new.split()) <= 4 and original not in new, new
 
+
+
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_a_town_in_capitals_taken_for_a_hospital_becomes_another_town(seed):
+    # the eleventh set written blind: "HOSPITAL PUNTA DE EUROPA - ALGECIRAS" with "ALGECIRAS" as a
+    # hospital had become "ASUUXFLQS", its letters scrambled as an abbreviation's
+    data = REG["HOSPITAL"].data
+    new = facility("ALGECIRAS", seed)
+    assert new.isupper() and new != "ALGECIRAS" and fold(new) in data.municipality_lookup, new
+    # an abbreviation is still one
+    assert len(facility("HUMS", seed)) == 4

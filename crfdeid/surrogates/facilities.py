@@ -237,6 +237,13 @@ class FacilityGenerator:
         if len(local) < 3 and province:  # any facility of the province: the type words stay the original's
             local = self._local(centre, "*" if centre else "", province)
         letters = [c for c in text if c.isalpha()]
+        capitals = bool(letters) and all(c.isupper() for c in letters) and len(text.split()) == 1
+        if not type_text and capitals and len(letters) > 4 and fold(text) in self.data.municipality_lookup:
+            # a town in capitals taken for a hospital ("HOSPITAL PUNTA DE EUROPA - ALGECIRAS"), no
+            # abbreviation: another town, in capitals ("ALGECIRAS" had become "ASUUXFLQS")
+            level = Level(lambda rng: self.data.town_pool_all.choose(rng).upper(), "facility:town")
+            new, level = state.draw_chain(text, [level], "facility")
+            return chosen(new, level, "a town in capitals: another town")
         if not type_text and letters and all(c.isupper() for c in letters) and len(text.split()) == 1:
             tied = self.tied_acronym(text, state)
             abbreviation = [Level(lambda rng: tied, "facility:tied", check_close=False)] if tied else []
