@@ -32,6 +32,7 @@ import datetime as dt
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..langpack import CalendarName
 from .base import DocumentState, Level, Surrogate, chosen, fold, match_case, normalise, scramble
@@ -344,10 +345,10 @@ class DateGenerator:
         letter's or a certificate's), shifted like any other and written back in words — the day
         in words or digits as it was, the month in its case. None for any other date. Before,
         it was read as a month alone and kept: the whole date in clear."""
-        words = self._word_values()
-        if not words:
-            return None
+        words = self._word_values
         tokens = list(_TOKEN.finditer(text))
+        if not any(words.get(fold(t.group())) == 1000 for t in tokens if not t.group().isdigit()):
+            return None  # no thousand in words: the usual reading's (most dates, at no cost)
         at = next((i for i, t in enumerate(tokens) if not t.group().isdigit() and len(t.group()) >= 3
                    and self.data.pack.month(t.group()) is not None), None)
         if at is None:
@@ -382,6 +383,7 @@ class DateGenerator:
             out = out[:start] + word + out[end:]
         return Surrogate(out, note="shifted, in words")
 
+    @cached_property
     def _word_values(self) -> dict[str, int]:
         """folded number word -> value (the pack's ``number_words``)."""
         return {fold(f): value for value, forms in self.data.number_words.items() for f in forms}
