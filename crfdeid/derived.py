@@ -18,6 +18,7 @@ import hashlib
 import unicodedata
 import weakref
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from types import ModuleType
 
 from . import cache as disk_cache
@@ -40,7 +41,7 @@ def pack_set(pack: LanguagePack, name: str, build: Callable[[], Iterable[str]],
     if found is not None and found[0]() is pack and (alive := found[1]()) is not None:
         return alive
     if disk_cache.shipped(pack.path):
-        key = disk_cache.entry_key(pack_digest(pack), disk_cache.source_digest(*modules),
+        key = disk_cache.entry_key(pack_digest(pack), _source_digest(modules),
                                    unicodedata.unidata_version, name)
         value = disk_cache.fetch("pack-set", key, lambda: frozenset(build()), _dump, _load)
     else:
@@ -63,6 +64,13 @@ def pack_digest(pack: LanguagePack) -> str:
     value = digest.hexdigest()[:32]
     _DIGESTS[id(pack)] = (weakref.ref(pack), value)
     return value
+
+
+@lru_cache(maxsize=16)
+def _source_digest(modules: tuple[ModuleType, ...]) -> str:
+    """``cache.source_digest`` of the modules, read once per process (a load asks for seven sets,
+    most of them of ``span_form``, a 100 KB source)."""
+    return disk_cache.source_digest(*modules)
 
 
 def _dump(words: frozenset[str]) -> bytes:

@@ -56,7 +56,8 @@ _ADDRESS_FIELD = regex.compile(
     r"[ \t]*:[ \t]*(?P<street>\p{L}[^,\n:]*?[ \t]\d{1,4}[a-zA-Z]?)(?=[ \t]*(?:,|\.?[ \t]*$))")
 #: Words that make a "de" introduce a place: where one was born, lives or comes from ("natural
 #: de La Unión", "vecina de Sopela", "procedente de Nador").
-_ORIGIN = r"(?:natural|vecin[oa]s?|procedentes?|originari[oa]s?|oriund[oa]s?)[ \t]+de"
+_ORIGIN_WORDS = r"(?:natural|vecin[oa]s?|procedentes?|originari[oa]s?|oriund[oa]s?)"
+_ORIGIN = _ORIGIN_WORDS + r"[ \t]+de"
 #: A capitalised name of up to five words, Spanish and Galician particles between.
 _PLACE_NAME = (r"(?P<name>\p{Lu}[\p{L}’']*(?:[ \t]+(?:(?i:de|del|la|las|los|el|do|da|dos|das)[ \t]+)?"
                r"\p{Lu}[\p{L}’']*){0,4})")
@@ -224,7 +225,7 @@ _SIGNED = regex.compile(
     r"|(?:19|20)\d{2}ko[ ]\p{Ll}+[ ]\d{1,2})")  # Basque: "Barakaldo, 2026ko urriaren 20a"
 #: A capitalised name of one or two words after "en" or "de", then a country in parentheses.
 #: The word before "de" that makes the name after it where one is from ("natural de").
-_ORIGIN_BEFORE = regex.compile(r"(?i:natural|vecin[oa]s?|procedentes?|originari[oa]s?|oriund[oa]s?)[ \t]+$")
+_ORIGIN_BEFORE = regex.compile(rf"(?i:{_ORIGIN_WORDS})[ \t]+$")
 _BEFORE_COUNTRY = regex.compile(
     r"(?<![\p{L}\p{N}])(?P<prep>en|de|desde|hacia|hasta)[ \t]+(?P<town>\p{Lu}[\p{L}’']+"
     r"(?:[ \t]+(?:(?:upon|on|am|an|der|de|del|la|le|sur|do|da)[ \t]+)?\p{Lu}[\p{L}’']+){0,2})"
