@@ -269,6 +269,9 @@ class LanguagePack:
     #: ``elision`` of the calendar (optional): region -> (its "of" before a month beginning with a
     #: consonant, before one beginning with a vowel): Catalan ("de ", "d'") — "de març", "d'abril".
     month_elision: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    #: ``table_columns`` of the manifest (optional): category -> the header words of a table's
+    #: column whose cells are identifiers of that category (``crfdeid.table_columns``).
+    table_columns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def table(self, name: str) -> Table:
         try:
@@ -655,7 +658,7 @@ _SURROGATE_OPTIONAL_LISTS = ("name_acronyms", "medical_acronyms", "facility_qual
                              "patient_name_fields", "clinical_eponyms", "district_kinds", "district_names",
                              "description_heads", "institutions_regional")
 _MANIFEST_KEYS = ("language", "name", "version", "rules", "gazetteers", "closed_lists", "lone_names",
-                  "lone_places", "lone_professions")
+                  "lone_places", "lone_professions", "table_columns")
 #: ``lone_professions``: the word lists around an occupation (crfdeid/lone_professions.py).
 _LONE_PROFESSION_KEYS = ("after_age", "before", "after", "joins", "stops", "prepositions", "prefixes",
                          "exclude", "roles")
@@ -718,7 +721,28 @@ def _load_pack_cached(root_str: str) -> LanguagePack:
         lone_places=_load_lone_places(data.get("lone_places"), manifest, tables),
         lone_professions=_load_lone_professions(data.get("lone_professions"), manifest, tables),
         month_elision=_load_elision(root / closed["calendar"]),
+        table_columns=_load_table_columns(data.get("table_columns"), manifest),
     )
+
+
+def _load_table_columns(spec: Any, manifest: Path) -> dict[str, tuple[str, ...]]:
+    """``table_columns``: a mapping of PHI categories to lists of header words."""
+    if spec is None:
+        return {}
+    from .schemes import CATEGORIES
+
+    if not isinstance(spec, dict):
+        raise PackError("table_columns: expected a mapping of categories to header words", manifest)
+    out = {}
+    for category, words in spec.items():
+        if category not in CATEGORIES:
+            raise PackError(f"table_columns: unknown category {category!r} (one of "
+                            f"{', '.join(sorted(CATEGORIES))})", manifest)
+        if not isinstance(words, list) or not all(isinstance(w, str) and w.strip() for w in words):
+            raise PackError(f"table_columns: {category} must be a list of header words, got {words!r}",
+                            manifest)
+        out[category] = tuple(w.strip() for w in words)
+    return out
 
 
 def _load_lone_professions(spec: Any, manifest: Path,

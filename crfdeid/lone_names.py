@@ -72,6 +72,11 @@ _TITLED = regex.compile(
     r"(?P<name>\p{Lu}\p{Ll}+(?:[ \t]+(?:(?:de|del|de[ \t]+la|de[ \t]+los|y|i)[ \t]+)?\p{Lu}\p{Ll}+){0,2})"
     r"(?![\p{L}\p{N}'’-]))"
 )
+#: "doctor"/"doctora" and one or two lower-case words: a dictated name ("comunicado
+#: telefónicamente al doctor sanguino": the eleventh set written blind).
+_TITLED_LOWER = regex.compile(
+    r"(?<![\p{L}\p{N}])(?i:doctora?|dra?\.)[ \t]+(?P<first>\p{Ll}+)(?:[ \t]+(?P<second>\p{Ll}+))?"
+    r"(?![\p{L}\p{N}'’-])")
 #: A title and a person's initials after it ("Dr. J. M. R. (MIR 4 Cirugía)", "Dra. M.J.L."):
 #: two to four capitals, each with its dot.
 _TITLED_INITIALS = regex.compile(
@@ -311,6 +316,16 @@ class LoneNames:
                 # title's label ("la enfermera Iria Castro Novo" with "Castro" alone: "Iria" and
                 # "Novo" were left in the output)
                 found.append(Span(start, end, label, source=TITLED_SOURCE))
+        clinician = titles.get("dr.") or titles.get("dr")
+        for m in _TITLED_LOWER.finditer(text) if clinician and self.surnames else ():
+            # a surname of the tables after "doctor" in lower case, whatever else the word means
+            # ("sanguino"); a second one too ("doctora garcía lópez"). Over MEDDOCAN train+dev
+            # no lower-case word after a title is one of the tables' surnames.
+            if fold(m["first"]) not in self.surnames:
+                continue
+            end = m.end("second") if m["second"] and fold(m["second"]) in self.surnames else m.end("first")
+            if not _touches(taken, m.start("first"), end):
+                found.append(Span(m.start("first"), end, clinician, source=SOURCE))
         for m in _TITLED_INITIALS.finditer(text):  # initials: "Dr. J. M. R."
             label = titles.get(fold(m["title"]) + ".") if m["dot"] else None
             label = label or titles.get(fold(m["title"]))

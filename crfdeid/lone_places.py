@@ -103,11 +103,21 @@ _BORN_IN = regex.compile(
     r"|(?i:resid(?:e|en|ía|ían|ente|entes)|viv(?:e|en|ía|ían|ió)(?:[ \t]+sol[oa]s?)?"
     r"|afincad[oa]s?|domiciliad[oa]s?|empadronad[oa]s?"
     # one's home ("Su vivienda en Todoque quedó sepultada por la lava": the ninth set)
-    r"|(?:su|sus|la|una)[ ](?:vivienda|casa|domicilio|piso)(?:[ ]familiar)?)[ \t]+en)[ \t]+"
+    r"|(?:su|sus|la|una)[ ](?:vivienda|casa|domicilio|piso)(?:[ ]familiar)?)[ \t]+en"
+    # where something happened on a road, a village no table holds ("En ruta, a la altura de
+    # Cadavedo": the eleventh set written blind)
+    r"|(?i:a[ \t]+la[ \t]+altura)[ \t]+de"
+    # a header field whose value is a place: a parish, a council ("Parroquia: Barcia",
+    # "Conceyu: Valdés" in Asturian), a village
+    r"|(?P<field>(?m:^)[ \t]*(?i:parroquia|parr[òo]quia|concejo|conceyu|concello|pedan[íi]a|aldea"
+    r"|comarca|localidad|poblaci[óo]n|poblaci[óo]|municipio|lugar[ ]de[ ]nacimiento)[ \t]*:"
+    r"|(?<=[ \t]{2})(?i:parroquia|parr[òo]quia|concejo|conceyu|concello|pedan[íi]a|aldea|comarca)[ \t]*:))"
+    r"[ \t]+"
     r"(?:(?i:la[ ]región|la[ ]provincia|la[ ]comarca|la[ ]ciudad|el[ ]pueblo|la[ ]aldea)[ \t]+de[ \t]+)?"
     r"(?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+)?)(?![\p{L}\p{N}'’-])"
-    # the whole name, not its first words ("Vive en Villanueva del Pardillo Alto")
-    r"(?![ \t]+(?:(?:de|del|de[ ]la|de[ ]las|de[ ]los)[ \t]+)?\p{Lu})")
+    # the whole name, not its first words ("Vive en Villanueva del Pardillo Alto"); a column's
+    # gap is no space inside a name ("Parroquia: Barcia          Conceyu: Valdés")
+    r"(?![ \t](?:(?:de|del|de[ ]la|de[ ]las|de[ ]los)[ \t]+)?\p{Lu})")
 #: A place after a common noun, maybe an adjective, and "de": where a thing is or comes from ("una
 #: clínica privada de Tetuán", "la tonelería familiar de Ribadavia": the eighth set written
 #: blind). Over MEDDOCAN train+dev 13 of 14 such names of the tables are annotated places; the
@@ -173,6 +183,13 @@ _AFTER_PLACE = regex.compile(r"[ \t]*(?:\([ \t]*" + _NAME + r"[ \t]*\)|[,–-][ 
 #: After a town, another after "y"/"e" ("desde Barcelona y Baza": the eleventh set written blind);
 #: only a place of the pack's tables is taken.
 _AND_PLACE = regex.compile(r"[ \t]+(?:y|e|i)[ \t]+" + _NAME + r"(?![\p{L}\p{N}])")
+#: After a town, a name in parentheses with an elided article, or before a comma: the comarca or
+#: the foreign region it is in ("03801 Alcoi (l'Alcoià)", "66760 Bourg-Madame
+#: (Pyrénées-Orientales, França)": the eleventh set written blind); taken when no word of it is
+#: one the language knows.
+_IN_PARENS = regex.compile(r"[ \t]*\([ \t]*(?P<name>(?:[lL]['’])?\p{Lu}[\p{L}\p{M}’'-]*"
+                           r"(?:[ \t]+(?:(?:de|del|la|les|el|i|y)[ \t]+|d['’])?\p{Lu}[\p{L}\p{M}’'-]*){0,3})"
+                           r"(?=[ \t]*[),])")
 #: After a street or a road, the town it is in after "en".
 _IN_PLACE = regex.compile(r"[ \t]+en[ \t]+" + _NAME + r"(?![\p{L}\p{N}])")
 #: A district, hamlet or estate of a town, named after its kind ("barrio de Los Dolores",
@@ -429,6 +446,16 @@ class LonePlaces:
                 m = _AND_PLACE.match(text, span.end)
             if m is None and span.label == labels.get("street"):  # "un área de servicio de la AP-7
                 m = _IN_PLACE.match(text, span.end)  # en La Jonquera": a known place, any size
+            if m is None and span.label == town:
+                m = _IN_PARENS.match(text, span.end)
+                if m is not None and not (self._unknown_name(list(_WORD.finditer(m["name"])))
+                                          and _within(taken, *m.span("name"))):
+                    continue
+                if m is not None:
+                    new = Span(*m.span("name"), town, source=CHAIN_SOURCE)
+                    found.append(new)
+                    taken = sorted([*taken, (new.start, new.end)])
+                    continue
             if m is None:
                 continue
             words = list(_WORD.finditer(m["name"]))
@@ -642,7 +669,8 @@ class LonePlaces:
         language does not know, or knows only as a proper noun ("natural de Nador", "originario
         de la región de Kolda", "natural de Járkov", "reside en Corralejo": towns of other
         countries and villages the tables lack): after "natural de", "originario de", "nacido
-        en", "reside en", "vive en" the name is a place."""
+        en", "reside en", "vive en", "a la altura de", or as the value of a place's header field
+        ("Parroquia: Barcia", "Conceyu: Valdés") the name is a place."""
         town = dict(self.labels).get("town")
         if not town:
             return []
@@ -654,8 +682,10 @@ class LonePlaces:
             words = _WORD.findall(m["name"])
             if fold(m["name"]) in self.stop or not _within(taken, start, end):
                 continue
-            try:  # a proper noun of the dictionary is no word of the language ("Járkov")
-                known = any(lexicon().is_common(w.lower(), self.language) for w in words)
+            try:  # a proper noun of the dictionary is no word of the language ("Járkov"); a
+                # place's field says what its value is ("Parroquia: Barcia", a surname too)
+                known = m["field"] is None and any(lexicon().is_common(w.lower(), self.language)
+                                                   for w in words)
             except ValueError:
                 known = True
             if not known:

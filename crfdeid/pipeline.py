@@ -40,6 +40,7 @@ from .lone_professions import LoneProfessions, with_lone_professions
 from .rules import DEFAULT_TIMEOUT, RuleEngine, RuleTimeout
 from .schemes import DEFAULT_SCHEME, LabelMap, Scheme, dropped_rules_message, load_scheme
 from .span_form import SpanForm
+from .table_columns import TableColumns, with_table_columns
 from .textview import TextView
 from .types import Document, Span
 
@@ -98,8 +99,9 @@ class Completion:
     relabelled: ``crfdeid.span_form``), then the acronyms of organisations they define
     (``crfdeid.acronyms``; never the pack's ``clinical`` ones, "UCI"), then the given names
     standing alone (``crfdeid.lone_names``), the places named after a preposition
-    (``crfdeid.lone_places``) and the occupations named where a note says what one does
-    (``crfdeid.lone_professions``)."""
+    (``crfdeid.lone_places``), the occupations named where a note says what one does
+    (``crfdeid.lone_professions``) and the cells of a table's column whose header names an
+    identifier (``crfdeid.table_columns``)."""
 
     scheme: Scheme
     clinical: frozenset[str]
@@ -107,6 +109,7 @@ class Completion:
     form: SpanForm | None = None
     lone_places: LonePlaces | None = None
     lone_professions: LoneProfessions | None = None
+    table_columns: TableColumns | None = None
 
     def __call__(self, text: str, spans: list[Span]) -> list[Span]:
         if self.form is not None:
@@ -114,7 +117,8 @@ class Completion:
         spans = with_acronyms(text, spans, self.scheme.category, self.clinical.__contains__)
         spans = with_lone_names(text, spans, self.lone_names)
         spans = with_lone_places(text, spans, self.lone_places)
-        return with_lone_professions(text, spans, self.lone_professions)
+        spans = with_lone_professions(text, spans, self.lone_professions)
+        return with_table_columns(text, spans, self.table_columns)
 
 
 def merge_detected(policy: MergePolicy, crf_spans: list[Span], rule_spans: Iterable[Span]) -> list[Span]:
@@ -232,8 +236,10 @@ class Pipeline:
         professions = LoneProfessions.for_pack(
             self._pack, self.scheme.label_for("profession"),
             [self.scheme.label_for(c) for c in ("person_patient", "person_relative")])
+        columns = TableColumns.for_pack(self._pack, {c: self.scheme.label_for(c) for c in
+                                                     (self._pack.table_columns if self._pack else ())})
         return Completion(self.scheme, clinical, lone, SpanForm.for_pack(self.scheme, self._pack), places,
-                          professions)
+                          professions, columns)
 
     @cached_property
     def _pack(self) -> LanguagePack | None:

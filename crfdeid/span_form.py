@@ -1804,6 +1804,9 @@ class SpanForm:
         key = fold(value)
         if key in self.places or key in self.countries or key in self.all_given or key in self.surnames:
             return False
+        if _CAPITAL_HYPHEN_BEFORE.search(text, max(0, span.start - 40), span.start) or _HYPHEN_CAPITAL.match(
+                text, span.end):
+            return False  # a part of a hyphened name ("Madame" of "66760 Bourg-Madame": the eleventh set)
         if text[span.end : span.end + 1] == "." and 2 <= len(value) <= 5 and not self._known(value):
             return True  # an abbreviation: "Tlf. contacto 1: 922…" with "Tlf" as a town
         return len(value) >= 4 and self._known(value)

@@ -214,14 +214,16 @@ def test_a_place_inside_a_streets_name_gives_way_to_the_street() -> None:
     text = "Domicilio:  Calle Pintor Salvador Abril 18-2-1 .\nLocalidad: Valencia"
     date = Span(text.index("Abril"), text.index("Abril") + 8, "FECHAS")
     out = [(text[s.start:s.end], s.label) for s in with_lone_places(text, [date], STREETS)]
-    assert out == [("Calle Pintor Salvador Abril 18-2-1", "CALLE")]
+    # (and the town of the field after it is one: "Localidad:" says so)
+    assert out == [("Calle Pintor Salvador Abril 18-2-1", "CALLE"), ("Valencia", TOWN)]
 
 
 def test_a_street_the_tagger_found_stays_as_it_found_it() -> None:
     assert STREETS is not None
     text = "Domicilio: Calle Correo 29, 5,1.\nLocalidad: Madrid"
     street = Span(text.index("Calle"), text.index("5,1") + 3, "CALLE")
-    assert with_lone_places(text, [street], STREETS) == [street]
+    out = with_lone_places(text, [street], STREETS)
+    assert out[0] == street and [text[s.start:s.end] for s in out[1:]] == ["Madrid"]  # the field's town
 
 
 def test_the_door_after_a_floor_is_part_of_the_street() -> None:
@@ -357,12 +359,32 @@ def test_a_foreign_region_in_parentheses_after_a_town_found_in_the_narrative() -
     assert _found("Tomaba Sintrom (Chocó) desde 2019.") == []
 
 
+def test_a_comarca_or_a_foreign_region_in_parentheses_after_a_town() -> None:
+    # the eleventh set written blind: a comarca with its article, a region before the country
+    text = "Població: 03801 Alcoi (l'Alcoià)"
+    town = [Span(text.index("Alcoi"), text.index("Alcoi") + 5, TOWN, source="crf")]
+    assert ("l'Alcoià", TOWN) in _found(text, town)
+    text = "Domicili: 66760 Bourg-Madame (Pyrénées-Orientales, França)"
+    town = [Span(text.index("Bourg"), text.index(" ("), TOWN, source="crf")]
+    assert ("Pyrénées-Orientales", TOWN) in _found(text, town)
+    # words of the language in parentheses are no place ("(casa)", "(Urgencias)")
+    for text in ("Vive en Alcoi (casa familiar)", "Trasladado a Alcoi (Urgencias, 2.ª planta)"):
+        town = [Span(text.index("Alcoi"), text.index("Alcoi") + 5, TOWN, source="crf")]
+        assert _found(text, town) == []
+
+
 @pytest.mark.parametrize("text, place", [
     # the fifth set written blind: towns of other countries no table holds
     ("Gestante de 29 años, natural de Nador y residente en España desde hace diez años.", "Nador"),
     ("Varón de 27 años, originario de la región de Kolda, que llegó a España en 2021.", "Kolda"),
     # the sixth set: a city the dictionary knows only as a proper noun
     ("Paciente de 32 años, natural de Járkov y residente en España desde 2015.", "Járkov"),
+    # the eleventh set: where something happened on a road; a place's field, in a column layout
+    # and whatever else the word is ("Barcia", a surname too)
+    ("08:52 En ruta, a la altura de Cadavedo: fibrilación ventricular.", "Cadavedo"),
+    ("Direición: Lugar de Ventoso, 4          Parroquia: Barcia          Conceyu: Valdés", "Barcia"),
+    ("Direición: Lugar de Ventoso, 4          Parroquia: Barcia          Conceyu: Valdés", "Valdés"),
+    ("Pedanía: Gargáligas\nTeléfono: 924 00 00 00", "Gargáligas"),
 ])
 def test_where_one_was_born_is_a_place_whatever_the_tables_hold(text: str, place: str) -> None:
     assert (place, TOWN) in _found(text)

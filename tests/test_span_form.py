@@ -1030,6 +1030,10 @@ def test_a_compound_cut_at_its_hyphen_is_whole_over_the_part_the_tagger_tagged_a
     # lower-case word after a hyphen is no part
     assert _tidied("Vive en Somoto-Madriz.", (TOWN, "Somoto"), (TOWN, "Madriz")) == [
         (TOWN, "Somoto"), (TOWN, "Madriz")]
+    # a doubted part that is also a word stays, beside the other (the eleventh set: "Madame" of
+    # "Bourg-Madame" had been dropped as a word and left in clear)
+    assert _tidied("Domicili: 66760 Bourg-Madame (França)", (TOWN, "Bourg"), (TOWN, "Madame"),
+                   score=0.13) == [(TOWN, "Bourg"), (TOWN, "Madame")]
     assert _tidied("el Dr. López-ibor", (CLINICIAN, "López")) == [(CLINICIAN, "López")]
 
 
