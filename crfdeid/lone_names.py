@@ -72,6 +72,9 @@ _TITLED = regex.compile(
     r"(?P<name>\p{Lu}\p{Ll}+(?:[ \t]+(?:(?:de|del|de[ \t]+la|de[ \t]+los|y|i)[ \t]+)?\p{Lu}\p{Ll}+){0,2})"
     r"(?![\p{L}\p{N}'’-]))"
 )
+#: A particle inside a name and the capitalised word after it ("de la Unidad").
+_PARTICLE_WORD = regex.compile(
+    r"[ \t]+(?:de[ \t]+la|de[ \t]+los|de[ \t]+las|del|de)[ \t]+(?P<word>\p{Lu}\p{Ll}+)")
 #: "doctor"/"doctora" and one or two lower-case words: a dictated name ("comunicado
 #: telefónicamente al doctor sanguino": the eleventh set written blind).
 _TITLED_LOWER = regex.compile(
@@ -93,8 +96,11 @@ _STREET_NUMBER = regex.compile(r"[ \t]*,?[ \t]*(?:n[º°o]\.?[ \t]*)?\d")
 _FEW_CAPITALS = 0.005
 _NOT_LETTERS = regex.compile(r"\P{L}+")
 _CAPITAL = regex.compile(r"\p{Lu}")
-#: A line of forty characters or more without a capital.
-_LOWER_LINE = regex.compile(r"(?m)^[^\p{Lu}\n]{40,}$")
+#: A line of forty characters or more, and the codes in it (a word with a digit: "BCSTMN560718611"),
+#: whose capitals say nothing of the line's case (a dictated report's "tarjeta sanitaria
+#: BCSTMN560718611 dos puntos": the twelfth set written blind).
+_LONG_LINE = regex.compile(r"(?m)^[^\n]{40,}$")
+_CODE = regex.compile(r"[\p{L}\p{N}]*\p{N}[\p{L}\p{N}]*")
 #: Two or three lower-case words on one line: a name in a note typed in lower case.
 _LOWER_NAME = regex.compile(
     r"(?<![\p{L}\p{N}])(?P<given>\p{Ll}{3,})[ ](?P<second>\p{Ll}{3,})(?:[ ](?P<third>\p{Ll}{3,}))?"
@@ -259,16 +265,27 @@ class LoneNames:
         return found
 
     def lower_case(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
-        """In a note typed in lower case (a nursing handover: "hab 314. ahmed benjelloun, 54a"),
-        where a capital says nothing, a name of two or three words: a given name of the step's
+        """In a note or a line typed in lower case (a nursing handover: "hab 314. ahmed
+        benjelloun, 54a"; a dictated report's lines), where a capital says nothing, a name of two
+        or three words: a given name of the step's
         list and one or two surnames of the pack's table, none of them a word of the language,
         touching no detected span. Notes with capitals are left to the rest of the step."""
-        if not self.surnames or not typed_in_lower_case(text):
+        if not self.surnames:
+            return []
+        lines = lower_case_lines(text)
+        if not lines:
             return []
         found: list[Span] = []
-        for m in _LOWER_NAME.finditer(text):
+        # overlapped: "paciente manuel outeiriño castro" is tried from "manuel" too
+        for m in (m for start, end in lines for m in _LOWER_NAME.finditer(text, start, end, overlapped=True)):
             words = [m["given"], *(w for w in (m["second"], m["third"]) if w)]
-            if fold(words[0]) not in self.names or any(self._known(w) for w in words):
+            if fold(words[0]) not in self.names:
+                continue
+            # none a word of the language; or, in a dictated line, the first surname none ("paciente
+            # manuel outeiriño castro": the twelfth set written blind; "manuel" and "castro" are
+            # words to the lexicon)
+            if any(self._known(w) for w in words) and (
+                    (len(lines) == 1 and lines[0] == (0, len(text))) or self._known(words[1])):
                 continue
             k = 2 if not m["third"] or fold(m["third"]) not in self.surnames else 3
             if fold(words[1]) not in self.surnames:
@@ -276,7 +293,8 @@ class LoneNames:
             end = m.end("second") if k == 2 else m.end("third")
             # a tagger's span inside the name ("ahmed" of "ahmed benjelloun") gives way to it
             touching = [(s, e) for s, e in taken if s < end and m.start() < e]
-            if all(m.start() <= s and e <= end and (s, e) != (m.start(), end) for s, e in touching):
+            inside = all(m.start() <= s and e <= end and (s, e) != (m.start(), end) for s, e in touching)
+            if inside and not any(f.start < end and m.start() < f.end for f in found):
                 found.append(Span(m.start(), end, self.patient, source=LOWER_SOURCE))
         return found
 
@@ -308,6 +326,13 @@ class LoneNames:
             if key in self.honorifics or key in self.kinship:
                 continue
             start, end = m.start("name"), m.end("name")
+            for part in _PARTICLE_WORD.finditer(text, start, end):
+                # where the person works is no part of the name ("Dra. Casanovas de la Unidad de
+                # Ventilación": the twelfth set written blind carried "Unidad" as a surname)
+                word = fold(part["word"])
+                if word not in self.surnames and word not in self.names and self._known(part["word"]):
+                    end = part.start()
+                    break
             if not _touches(taken, start, end):
                 found.append(Span(start, end, label, source=SOURCE))
             elif key in self.names and _inside_only(
@@ -586,12 +611,13 @@ def typed_in_lower_case(text: str) -> bool:
 
 @lru_cache(maxsize=4)
 def lower_case_lines(text: str) -> tuple[tuple[int, int], ...]:
-    """The (start, end) of the lines of ``text`` typed in lower case — no capital at all,
-    forty letters at least — or the whole text when it is: where a capital says nothing of a
-    name."""
+    """The (start, end) of the lines of ``text`` typed in lower case — no capital but inside a
+    code, forty letters at least — or the whole text when it is: where a capital says nothing
+    of a name."""
     if typed_in_lower_case(text):
         return ((0, len(text)),)
-    return tuple(m.span() for m in _LOWER_LINE.finditer(text) if typed_in_lower_case(m.group()))
+    return tuple(m.span() for m in _LONG_LINE.finditer(text)
+                 if not _CAPITAL.search(_CODE.sub("", m.group())) and typed_in_lower_case(m.group().lower()))
 
 
 def _line_before(text: str, at: int) -> str:

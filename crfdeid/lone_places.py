@@ -89,7 +89,9 @@ _RESIDENT = regex.compile(
     # near where, or where one works (the sixth set written blind: "un pinar cercano a Maceda",
     # "a la altura de Cartaya", "cocinera en un restaurante de Getaria")
     r"|cercan[oa]s?[ \t]+a|pr[óo]xim[oa]s?[ \t]+a|a[ \t]+la[ \t]+altura[ \t]+de"
-    r"|(?:empresa|restaurante|hotel|bar|tienda|granja|finca|f[áa]brica|taller|cantera|mina)[ \t]+de)[ \t]+"
+    r"|(?:empresa|restaurante|hotel|bar|tienda|granja|finca|f[áa]brica|taller|cantera|mina)[ \t]+de"
+    # where one comes from to the bedside ("El hermano, Pachi, llega desde Foz": the twelfth set)
+    r"|lleg(?:a|an|ó|aron|aba|aban|ará|arán)[ \t]+desde|vien(?:e|en)[ \t]+desde|ven[íi]an?[ \t]+desde)[ \t]+"
     + _PLACE_NAME
 )
 #: Where one was born or comes from, then a capitalised name of one or two words, maybe after
@@ -176,13 +178,18 @@ _NAME = (r"(?P<name>\p{Lu}[\p{L}’']*(?:-\p{Lu}[\p{L}’']*)*"  # "Escaldes-Eng
          r"(?:[ \t]+(?:(?:de|del|la|las|los|el|d’|d')[ \t]*)?\p{Lu}[\p{L}’']*(?:-\p{Lu}[\p{L}’']*)*){0,4})")
 #: After a postal code: the town ("35110 Vecindario").
 _AFTER_CODE = regex.compile(r"[ \t]+" + _NAME)
-#: After a town or a street: the province in parentheses, or a place after a comma or a dash,
-#: ending there ("Sopela (Bizkaia)", "Vecindario, Santa Lucía de Tirajana.", "- Molina de Segura (").
-_AFTER_PLACE = regex.compile(r"[ \t]*(?:\([ \t]*" + _NAME + r"[ \t]*\)|[,–-][ \t]*" + _NAME
+#: After a town or a street: the province in parentheses, or a place after a comma or a dash (and
+#: "de": "C/ Cervantes, 42, de Villarrobledo,", the twelfth set), ending there ("Sopela (Bizkaia)",
+#: "Vecindario, Santa Lucía de Tirajana.", "- Molina de Segura (").
+_AFTER_PLACE = regex.compile(r"[ \t]*(?:\([ \t]*" + _NAME + r"[ \t]*\)|[,–-][ \t]*(?:de[ \t]+)?" + _NAME
                              + r"(?=[ \t]*(?:[.,;(\n]|$)))")
 #: After a town, another after "y"/"e" ("desde Barcelona y Baza": the eleventh set written blind);
 #: only a place of the pack's tables is taken.
 _AND_PLACE = regex.compile(r"[ \t]+(?:y|e|i)[ \t]+" + _NAME + r"(?![\p{L}\p{N}])")
+#: A British postcode ("LS6 3PX"), and the town before it after a comma or at a line's start.
+_BRITISH_CODE = regex.compile(r"[A-Z]{1,2}\d[A-Z\d]?[ ]\d[A-Z]{2}")
+_TOWN_BEFORE_CODE = regex.compile(
+    r"(?:^|(?<=,))[ \t]*(?P<name>\p{Lu}\p{Ll}+(?:[ -]\p{Lu}\p{Ll}+){0,2})[ \t]+$", regex.MULTILINE)
 #: After a town, a name in parentheses with an elided article, or before a comma: the comarca or
 #: the foreign region it is in ("03801 Alcoi (l'Alcoià)", "66760 Bourg-Madame
 #: (Pyrénées-Orientales, França)": the eleventh set written blind); taken when no word of it is
@@ -310,6 +317,11 @@ class LonePlaces:
         places.update(dict.fromkeys(islands, "town"))  # "se trasladó a Tenerife"
         if "country" in pack.tables and labels.get("country"):
             places.update(dict.fromkeys((fold(e) for e in pack.table("country").entries), "country"))
+            # and the other spellings the pseudonymiser knows ("Su médico de cabecera en
+            # Inglaterra": the twelfth set written blind; surrogates.yaml ``country_aliases``)
+            aliases = pack.surrogate.get("country_aliases") or {}
+            places.update(dict.fromkeys((fold(a) for forms in aliases.values() for a in forms
+                                         if len(a) > 3 and not a.isupper()), "country"))
         stop = frozenset(fold(w) for w in pack.stopwords) | frozenset(
             fold(w) for w in pack.word_classes)
         kept = {k: v for k, v in places.items() if k not in stop}
@@ -440,6 +452,13 @@ class LonePlaces:
         queue = sorted((s for s in spans if s.label in chain), key=lambda s: s.start)
         while queue:
             span = queue.pop(0)
+            if span.label == town and _BRITISH_CODE.fullmatch(text, span.start, span.end):
+                # a British postcode after its town, the town taken ("14 Otley Road, Leeds LS6 3PX":
+                # the twelfth set written blind left "Leeds" once the code was found)
+                before = _TOWN_BEFORE_CODE.search(text, max(0, span.start - 60), span.start)
+                if before is not None and not overlaps(taken, *before.span("name")):
+                    found.append(Span(*before.span("name"), town, source=CHAIN_SOURCE))
+                    taken = sorted([*taken, before.span("name")])
             digits = text[span.start : span.end].strip().isdigit()
             m = (_AFTER_CODE if digits else _AFTER_PLACE).match(text, span.end)
             if m is None and span.label == town:  # "llegan desde Barcelona y Baza": a known place

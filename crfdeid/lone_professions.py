@@ -197,9 +197,10 @@ class LoneProfessions:
         if end is None:
             return None
         qualified = _QUALIFIER.match(text, end)
-        if qualified is not None and not any(
-                fold(w) in self._closing or fold(w) in self.forms for w in qualified.group().split()):
-            end = qualified.end()  # "cuidadora interna", "ingeniero aeronáutico", "farmacéutica titular"
+        if qualified is not None and not any(fold(w) in self._closing for w in qualified.group().split()):
+            # "cuidadora interna", "ingeniero aeronáutico", "farmacéutica titular"; an adjective
+            # that is an occupation of its own too ("ingeniero ferroviario": the twelfth set)
+            end = qualified.end()
         complement = self._patterns["complement"].match(text, end)
         if complement is not None and self._patterns["after"].match(text, end) is None:  # "en activo"
             words = list(_WORD.finditer(complement["words"]))

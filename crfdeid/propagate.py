@@ -55,6 +55,8 @@ NOT_PROPAGATED = frozenset({
 })
 #: A relative's span: its kinship words are kept, its name (the capitalised words) is propagated.
 RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
+#: An organisation's span: one word of the language alone under it is a kind, not a name.
+ORGANISATION = "INSTITUCION"
 #: Strings shorter than this (folded) are not looked for: "M", "3", "Gil" is three.
 MIN_LENGTH = 3
 SOURCE = "propagated"
@@ -117,6 +119,9 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
         original = document.span_text(span)
         key = normalise(original)
         single = " " not in key
+        if single and as_label == ORGANISATION and _common(original, pack):
+            continue  # "Juzgado" alone: a kind of body, not one ("COMUNICACIÓN AL JUZGADO" had become
+            # "AL IMSERSO": the twelfth set written blind)
         if len(key) >= MIN_LENGTH and not (single and _closed(original, pack, particles)):
             # one capitalised word needs its capital ("Rosa", not "rosa"); several words
             # ("lucía ferrer") are the string whatever their case
@@ -137,7 +142,12 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
     found = []
     if scannable is None or scannable.text is not text:
         scannable = Scannable(text)  # folded once for both scans
-    for start, end, key in find_whole_words(text, wanted, scannable):
+    occurrences = list(find_whole_words(text, wanted, scannable))
+    words = [k for k in wanted if " " not in k]
+    at = 0
+    while at < len(occurrences):
+        start, end, key = occurrences[at]
+        at += 1
         want = wanted[key]
         if want.capitalised and not text[start].isupper():
             continue  # "Rosa" the name, "rosa" the colour
@@ -156,6 +166,11 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
             # found further down: the tenth set written blind) is replaced whole, the pieces
             # inside it dropped by the pseudonymiser; one that crosses a span is left, and a
             # person's name is widened over its pieces by ``_widened`` instead
+            if " " in key and words:
+                # its words are looked for inside it: the longest match had hidden them ("Popescu,
+                # Ioana-Maria" over a street "Popescu" left "Ioana-Maria": the twelfth set)
+                inner = [(start + s, start + e, k) for s, e, k in find_whole_words(text[start:end], words)]
+                occurrences[at:at] = [o for o in inner if o[2] != key]
             continue
         found.append(Span(start, end, want.label, SOURCE))
     def person(label: str) -> bool:
@@ -280,6 +295,16 @@ def _closed(word: str, pack: LanguagePack, particles: frozenset[str] | set[str])
     """A closed-class word or a name particle: never a name on its own."""
     folded = fold(word)
     return folded in pack.word_classes or folded in particles
+
+
+def _common(word: str, pack: LanguagePack) -> bool:
+    """A word of the language's lexicon (no lexicon for it: none is)."""
+    from .lexicon import lexicon
+
+    try:
+        return lexicon().is_common(word.lower(), pack.language)
+    except ValueError:
+        return False
 
 
 def _upper(text: str) -> bool:

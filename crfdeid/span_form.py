@@ -305,6 +305,12 @@ _TOWN_AFTER_STREET = regex.compile(
     r"(?:[ \t]*\(?(?P<code>\d{5})\)?"
     # or its province in brackets ("…, 1.º B, Puerto del Rosario (Las Palmas": the ninth set)
     r"|[ \t]*\((?P<province>\p{Lu}[\p{L}'’-]*(?:[ \t]+\p{Lu}[\p{L}'’-]*)*)\)?)?$")
+#: A postal code and its town after a comma at a street span's end ("…, 2.º A, 13600 ALCÁZAR DE SAN JUAN").
+_CODE_TOWN_AFTER_STREET = regex.compile(
+    r",[ \t]*(?P<code>\d{5})[ \t]+(?P<town>\p{Lu}[\p{L}'’-]*(?:[ \t]+(?:de|del|de[ \t]+la|la|el|los|las"
+    r"|\p{Lu}[\p{L}'’-]*))*)$")
+#: A devotional given name's particle and name, as a span of its own ("DEL PILAR", "de los Ángeles").
+_DEVOTION = regex.compile(r"(?i:del|de[ ]la|de[ ]los|de[ ]las)[ ](?P<name>\p{Lu}[\p{L}]+)")
 #: A title right before a name ("Dr. ", "Sra. ").
 _TITLE_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?P<title>\p{L}{1,9}|Dª)(?P<dot>\.)?[ \t]+$")
 #: Where one comes from or lives, before a town ("natural de Haro", "vecino de", "residente en").
@@ -475,9 +481,12 @@ class SpanForm:
             if span is not None and kind in _NAMED_PEOPLE and (pair := self._two_people(text, span)):
                 out.extend(pair)  # "Amparo Lorca Soria, Rafael Castro Pozoblanco" after "Remitido por:"
                 continue
+            if span is not None and kind in (*_PEOPLE, "profession"):
+                span = _table_cut(text, span)  # "esposa           81    ama" (a table's row)
             if span is not None and kind in _NAMED_PEOPLE:
                 span = self._column_cut(text, span)  # "Sofía Medina   Anestesista:"
                 span = self._role_cut(text, span)  # "Médico Alfonso Cid" ("Reyes Guillermo …")
+                span = self._unit_cut(text, span)  # "Casanovas de la Unidad de Ventilación"
                 if self._no_name(text, span) or self._opening_word(text, span):
                     continue  # "Implante: malla de polipropileno" read as a "Nombre:" field
             if span is not None and kind in (*_PEOPLE, "organisation") and span.score is not None:
@@ -700,6 +709,10 @@ class SpanForm:
         doubted = span.score is not None and span.score < _DOUBT
         if kind == "date" and span.score is not None and self.calendar and self._no_date(value):
             return True  # "Hexavalente" of "06/05/2025  Hexavalente" had become "Fnmawyykptj"
+        if (kind == "date" and span.score is not None and value.isdigit() and len(value) <= 3
+                and (unit := _UNIT_AFTER.match(text, span.end)) is not None
+                and fold(unit["unit"]) in self.age_units):
+            return True  # "05/02/2025 - 11 meses" with "11" as a day had become "95 meses"
         if doubted and kind in _NAMED and fold(value) in self.eponyms and (
                 _SCORE_AFTER.match(text, span.end)
                 or _SCALE_BEFORE.search(text, max(0, span.start - 24), span.start)):
@@ -710,6 +723,8 @@ class SpanForm:
         if any(a <= span.start and span.end <= b for a, b in _law_numbers(text)):
             return True  # "conforme al sistema de la Ley 35/2015": a law, no one's number ("Ley 28/2757")
         if kind in ("phone", "fax"):
+            if span.score is None and not any(c.isdigit() for c in value) and len(value.split()) >= 9:
+                return False  # a rule's number dictated in words ("seis cuatro nueve dos …")
             if span.score is not None and value.lstrip()[:1] in "12345" and _NUMBERS_ONLY.fullmatch(
                     _line_at(text, span.start)):
                 return True  # a table's row of values ("16/09  102  128  131  138", glucose by day)
@@ -905,11 +920,18 @@ class SpanForm:
             label = profession
         elif kind == "profession" and end == span.end:
             # the table's longer form the tagger cut ("maestra de educación" of "… infantil":
-            # "encuestadora infantil")
+            # "encuestadora infantil"), or cut at its start ("de casa" of "ama de casa": "ama
+            # fotoperiodista", the twelfth set written blind)
             more = _NEXT_WORDS.match(text, end)
             if more is not None:
                 ends = [m.end() for m in _WORDS.finditer(text, end, more.end())]
                 end = next((e for e in reversed(ends) if fold(text[span.start : e]) in self.professions), end)
+            before = _WORDS_BEFORE.search(text, max(0, span.start - 30), span.start)
+            if before is not None and fold(text[span.start : end]) not in self.professions:
+                starts = [m.start() for m in _WORDS.finditer(text, before.start(), span.start)]
+                start = next((a for a in starts if fold(text[a:end]) in self.professions), span.start)
+                if start != span.start:
+                    return replace(span, start=start, end=end, label=label)
         return span if (end, label) == (span.end, span.label) else replace(span, end=end, label=label)
 
     def _named_relative(self, text: str, span: Span, previous: Span | None) -> Span:
@@ -1078,6 +1100,31 @@ class SpanForm:
                     and kinds[1] in _NOT_PEOPLE and fold(text[last.start : span.end]) in self.places):
                 out[-1] = replace(last, end=span.end)
                 continue
+            if gap in (", ", ",", "-") and (kinds[0] in _PEOPLE) != (kinds[1] in _PEOPLE):
+                # a piece of a name under a place's or a street's label, beside the person's
+                # ("Popescu" as a street + ", " + "Ioana" + "-" + "Maria" as a town: the twelfth
+                # set written blind had "Cristo de la Luz, Beatriz-Garrucha"): the person's
+                person_first = kinds[0] in _PEOPLE
+                person, other = (last, span) if person_first else (span, last)
+                key = fold(text[other.start : other.end])
+                if (other.score is not None and other.score < _DOUBT and _NAME_ONLY.fullmatch(
+                        text, other.start, other.end) and (key in self.all_given or key in self.surnames)
+                        and key not in self.places
+                        and self._category.get(other.label) in ("town", "street", "organisation", "hospital")):
+                    if gap == "-":
+                        out[-1] = replace(last, end=span.end, label=person.label)
+                        continue
+                    if person_first:
+                        span = replace(span, label=person.label)
+                    else:
+                        out[-1] = replace(last, label=person.label)
+            if (gap == " " and kinds[0] in _PEOPLE and kinds[1] in _PEOPLE
+                    and (devotion := _DEVOTION.fullmatch(text, span.start, span.end)) is not None
+                    and fold(devotion["name"]) in self.all_given):
+                # "MARÍA" + "DEL PILAR" as another person: one name ("TATIANA DEL ENCARNACIÓN"
+                # had been drawn for the second: the twelfth set written blind)
+                out[-1] = replace(last, end=span.end)
+                continue
             if (gap == "/" and kinds[0] == kinds[1] and kinds[0] in ("town", "region")
                     and fold(text[last.start : last.end]) in self.places
                     and fold(text[span.start : span.end]) in self.places):
@@ -1164,6 +1211,14 @@ class SpanForm:
                         end = number.end()
                 out.append(replace(span, end=end))
                 i = later
+                continue
+            if (nxt is not None and span.label == street and nxt.label == street and not span.fragments
+                    and not nxt.fragments and _ROAD_PREFIX_END.search(text, span.start, span.end)
+                    and text[span.end : nxt.start] == "-"):
+                # a road's code cut at its hyphen ("Ctra. N" + "122" of "Ctra. N-122, km 79,300",
+                # which became "Ctra. Villar del Arzobispo-394": the twelfth set written blind)
+                out.append(replace(span, end=nxt.end))
+                i += 2
                 continue
             out.append(span)
             i += 1
@@ -1639,8 +1694,26 @@ class SpanForm:
         town = dict(self.category_labels).get("town")
         value = text[span.start : span.end]
         if (town and value[:1].isupper() and fold(value) in self.places and fold(value) not in self.all_given
-                and _PLACE_PREPOSITION_BEFORE.search(text, max(0, span.start - 8), span.start)):
+                and (_PLACE_PREPOSITION_BEFORE.search(text, max(0, span.start - 8), span.start)
+                     # a saint's town after "de" ("Celler Mas Pujades, S.L. de Sant Martí Sarroca"
+                     # had become "de Frías Guerra Montes": the twelfth set written blind)
+                     or (_SAINTS_TOWN.match(value)
+                         and _OF_BEFORE.search(text, max(0, span.start - 8), span.start)))):
             return replace(span, label=town)
+        return span
+
+    def _unit_cut(self, text: str, span: Span) -> Span:
+        """A name running on into where the person works ("Dra. Casanovas de la Unidad de
+        Ventilación", whose "Unidad" was then carried to "Ingresa en la Unidad de Semicríticos"
+        as a surname: the twelfth set written blind): cut before a particle whose capitalised
+        word after it is a word of the language that no name table holds."""
+        if span.fragments:
+            return span
+        for m in _PARTICLE_WORD.finditer(text, span.start, span.end):
+            key = fold(m["word"])
+            if (m.start() > span.start and key not in self.surnames and key not in self.all_given
+                    and key not in self.places and self._known(m["word"])):
+                return replace(span, end=m.start())
         return span
 
     def _column_cut(self, text: str, span: Span) -> Span:
@@ -1687,6 +1760,10 @@ class SpanForm:
         if town is None or span.fragments or not self.places:
             return span, []
         m = _TOWN_AFTER_STREET.search(text, span.start, span.end)
+        if m is None or m.end() != span.end:
+            # the postal code before the town ("PZA. DE ESPAÑA, 3, 2.º A, 13600 ALCÁZAR DE SAN JUAN"
+            # as one street had become "…, 62051 TREJO ANGULO PÉREZ CABELLO": the twelfth set)
+            m = _CODE_TOWN_AFTER_STREET.search(text, span.start, span.end)
         if m is None or m.end() != span.end or not any(c.isdigit() for c in text[span.start : m.start()]):
             return span, []
         if fold(m["town"]) not in self.places:
@@ -1694,7 +1771,7 @@ class SpanForm:
         after = [Span(m.start("town"), m.end("town"), town, source=span.source, score=span.score)]
         if m["code"]:
             after.append(Span(m.start("code"), m.end("code"), town, source=span.source, score=span.score))
-        if m["province"] and fold(m["province"]) in self.places:
+        if m.re is _TOWN_AFTER_STREET and m["province"] and fold(m["province"]) in self.places:
             after.append(Span(m.start("province"), m.end("province"), town, source=span.source,
                               score=span.score))
         return replace(span, end=m.start()), after
@@ -2054,6 +2131,46 @@ class SpanForm:
 def _alternatives(forms: Iterable[str]) -> str:
     """The written forms as one regex alternation, longest first (so "Pº" never cuts "Pº.")."""
     return "|".join(regex.escape(f) for f in sorted(forms, key=len, reverse=True))
+
+
+def _table_cut(text: str, span: Span) -> Span:
+    """A tagger's span over a table's columns, a number among them ("esposa           81    ama"
+    as a relative, "52    tractorista" as an occupation: a household table of the twelfth set
+    written blind, whose ages were replaced with the words): the longest run of its cells that
+    holds no number alone, the first of equals. A rule's span is left as it is."""
+    if span.fragments or span.score is None:
+        return span
+    gaps = list(_GAP.finditer(text, span.start, span.end))
+    if not gaps:
+        return span
+    bounds = [span.start, *(b for g in gaps for b in g.span()), span.end]
+    cells = [(bounds[k], bounds[k + 1]) for k in range(0, len(bounds), 2)]
+    if not any(_NUMBER_CELL.fullmatch(text, a, b) for a, b in cells):
+        return span
+    runs: list[tuple[int, int]] = []
+    for a, b in cells:
+        if _NUMBER_CELL.fullmatch(text, a, b):
+            runs.append((-1, -1))
+        elif runs and runs[-1][0] >= 0:
+            runs[-1] = (runs[-1][0], b)
+        else:
+            runs.append((a, b))
+    best = max((r for r in runs if r[0] >= 0), key=lambda r: r[1] - r[0], default=None)
+    return span if best is None else replace(span, start=best[0], end=best[1])
+
+
+#: A road code's letters at a span's end ("Ctra. N", "A", "CV", "AP").
+_ROAD_PREFIX_END = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}{1,3}$")
+#: One or two words right before a span, on its line ("ama " of "ama de casa").
+_WORDS_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])\p{L}+(?:[ ]\p{L}+)?[ ]$")
+#: A town named after a saint, two words or more ("Sant Martí Sarroca", "San Vicente del Raspeig").
+_SAINTS_TOWN = regex.compile(r"(?:Sant|San|Santa|Santo|Sankt)[ ]\p{Lu}\p{L}+(?:[ ]\S+)*")
+#: "de" right before a span.
+_OF_BEFORE = regex.compile(r"(?<![\p{L}])(?:de|del)[ ]$")
+#: A particle inside a name and the capitalised word after it ("de la Unidad").
+_PARTICLE_WORD = regex.compile(r"[ ](?:de[ ]la|de[ ]los|de[ ]las|del|de)[ ](?P<word>\p{Lu}\p{Ll}+)")
+#: A table's cell that is a number alone ("81", "52", "1,5").
+_NUMBER_CELL = regex.compile(r"\d{1,4}(?:[.,]\d+)?")
 
 
 def _hyphen_compound(text: str, span: Span, floor: int, ceiling: int) -> Span:

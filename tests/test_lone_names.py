@@ -122,6 +122,10 @@ TITLED = LoneNames.for_pack(load_pack("es"), PATIENT, RELATIVE, CLINICIAN)
     # "sanguino" is also a word; two of them
     ("Resultado crítico comunicado telefónicamente al doctor sanguino a las 19:55.", "sanguino", CLINICIAN),
     ("remitido por la doctora garcía lópez del centro de salud.", "garcía lópez", CLINICIAN),
+    # where the clinician works is no part of the name ("Unidad" had been carried as a surname)
+    ("Valorado por la Dra. Casanovas de la Unidad de Ventilación: indicación de VMNI.", "Casanovas",
+     CLINICIAN),
+    ("Visto por el Dr. García de la Torre en consulta.", "García de la Torre", CLINICIAN),
 ])
 def test_a_name_after_a_title_is_a_person(text: str, name: str, label: str) -> None:
     assert TITLED is not None
@@ -189,6 +193,20 @@ def test_a_name_in_a_note_typed_in_lower_case() -> None:
     out = with_lone_names(HANDOVER, [ahmed], STEP)
     patients = [HANDOVER[s.start:s.end] for s in out if s.label == PATIENT]
     assert patients == ["ahmed benjelloun"]
+
+
+def test_a_name_in_a_dictated_line_of_a_note_with_capitals() -> None:
+    # the twelfth set written blind: a voice-dictation transcript under a header in capitals; its
+    # codes have capitals, its words none. "manuel" and "castro" are words to the lexicon, the
+    # first surname is none
+    assert STEP is not None
+    text = ("SERVIZO GALEGO DE SAÚDE - HOSPITAL DO SALNÉS\n"
+            "paciente manuel outeiriño castro número de historia 4123378 tarjeta sanitaria "
+            "BCSTMN560718611 dos puntos\n")
+    assert [text[s.start:s.end] for s in STEP.lower_case(text, [])] == ["manuel outeiriño castro"]
+    # a known first surname in such a line is no name ("rosa blanco")
+    text = "SERVICIO\nla paciente rosa blanco refiere dolor abdominal desde ayer noche\n"
+    assert STEP.lower_case(text, []) == []
 
 
 @pytest.mark.parametrize("text, spans, found", [

@@ -42,6 +42,8 @@ def _found(text: str, spans: list[Span] | None = None) -> list[tuple[str, str]]:
     ("Se trasladó hace un año desde Santiago de Compostela por trabajo.", "Santiago de Compostela", TOWN),
     ("Con posterioridad a su vuelta a Marruecos empeoró.", "Marruecos", COUNTRY),
     ("Residió en Asturias hasta los 20 años.", "Asturias", TOWN),
+    # a country by another of its names (the twelfth set written blind)
+    ("Su médico de cabecera en Inglaterra es el Dr. R. Patel.", "Inglaterra", COUNTRY),
     # a forensic report and a referral written blind (2026-11-28): where one was born or lives
     ("DNI 26951437-Z, natural de La Unión y con último domicilio allí.", "La Unión", TOWN),
     ("Mujer de 29 años, natural de Quibdó, gestante de 39 semanas.", "Quibdó", TOWN),  # a foreign town
@@ -88,8 +90,15 @@ def test_an_address_after_a_street_type_is_a_street(text: str, street: str) -> N
     # after an institution's name in a header
     ("RESIDENCIA DE MAYORES LOS ALMENDROS - Molina de Segura (Murcia)\n",
      [("INSTITUCION", "RESIDENCIA DE MAYORES LOS ALMENDROS")], ["Molina de Segura", "Murcia"]),
+    # the town before a British postcode (the twelfth set written blind)
+    ("Residencia habitual: 14 Otley Road, Leeds LS6 3PX, United Kingdom", [("TERRITORIO", "LS6 3PX")],
+     ["Leeds"]),
+    # a town after a comma and "de" (the twelfth set written blind)
+    ("Vive sola en una planta baja de la C/ Cervantes, 42, de Villarrobledo, con ayuda",
+     [("CALLE", "C/ Cervantes, 42")], ["Villarrobledo"]),
     # no place: a word after a comma, a clinical term in parentheses, a name running on
     ("Vive en la C/ Mayor 3, Hipertensión arterial.", [("CALLE", "C/ Mayor 3")], []),
+    ("Vive en la C/ Mayor 3, de Lunes a viernes.", [("CALLE", "C/ Mayor 3")], []),
     ("Natural de Sopela (Diabetes).", [("TERRITORIO", "Sopela")], []),
     ("CP 28001 Pendiente de valorar.", [("TERRITORIO", "28001")], []),
 ])
@@ -262,6 +271,8 @@ def test_a_town_where_one_lives_whatever_its_population() -> None:
     assert sorted(_found(text)) == [("Comillas", TOWN), ("Newcastle upon Tyne", TOWN)]
     assert _found("Vive en A Pobra do Caramiñal con su hija.") == [("A Pobra do Caramiñal", TOWN)]
     assert _found("Reside en Madrid Centro desde hace años.") == []  # the name goes on
+    # where a relative comes from (the twelfth set: Foz, 10,000 people)
+    assert _found("El hermano, Pachi, llega desde Foz. La familia refiere") == [("Foz", TOWN)]
     # the fourth blind set: "vivía sola en Ólvega", "una ruta cerca de Potes" (1,400 people)
     assert _found("Mujer de 88 años que vivía sola en Ólvega con ayuda.") == [("Ólvega", TOWN)]
     assert _found("Caída en una ruta cerca de Potes el 6 de julio.") == [("Potes", TOWN)]

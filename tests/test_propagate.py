@@ -47,6 +47,15 @@ def test_lower_case_words_kept_labels_and_short_strings_are_not_propagated():
     assert only_names == ()  # a label the policy keeps is not propagated
 
 
+def test_a_kind_of_body_alone_under_an_organisations_label_is_not_propagated():
+    # the twelfth set written blind: "Juzgado" alone as an organisation had carried "COMUNICACIÓN
+    # AL JUZGADO DE INTERNAMIENTO" to "AL IMSERSO"; a name of one word still is ("Mercadona")
+    text = ("COMUNICACIÓN AL JUZGADO DE INTERNAMIENTO NO VOLUNTARIO\nDestinatario: Juzgado de guardia.\n"
+            "Trabaja en Mercadona. Turnos en Mercadona de noche.")
+    document = doc(("INSTITUCION", "Juzgado"), ("INSTITUCION", "Mercadona"), text=text)
+    assert found(document) == [("INSTITUCION", "Mercadona")]
+
+
 def test_a_propagated_mention_gets_the_surrogate_of_its_source_and_is_audited():
     document = doc(("NOMBRE_SUJETO_ASISTENCIA", "Jesús Martínez Blanco"), ("ID_SUJETO_ASISTENCIA", "2347865"),
                    ("CORREO_ELECTRONICO", "jmb@gmail.com"))

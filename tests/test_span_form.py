@@ -1256,3 +1256,80 @@ def test_a_field_key_in_capitals_and_a_short_number_are_no_places() -> None:
     text = "Domicilio: C/ Mayor 3, 11201 Algeciras. Código 112"
     assert (TOWN, "11201") in _tidied(text, (TOWN, "11201"))
     assert (TOWN, "112") in _tidied(text, (TOWN, "112"), score=0.9)
+
+
+# -- the twelfth set written blind --------------------------------------------------------------
+def test_a_span_over_a_tables_columns_keeps_the_cell_that_is_no_number() -> None:
+    # a household table: "esposa  81  ama" as a relative and "52  tractorista" as an occupation
+    # had replaced the ages with the words
+    text = ("Nombre y apellidos                  Parentesco     Edad    Ocupación\n"
+            "Carmen Galán Orellana               esposa           81    ama de casa\n"
+            "Manuel Ruiz Galán                   hijo             52    tractorista en Agrícola Campiña\n")
+    assert _tidied(text, (RELATIVE, "esposa           81    ama"), score=0.6) == [(RELATIVE, "esposa")]
+    assert _tidied(text, (PROFESSION, "52    tractorista"), score=0.6) == [(PROFESSION, "tractorista")]
+    # a rule's span is left as it is, and one over no number too
+    assert _tidied("Juan Pérez    Ana Gil", (RELATIVE, "Juan Pérez    Ana Gil"), score=0.6) == [
+        (RELATIVE, "Juan Pérez    Ana Gil")]
+
+
+def test_an_occupation_the_tagger_cut_at_its_start_is_whole() -> None:
+    # "de casa" of "ama de casa" had become "ama fotoperiodista"
+    text = "esposa           81    ama de casa\n"
+    assert _tidied(text, (PROFESSION, "de casa"), score=0.6) == [(PROFESSION, "ama de casa")]
+
+
+def test_a_number_before_a_unit_of_age_is_no_date() -> None:
+    # "05/02/2025 - 11 meses" with "11" as a day had become "95 meses"
+    text = "05/02/2025 - 11 meses: hexavalente y neumococo 20v."
+    assert _tidied(text, (DATE, "05/02/2025"), (DATE, "11"), score=0.6) == [(DATE, "05/02/2025")]
+
+
+def test_a_road_code_cut_at_its_hyphen_is_whole() -> None:
+    # "Ctra. N" + "122" of "Ctra. N-122, km 79,300" had become "Ctra. Villar del Arzobispo-394"
+    text = "en la Ctra. N-122, km 79,300, término municipal de Tarazona"
+    assert _tidied(text, (STREET, "Ctra. N"), (STREET, "122"), score=0.6) == [(STREET, "Ctra. N-122")]
+    # a street and a number parted by a hyphen are not joined unless the street ends in a code's letters
+    text = "C/ Mayor-12"
+    assert _tidied(text, (STREET, "C/ Mayor"), (STREET, "12"), score=0.6) == [
+        (STREET, "C/ Mayor"), (STREET, "12")]
+
+
+def test_a_name_running_into_a_department_is_cut_and_a_saints_town_is_a_town() -> None:
+    text = "Valorado por la Dra. Casanovas de la Unidad de Ventilación: indicación de VMNI."
+    assert _tidied(text, (CLINICIAN, "Casanovas de la Unidad de Ventilación"), score=0.6) == [
+        (CLINICIAN, "Casanovas")]
+    text = "Visto por el Dr. García de la Torre en consulta."  # "Torre": a surname too
+    assert _tidied(text, (CLINICIAN, "García de la Torre"), score=0.6) == [(CLINICIAN, "García de la Torre")]
+    # "de Sant Martí Sarroca" as a clinician had become "de Frías Guerra Montes"
+    text = "Trabajó como enólogo en Celler Mas Pujades, S.L. de Sant Martí Sarroca y después"
+    assert (TOWN, "Sant Martí Sarroca") in _tidied(text, (CLINICIAN, "Sant Martí Sarroca"), score=0.6)
+
+
+def test_a_street_that_ran_over_its_postal_code_and_town_ends_at_its_door() -> None:
+    # the whole line as one street had become "…, 62051 TREJO ANGULO PÉREZ CABELLO"
+    text = "DOMICILIO: PZA. DE ESPAÑA, 3, 2.º A, 13600 ALCÁZAR DE SAN JUAN (CIUDAD REAL)\n"
+    street = "PZA. DE ESPAÑA, 3, 2.º A, 13600 ALCÁZAR DE SAN JUAN"
+    assert _tidied(text, (STREET, street), (TOWN, "CIUDAD REAL"), score=0.9) == [
+        (STREET, "PZA. DE ESPAÑA, 3, 2.º A"), (TOWN, "ALCÁZAR DE SAN JUAN"), (TOWN, "13600"),
+        (TOWN, "CIUDAD REAL")]
+
+
+def test_a_devotional_given_name_tagged_apart_joins_the_name_before_it() -> None:
+    # "MARÍA" + "DEL PILAR" as a clinician had become "TATIANA DEL ENCARNACIÓN"
+    text = "PACIENTE: LÓPEZ DE LOS SANTOS, MARÍA DEL PILAR          NHC: 00734112\n"
+    assert _tidied(text, (PATIENT, "LÓPEZ DE LOS SANTOS"), (PATIENT, "MARÍA"), (CLINICIAN, "DEL PILAR"),
+                   score=0.9) == [(PATIENT, "LÓPEZ DE LOS SANTOS"), (PATIENT, "MARÍA DEL PILAR")]
+
+
+def test_a_piece_of_a_name_under_a_places_label_beside_the_person_is_the_persons() -> None:
+    # "Popescu, Ioana" + "-" + "Maria" as a town had become "Muñiz, Beatriz-Garrucha"
+    text = "Asunto: RE: Interconsulta no presencial - Popescu, Ioana-Maria\n"
+    assert _tidied(text, (PATIENT, "Popescu, Ioana"), (TOWN, "Maria"), score=0.3) == [
+        (PATIENT, "Popescu, Ioana-Maria")]
+    text = "Asunto: Interconsulta - Popescu, Ioana - NHC 1188437\n"
+    assert _tidied(text, (STREET, "Popescu"), (PATIENT, "Ioana"), score=0.3) == [
+        (PATIENT, "Popescu"), (PATIENT, "Ioana")]
+    # a place beside a name stays a place when the tagger is sure of it or no name table holds it
+    text = "Juan Pérez, Toledo\n"
+    assert _tidied(text, (PATIENT, "Juan Pérez"), (TOWN, "Toledo"), score=0.9) == [
+        (PATIENT, "Juan Pérez"), (TOWN, "Toledo")]

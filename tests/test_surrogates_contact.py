@@ -75,6 +75,24 @@ def test_a_phone_whose_prefix_leaves_no_safe_number_has_every_digit_replaced():
     assert surrogate.fallback == "anywhere" and not surrogate.text.startswith("6")
 
 
+def test_a_number_dictated_in_words_is_another_in_words():
+    # the twelfth set written blind: "a su móvil seis cuatro nueve dos uno ocho tres tres cero"
+    # had become letters scrambled ("pbnc lptjog …")
+    text = "seis cuatro nueve dos uno ocho tres tres cero"
+    names = ["cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve"]
+    digit = {w: str(i) for i, w in enumerate(names)}
+    for seed in range(5):
+        new = REG["NUMERO_TELEFONO"].generate(text, "NUMERO_TELEFONO", 0, state(text, seed)).text
+        words = new.split()
+        assert len(words) == 9 and all(w in digit for w in words) and new != text, new
+        assert words[0] == "seis"  # a mobile stays a mobile
+    # as its digits would be, the same number in digits elsewhere the same surrogate
+    st_ = state(text, 2)
+    spoken = REG["NUMERO_TELEFONO"].generate(text, "NUMERO_TELEFONO", 0, st_).text
+    written = REG["NUMERO_TELEFONO"].generate("649218330", "NUMERO_TELEFONO", 0, st_).text
+    assert "".join(digit[w] for w in spoken.split()) == written
+
+
 def test_text_filed_as_an_ip_address_is_replaced_whole_with_real_words():
     new = REG["DIREC_PROT_INTERNET"].generate("Juan Pérez", "DIREC_PROT_INTERNET", 0, state()).text
     assert "Juan" not in new and "Pérez" not in new

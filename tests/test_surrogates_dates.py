@@ -219,3 +219,18 @@ def test_a_date_in_words_keeps_a_day_in_digits_and_the_case_of_its_words():
     assert new.isupper() and "MIL" in new, new
     # a year in digits is the usual reading's
     assert GEN.generate("12 de marzo de 2010", D, 0, state("x", 2)).note == "shifted"
+
+
+def test_a_day_in_words_and_its_month_are_shifted_in_words():
+    # the twelfth set written blind: "- diecisiete de marzo: consulta telefónica" had been kept
+    for seed in range(1, 6):
+        new = GEN.generate("diecisiete de marzo", D, 0, state("x", seed))
+        match = re.fullmatch(r"(.+?) de (\w+)", new.text)
+        assert not new.kept and match is not None and not any(c.isdigit() for c in new.text), new.text
+        month, day = _MONTHS.index(match[2]) + 1, _read_words(match[1])
+        # whole weeks back from 17 March 2000, in a year the shift (53-260 weeks) can reach
+        assert any((dt.date(2000, 3, 17) - dt.date(year, month, day)).days % 7 == 0
+                   and 53 <= (dt.date(2000, 3, 17) - dt.date(year, month, day)).days // 7 <= 260
+                   for year in range(1994, 2000) if (month, day) != (2, 29) or year % 4 == 0)
+    # a month alone is no day in words
+    assert GEN.generate("marzo", D, 0, state("x", 2)).kept

@@ -181,3 +181,11 @@ def test_a_town_in_capitals_taken_for_a_hospital_becomes_another_town(seed):
     assert new.isupper() and new != "ALGECIRAS" and fold(new) in data.municipality_lookup, new
     # an abbreviation is still one
     assert len(facility("HUMS", seed)) == 4
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_name_headed_in_capitals_stays_in_capitals(seed):
+    # the twelfth set written blind: "HOSPITAL PÚBLICO DA MARIÑA - Burela" had become "HOSPITAL Do Salnes"
+    new = facility("HOSPITAL PÚBLICO DA MARIÑA - Burela", seed)
+    letters = [c for c in new if c.isalpha()]
+    assert all(c.isupper() for c in letters), new

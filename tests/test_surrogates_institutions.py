@@ -247,3 +247,16 @@ def test_a_company_of_a_listed_kind_keeps_its_legal_form_after_the_kinds_templat
     for seed in range(3):  # "Transportes Ebro, S.L." had become "Transportes Ferreira."
         new = inst("Transportes Ebro, S.L.", seed)
         assert new.startswith("Transportes ") and new.endswith(", S.L.") and "Ebro" not in new, new
+
+
+@pytest.mark.parametrize("original, kind", [
+    # the twelfth set written blind: "ÁREA SANITARIA VII" had become "SÁNCHEZ FARMA"
+    ("ÁREA SANITARIA VII", "ÁREA SANITARIA DE "),
+    ("Área de Salud de Plasencia", "Área de Salud de "),
+    ("Aseguradora Quijote Salud", "Aseguradora "),
+    ("Bazar Nuevo Oriente", "Bazar "),
+])
+def test_a_health_area_a_shop_or_an_insurer_stays_one(original: str, kind: str) -> None:
+    for seed in range(3):
+        new = inst(original, seed)
+        assert new.startswith(kind) and new != original, new

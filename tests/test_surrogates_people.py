@@ -469,6 +469,14 @@ def test_a_nickname_in_quotation_marks_becomes_a_given_name() -> None:
         assert sum(DATA.name_sex(nickname)) > 0, nickname
 
 
+def test_a_relative_called_by_a_word_no_table_holds_after_a_kinship_word_gets_a_given_name() -> None:
+    # the twelfth set written blind: "El hermano, Pachi, llega desde Foz" had become "Ceballos"
+    text = "Varón de 54 años. El hermano, Pachi, llega desde Foz."
+    for seed in range(5):
+        nickname = new_texts(run(text, (F, "Pachi"), seed=seed))[-1]
+        assert sum(DATA.name_sex(nickname)) > 0, nickname
+
+
 def test_a_surname_after_a_particle_becomes_one_written_after_it() -> None:
     # the sixth set written blind: "García de la Vega Tornero" became "Saura de la Fuentes Pérez",
     # "Martín del Pozo" "Serrano del Larrea", "Ruiz de la Prada" "Esteban de la Romero"

@@ -18,6 +18,8 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
+from dataclasses import replace
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from .base import (
@@ -71,6 +73,20 @@ class PhoneGenerator:
     def neutral_category(self, text: str, label: str) -> str:
         return "fax" if label == "NUMERO_FAX" else "phone"
 
+    def spoken(self, text: str) -> str | None:
+        """The digits of a number dictated as digit words ("seis cuatro nueve dos uno ocho tres
+        tres cero" -> "649218330"), or None."""
+        words = text.split()
+        if len(words) < 6 or any(c.isdigit() for c in text):
+            return None
+        values = [self._digit_words.get(fold(w)) for w in words]
+        return None if None in values else "".join(str(v) for v in values)
+
+    @cached_property
+    def _digit_words(self) -> dict[str, int]:
+        words = self.data.number_words
+        return {fold(f): value for value, forms in words.items() if value < 10 for f in forms}
+
     def moved_code(
         self, text: str, digits: list[int], prefix: int, state: DocumentState
     ) -> tuple[int, str] | None:
@@ -96,7 +112,13 @@ class PhoneGenerator:
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         """Fallback chain: international prefix, trunk prefix and type kept, the area code of
-        the surrogate town's province -> every digit replaced."""
+        the surrogate town's province -> every digit replaced. A number dictated in words
+        ("seis cuatro nueve …") is drawn as its digits and written back in words."""
+        spoken = self.spoken(text)
+        if spoken is not None:
+            drawn = self.generate(spoken, label, start, state)
+            words = [self.data.number_words[int(c)][0] for c in drawn.text if c.isdigit()]
+            return replace(drawn, text=match_case(text, " ".join(words)))
         namespace = f"phone:{label}"
         digits = [i for i, c in enumerate(text) if c.isdigit()]
         if len(digits) < 3:

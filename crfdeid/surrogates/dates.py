@@ -342,20 +342,26 @@ class DateGenerator:
 
     def in_words(self, text: str, state: DocumentState) -> Surrogate | None:
         """A date whose year is written in words ("a doce de noviembre de dos mil veinticinco", a
-        letter's or a certificate's), shifted like any other and written back in words — the day
-        in words or digits as it was, the month in its case. None for any other date. Before,
-        it was read as a month alone and kept: the whole date in clear."""
+        letter's or a certificate's), or a day in words and its month ("diecisiete de marzo", a
+        dictated report's), shifted like any other and written back in words — the day in words
+        or digits as it was, the month in its case. None for any other date. Before, it was read
+        as a month alone and kept: the whole date in clear."""
         words = self._word_values
         tokens = list(_TOKEN.finditer(text))
-        if not any(words.get(fold(t.group())) == 1000 for t in tokens if not t.group().isdigit()):
-            return None  # no thousand in words: the usual reading's (most dates, at no cost)
+        worded = [words.get(fold(t.group())) for t in tokens if not t.group().isdigit()]
+        if not any(v is not None for v in worded):
+            return None  # no number in words: the usual reading's (most dates, at no cost)
         at = next((i for i, t in enumerate(tokens) if not t.group().isdigit() and len(t.group()) >= 3
                    and self.data.pack.month(t.group()) is not None), None)
         if at is None:
             return None
-        year_run = _number_run(tokens, at + 1, words, skip=("de", "del", "año"))
-        if year_run is None or year_run[2] < 1000:
-            return None
+        year_run = None
+        if 1000 in worded:
+            year_run = _number_run(tokens, at + 1, words, skip=("de", "del", "año"))
+            if year_run is None or year_run[2] < 1000:
+                return None
+        elif any(t.group().isdigit() for t in tokens) or at + 1 != len(tokens):
+            return None  # a day in words and its month only ("diecisiete de marzo"), nothing after
         day_run = None
         before = [t for t in tokens[:at] if fold(t.group()) not in ("de", "a", "el", "dia")]
         if before and before[-1].group().isdigit() and 1 <= int(before[-1].group()) <= 31:
@@ -366,10 +372,12 @@ class DateGenerator:
         if month is None:
             return None
         day = day_run[2] if day_run is not None and 1 <= day_run[2] <= 31 else None
-        try:
-            reference = dt.date(year_run[2], month.number, day or 15)
+        if year_run is None and day is None:
+            return None
+        try:  # no year written: a leap year's calendar, where every day and month can be
+            reference = dt.date(year_run[2] if year_run else 2000, month.number, day or 15)
             new = reference + self.shift(state)
-            spelled = [(year_run, self._spelled(new.year, text[year_run[0]:year_run[1]]))]
+            spelled = [(year_run, self._spelled(new.year, text[year_run[0]:year_run[1]]))] if year_run else []
         except (ValueError, OverflowError, KeyError):
             return None
         target = self.data.pack.months[new.month - 1]

@@ -298,7 +298,10 @@ class FacilityGenerator:
                     # no proper part to replace after the type ("Hospital General"), or none to
                     # take from the candidate: a whole catalogue name
                     return name
-                return f"{head} {cased(text[len(head) :], proper)}"
+                # a head in capitals writes the name in capitals ("HOSPITAL PÚBLICO DA MARIÑA -
+                # Burela" had become "HOSPITAL Do Salnes": the twelfth set written blind)
+                model = head if len(head) > 3 and head.isupper() else text[len(head) :]
+                return f"{head} {cased(model, proper)}"
 
             return one
 

@@ -29,6 +29,9 @@ PERSON_LABELS = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO")
 PATIENT_LABEL = "NOMBRE_SUJETO_ASISTENCIA"
 SEX_LABEL = "SEXO_SUJETO_ASISTENCIA"
 _WORD = LETTERS
+#: The last word of a text, maybe a comma or a colon after it, then spaces.
+_LAST_WORD = re.compile(r"([^\W\d_]+)[,:]?\s*$")
+
 #: A header field before a name, at the start of its line or with its colon: "Apellidos:",
 #: "Nombre:" (not "… su hija de nombre Natalia Ontiveros", a full name in prose).
 #: "Nombre y apellidos:" heads a whole name, given names first.
@@ -353,6 +356,8 @@ class PeopleGenerator:
                 kind = "surname"
             elif alone and before.rstrip().endswith(_NICKNAME_OPENINGS):
                 kind = "given"  # a nickname in quotation marks ("«Tato»" had become "«Santana»")
+            elif alone and g == 0 and n == 0 and self._after_kin(before):
+                kind = "given"  # a name no table holds after "El hermano," ("Pachi" had become "Ceballos")
             elif alone:
                 kind = "given" if (g > n and not _after_title(before)) or (g > 0 and n == 0) else "surname"
             elif index == 0:
@@ -378,6 +383,12 @@ class PeopleGenerator:
         if found is None:
             found = state.readings[key] = self.classify(state.text, start, span_text)
         return found
+
+    def _after_kin(self, before: str) -> bool:
+        """Does a kinship word end ``before`` (a comma or a colon after it)? "El hermano, Pachi":
+        a relative called by one word is called by a given name or a nickname."""
+        found = _LAST_WORD.search(before)
+        return found is not None and self.data.pack.kinship_term(found[1]) is not None
 
     def _surnames_field(self, text: str) -> bool:
         """Does the note have its own "Apellidos:" field? Read once per note (the last note's

@@ -24,6 +24,8 @@ from .data import SurrogateData
 _KIN_REACH = 48
 #: Where a clause ends: the kinship word before it is another's.
 _CLAUSE_END = re.compile(r"[.;:!?\n]")
+#: A line's field key, one word and a colon ("Padre:", "Madre :").
+_KIN_FIELD = re.compile(r"[ \t]*([^\W\d_]+)[ \t]*:")
 #: ISCO code prefixes tried in turn: the sub-major group (two digits), then the major group.
 GROUP_LEVELS = (2, 1)
 MAJOR_REASON = "no safe profession of the same field: one of the same ISCO major group"
@@ -66,7 +68,12 @@ class ProfessionGenerator:
             term = self.data.pack.kinship_term(word)
             if term is not None and term.sex in ("m", "f"):
                 return term.sex
-        return None
+        # a field whose key is a kinship word, on the occupation's line ("Padre: Sergio Hernández
+        # Amorós, 35 años, electricista autónomo" had become "oficiala autónomo": the twelfth set)
+        line = state.text[state.text.rfind("\n", 0, start) + 1 : start]
+        key = _KIN_FIELD.match(line)
+        term = self.data.pack.kinship_term(key[1]) if key is not None else None
+        return term.sex if term is not None and term.sex in ("m", "f") else None
 
     def forms(self, text: str) -> list[str]:
         """The professions of the pack the original spells, folded: the whole phrase, then its
