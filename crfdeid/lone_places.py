@@ -186,6 +186,8 @@ _AFTER_PLACE = regex.compile(r"[ \t]*(?:\([ \t]*" + _NAME + r"[ \t]*\)|[,–-][ 
 #: After a town, another after "y"/"e" ("desde Barcelona y Baza": the eleventh set written blind);
 #: only a place of the pack's tables is taken.
 _AND_PLACE = regex.compile(r"[ \t]+(?:y|e|i)[ \t]+" + _NAME + r"(?![\p{L}\p{N}])")
+#: A district's kind opening its name ("Barrio del Real", "Urbanización Los Pinos").
+_DISTRICT_KIND = regex.compile(r"(?:Barrio|Barriada|Urbanización|Urb\.|Pedanía|Polígono|Colonia)[ ]")
 #: A British postcode ("LS6 3PX"), and the town before it after a comma or at a line's start.
 _BRITISH_CODE = regex.compile(r"[A-Z]{1,2}\d[A-Z\d]?[ ]\d[A-Z]{2}")
 _TOWN_BEFORE_CODE = regex.compile(
@@ -493,12 +495,20 @@ class LonePlaces:
                 # where it is, whether or not the pack lists it, when it is no acronym and no
                 # word of the language (the seventh set: "Hospital Nostra Senyora de Meritxell
                 # (Escaldes-Engordany)")
-                where = (span.label in facilities and k == len(words)
+                # — and after a town, a comarca no table holds ("Deltebre (Baix Ebre)": the ninth
+                # set, whose tagger took "Ebre" alone), over the tagger's piece inside it
+                where = ((span.label in facilities or span.label == town) and k == len(words)
                          and text[span.end : m.start("name")].strip() == "("
                          and _CLOSE.match(text, end) is not None and self._unknown_name(words))
-                if not whole and name not in places and not foreign and not where:
+                # after a street and a comma, a district by its kind ("Calle Álvaro de Bazán, 7,
+                # 2.º A, Barrio del Real, 52003 Melilla": the ninth set written blind, which a
+                # retrained tagger no longer took whole with the street)
+                district = (span.label == labels.get("street") and k == len(words)
+                            and _DISTRICT_KIND.match(m["name"]) is not None)
+                if not whole and name not in places and not foreign and not where and not district:
                     continue
-                if not overlaps(taken, m.start("name"), end):
+                if not overlaps(taken, m.start("name"), end) or (
+                        where and span.label == town and _within(taken, m.start("name"), end)):
                     new = Span(m.start("name"), end, town, source=CHAIN_SOURCE)
                     found.append(new)
                     taken = sorted([*taken, (new.start, new.end)])

@@ -309,6 +309,17 @@ _TOWN_AFTER_STREET = regex.compile(
 _CODE_TOWN_AFTER_STREET = regex.compile(
     r",[ \t]*(?P<code>\d{5})[ \t]+(?P<town>\p{Lu}[\p{L}'’-]*(?:[ \t]+(?:de|del|de[ \t]+la|la|el|los|las"
     r"|\p{Lu}[\p{L}'’-]*))*)$")
+#: The categories a piece of a name beside the person's may have been read as.
+_PLACE_OR_BODY = frozenset({"town", "street", "organisation", "hospital"})
+#: One to three capitalised words, in capitals or not, and nothing else ("Popescu", "BERIDZE").
+_NAME_WORDS_ONLY = regex.compile(r"\p{Lu}[\p{L}'’-]+(?:[ ]\p{Lu}[\p{L}'’-]+){0,2}")
+#: A line's field key and its colon, nothing after ("Paciente: ").
+_FIELD_KEY_ONLY = regex.compile(r"[ \t]*(?P<key>\p{L}+(?:[ \t]+\p{L}+){0,3})[ \t]*:[ \t]*")
+#: After an initial: its dot and one to three capitalised words of a name ("J." + " Expósito Ruano").
+_INITIAL_THEN_NAME = regex.compile(
+    r"\.[ ](?P<first>\p{Lu}\p{Ll}+)(?:[ ](?:(?:de|del|de[ ]la)[ ])?\p{Lu}\p{Ll}+){0,2}(?![\p{L}\p{N}])")
+#: A devotional given name's particle and name right after a span (" del Cisne").
+_DEVOTION_AFTER = regex.compile(r"[ ](?:del|de[ ]la|de[ ]los|de[ ]las)[ ]\p{Lu}\p{Ll}+(?![\p{L}\p{N}])")
 #: A devotional given name's particle and name, as a span of its own ("DEL PILAR", "de los Ángeles").
 _DEVOTION = regex.compile(r"(?i:del|de[ ]la|de[ ]los|de[ ]las)[ ](?P<name>\p{Lu}[\p{L}]+)")
 #: A title right before a name ("Dr. ", "Sra. ").
@@ -359,6 +370,7 @@ class SpanForm:
     retired: frozenset[str] = frozenset()  # folded words after an occupation that are none ("jubilado")
     calendar: frozenset[str] = frozenset()  # folded month and weekday names, abbreviations, regional forms
     eponyms: frozenset[str] = frozenset()  # folded names of clinical scales and signs ("pfeiffer")
+    devotional: frozenset[str] = frozenset()  # folded "del carmen", "de los angeles": a given name's end
 
     @classmethod
     def for_pack(cls, scheme: Scheme, pack: LanguagePack | None) -> SpanForm:
@@ -408,6 +420,9 @@ class SpanForm:
             retired=frozenset(fold(w) for w in (pack.lone_professions.get("after") or ()) if " " not in w)
             if pack is not None else frozenset(),
             eponyms=frozenset(fold(w) for w in (pack.surrogate.get("clinical_eponyms") or ()))
+            if pack is not None else frozenset(),
+            devotional=frozenset(fold(f"{p} {n}") for p, names in
+                                 (pack.surrogate.get("devotional_names") or {}).items() for n in names)
             if pack is not None else frozenset(),
             calendar=frozenset(fold(w).rstrip(".") for c in (*pack.months, *pack.weekdays)
                                for w in (c.name, *c.abbreviations, *(f for _, _, f in c.forms)))
@@ -466,10 +481,14 @@ class SpanForm:
                 continue  # "Sr. D." as a town, the "32" of "08:32" as a country, "F. Nac" as an ID
             if kind == "date" and not self.times_are_phi:
                 span = self._without_time(text, span)
-            elif kind in _NAMED:
+            elif kind in _NAMED or kind == "profession":
                 # a relative's span holds its kinship phrase ("un hermano"): only a span of
-                # function words alone goes
-                span = self._trimmed(text, span, edges=kind != "person_relative")
+                # function words alone goes; an occupation ends at its noun ("soldador en" of
+                # "como soldador en Talleres…" had lost its "en": the twelfth set)
+                trimmed = self._trimmed(text, span, edges=kind != "person_relative")
+                # an occupation keeps its start ("de casa" of "ama de casa" is made whole below)
+                span = (replace(trimmed, start=span.start) if kind == "profession" and trimmed is not None
+                        else trimmed)
                 if span is not None and self._title_only(text, span):
                     continue  # "La Sra" as a town: a title once its article is gone
                 if span is not None and not span.fragments and (dash := _TRAILING_DASH.search(
@@ -504,6 +523,7 @@ class SpanForm:
                 limit = ordered[i + 1].start if i + 1 < len(ordered) else len(text)
                 span = self._hyphened(text, span, limit)  # "Ruiz-Gallardo Peñalver"
                 span = self._name_runs_on(text, span, limit)  # "Luz" of "su madre, Luz Mery,"
+                span = self._devotional_after(text, span, limit)  # "María" of "María del Cisne"
                 if kind == "person_relative":
                     span = self._kin_apposition(text, span, limit)  # "su marido, Geoffrey,"
                 # the given names after the comma, a span of the same person's label there too
@@ -1107,10 +1127,15 @@ class SpanForm:
                 person_first = kinds[0] in _PEOPLE
                 person, other = (last, span) if person_first else (span, last)
                 key = fold(text[other.start : other.end])
-                if (other.score is not None and other.score < _DOUBT and _NAME_ONLY.fullmatch(
-                        text, other.start, other.end) and (key in self.all_given or key in self.surnames)
-                        and key not in self.places
-                        and self._category.get(other.label) in ("town", "street", "organisation", "hospital")):
+                # a surname first in a patient's field, whatever the tables and the tagger say
+                # ("Paciente: BERIDZE, GIORGI" with "BERIDZE" as a town had become "LA LUISIANA,
+                # SERGIO")
+                field = other is last and self._in_name_field(text, other)
+                named = key in self.all_given or key in self.surnames or field
+                if (other.score is not None and (other.score < _DOUBT or field)
+                        and _NAME_WORDS_ONLY.fullmatch(text, other.start, other.end) and named
+                        and (key not in self.places or field)
+                        and self._category.get(other.label) in _PLACE_OR_BODY):
                     if gap == "-":
                         out[-1] = replace(last, end=span.end, label=person.label)
                         continue
@@ -1253,6 +1278,12 @@ class SpanForm:
         words = [part for w in self._content_words(text[span.start : span.end]) for part in w.split("-")]
         return bool(words) and all(w in self.all_given or w in self.surnames or len(w) == 1 for w in words)
 
+    def _in_name_field(self, text: str, span: Span) -> bool:
+        """Is the span the first thing of a header field of the patient's name ("Paciente:")?"""
+        line = text[text.rfind("\n", 0, span.start) + 1 : span.start]
+        found = _FIELD_KEY_ONLY.fullmatch(line)
+        return found is not None and " ".join(fold(w) for w in found["key"].split()) in self.fields
+
     def _kin_field(self, text: str, span: Span) -> bool:
         """Is the span the value of a field whose key is a kinship word ("Madre: Leire Montero
         Arribas, farmacéutica, tel. …", tagged as a clinician: her occupation went unseen)?"""
@@ -1328,6 +1359,12 @@ class SpanForm:
         then ends (punctuation or the line's end) — not a place, a title, a kinship word."""
         if span.fragments:
             return span
+        initial = _INITIAL_THEN_NAME.match(text, span.end) if span.end - span.start == 1 else None
+        if (initial is not None and text[span.start].isupper() and initial.end() <= limit
+                and fold(initial["first"]) in (self.surnames | self.all_given)):
+            # an initial the tagger took alone before the surnames ("Dr. J." of "Dr. J. Expósito
+            # Ruano", whose "Ruano" was left in clear: the twelfth set written blind)
+            return replace(span, end=initial.end())
         words = _WORDS.findall(text, span.start, span.end)
         # a name of two words or more in capitals runs on whatever its last word ("DR. XOSÉ
         # MANUEL LOUZAO FREIRE   N.º COL.": "LOUZAO", no surname of the tables, left "FREIRE")
@@ -1701,6 +1738,19 @@ class SpanForm:
                          and _OF_BEFORE.search(text, max(0, span.start - 8), span.start)))):
             return replace(span, label=town)
         return span
+
+    def _devotional_after(self, text: str, span: Span, limit: int) -> Span:
+        """A given name cut before its devotional end ("María" of "Nombre: María del Cisne.",
+        whose "del Cisne" stayed in clear: the eighth set, once the model was retrained): the
+        pack's devotional names (``devotional_names``) after a given name are part of it."""
+        if span.fragments or not self.devotional:
+            return span
+        words = _WORDS.findall(text, span.start, span.end)
+        m = _DEVOTION_AFTER.match(text, span.end)
+        if (not words or fold(words[-1]) not in self.all_given or m is None or m.end() > limit
+                or fold(m.group().strip()) not in self.devotional):
+            return span
+        return replace(span, end=m.end())
 
     def _unit_cut(self, text: str, span: Span) -> Span:
         """A name running on into where the person works ("Dra. Casanovas de la Unidad de

@@ -90,6 +90,10 @@ def test_an_address_after_a_street_type_is_a_street(text: str, street: str) -> N
     # after an institution's name in a header
     ("RESIDENCIA DE MAYORES LOS ALMENDROS - Molina de Segura (Murcia)\n",
      [("INSTITUCION", "RESIDENCIA DE MAYORES LOS ALMENDROS")], ["Molina de Segura", "Murcia"]),
+    # a district by its kind after a street and a comma (the ninth set, once a retrained tagger
+    # no longer took it whole with the street)
+    ("Domicilio: Calle Álvaro de Bazán, 7, 2.º A, Barrio del Real, 52003 Melilla",
+     [("CALLE", "Calle Álvaro de Bazán, 7, 2.º A"), ("TERRITORIO", "52003")], ["Barrio del Real", "Melilla"]),
     # the town before a British postcode (the twelfth set written blind)
     ("Residencia habitual: 14 Otley Road, Leeds LS6 3PX, United Kingdom", [("TERRITORIO", "LS6 3PX")],
      ["Leeds"]),
@@ -378,6 +382,10 @@ def test_a_comarca_or_a_foreign_region_in_parentheses_after_a_town() -> None:
     text = "Domicili: 66760 Bourg-Madame (Pyrénées-Orientales, França)"
     town = [Span(text.index("Bourg"), text.index(" ("), TOWN, source="crf")]
     assert ("Pyrénées-Orientales", TOWN) in _found(text, town)
+    # a comarca no table holds, in parentheses after a town, over the tagger's piece of it
+    text = "Població: Tremp (Pallars Jussà). CP: 25620."
+    spans = [Span(text.index(w), text.index(w) + len(w), TOWN, source="crf") for w in ("Tremp", "Jussà")]
+    assert ("Pallars Jussà", TOWN) in _found(text, spans)
     # words of the language in parentheses are no place ("(casa)", "(Urgencias)")
     for text in ("Vive en Alcoi (casa familiar)", "Trasladado a Alcoi (Urgencias, 2.ª planta)"):
         town = [Span(text.index("Alcoi"), text.index("Alcoi") + 5, TOWN, source="crf")]

@@ -1333,3 +1333,27 @@ def test_a_piece_of_a_name_under_a_places_label_beside_the_person_is_the_persons
     text = "Juan Pérez, Toledo\n"
     assert _tidied(text, (PATIENT, "Juan Pérez"), (TOWN, "Toledo"), score=0.9) == [
         (PATIENT, "Juan Pérez"), (TOWN, "Toledo")]
+
+
+def test_a_given_name_takes_its_devotional_end() -> None:
+    # "Nombre: María del Cisne." with "María" alone had left "del Cisne" in clear (the eighth set)
+    assert _tidied("Nombre: María del Cisne.\n", (PATIENT, "María"), score=0.9) == [
+        (PATIENT, "María del Cisne")]
+    # only after a given name ("Pérez del Río": a surname, and "del Río" no devotional name)
+    assert _tidied("Dr. Pérez del Río.\n", (CLINICIAN, "Pérez"), score=0.9) == [(CLINICIAN, "Pérez")]
+
+
+def test_an_occupation_ends_at_its_noun_and_an_initial_takes_the_surnames_after_it() -> None:
+    # "soldador en" had become "mecánico" ("trabajaba como mecánico Distribuciones…")
+    text = "trabajaba como soldador en Talleres Metálicos Almanzora, S.L. en Cuevas"
+    assert (PROFESSION, "soldador") in _tidied(text, (PROFESSION, "soldador en"), score=0.6)
+    # "Dr. J." alone had left "Expósito Ruano" to the propagation, "Ruano" in clear
+    text = "Firmado: Dr. J. Expósito Ruano, col. 040406318, 29-07-2025."
+    assert _tidied(text, (CLINICIAN, "J"), score=0.6) == [(CLINICIAN, "J. Expósito Ruano")]
+
+
+def test_a_surname_no_table_holds_first_in_a_patients_field_is_the_patients() -> None:
+    # "Paciente: BERIDZE, GIORGI" with "BERIDZE" as a town had become "LA LUISIANA, SERGIO"
+    text = 'Paciente: BERIDZE, GIORGI (conocido como "Gio")\n'
+    assert _tidied(text, (TOWN, "BERIDZE"), (PATIENT, "GIORGI"), score=0.8)[:2] == [
+        (PATIENT, "BERIDZE"), (PATIENT, "GIORGI")]
