@@ -373,13 +373,18 @@ class LoneNames:
             if fold(m["name"].split()[0]) not in self.names or any(
                     self._known(w) and fold(w) not in self.surnames for w in m["name"].split()[1:]):
                 continue
-            touching = [(s, e) for s, e in taken if s < end and start < e]
-            tagged = [s for s in spans if s.start < end and start < s.end]
+            # a relative's span that took the role in ("matrona Nerea" as a relative, leaving
+            # "Gil Urkiza": the tenth set, once the deidentify point moved) gives way to the name
+            role = [s for s in spans if s.label == self.relative and s.start <= m.start() < s.end < end
+                    and not any(fold(w) in self.kinship for w in text[s.start : m.start("name")].split())]
+            tagged = [s for s in spans if s.start < end and start < s.end and s not in role]
+            touching = [(s, e) for s, e in taken if s < end and start < e
+                        and not any((s, e) == (r.start, r.end) for r in role)]
             if any(s.label in people for s in tagged) or len(touching) > len(tagged) or not all(
                     start <= s.start and s.end <= end for s in tagged):
                 continue  # a person's span there, or a name found already, stays as it is
             # "la enfermera de la unidad, Meritxell Serracanta Vilanova" as a company and a town
-            found.append(Span(start, end, clinician, source=TITLED_SOURCE if touching else SOURCE))
+            found.append(Span(start, end, clinician, source=TITLED_SOURCE if touching or role else SOURCE))
         return found
 
     def aged(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
@@ -650,8 +655,10 @@ def with_lone_names(text: str, spans: Iterable[Span], step: LoneNames | None) ->
     found = step.spans(text, spans)
     lower = [(s.start, s.end) for s in found if s.source in (LOWER_SOURCE, KIN_SOURCE, TITLED_SOURCE)]
     if lower:  # "ahmed" of "ahmed benjelloun" gives way to the whole name, "Carmona" to "Inmaculada
-        # Carmona Ruz" after "sobrina"
-        spans = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in lower)]
+        # Carmona Ruz" after "sobrina"; a relative's span that took a clinician's role in with
+        # the given name ("matrona Nerea") to the clinician's whole name
+        spans = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in lower)
+                 and not (s.label == step.relative and any(s.start < a < s.end < b for a, b in lower))]
     return sorted([*spans, *found], key=lambda s: (s.start, s.end, s.label))
 
 

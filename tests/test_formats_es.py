@@ -727,69 +727,39 @@ def test_what_the_embedded_model_finds_in_the_tenth_blind_set(blind10: dict[str,
 
 # -- the eleventh set written blind ----------------------------------------------------------------
 BLIND11 = BLIND.parent / "es_blind11"
-#: What still leaks from the eleventh set (blind once, then read: the thirteenth round): "España"
-#: (kept by the policy) and "Guardia Civil" (kept); bodies no list or rule names ("MUTUA LABORAL DEL
-#: SUR", "Salud Responde", "Servicio de Urgencias Canario", the Asturian and Portuguese health
-#: services, "Panadería Os Muíños"); a doctor's name in a dictated report typed in lower case
-#: ("al doctor sanguino"); an Asturian daughter ("fía, Covadonga"); a parish and a village no table
-#: holds ("Barcia", "Cadavedo", "Saillagouse", "Pyrénées-Orientales"), a comarca ("l'Alcoià"); a
-#: role ("presidente de la Sociedad de Ganaderos del Occidente"); occupations in contexts no step
-#: reads ("de jornalero en el olivar", "Ganadero jubilado" under a heading); a table of vaccine lots
-#: ("X3B471V"); "2009", "2022", "2013", "2015", "2005", "03/2024" and "agosto" are also surrogates
-#: of other dates (a year shifted by whole weeks may stay). Words: the same, the kinds of names
-#: ("Área", "Sector", "Bufete … Abogados"), a legal form kept ("Coop").
+#: What still leaks from the eleventh set (blind once, then read: the thirteenth and fourteenth
+#: rounds): "España" (kept by the policy) and "Guardia Civil" (kept); a role ("presidente de la
+#: Sociedad de Ganaderos del Occidente"); occupations in contexts no step reads ("de jornalero en el
+#: olivar", "Ganadero jubilado" under a heading); a village after a doctor's name ("en Saillagouse");
+#: years, "03/2024" and "agosto" are also surrogates of other dates (a year shifted by whole weeks
+#: may stay). Words: the same, the kinds of names ("Bufete … Abogados"), a legal form kept ("Coop").
 BLIND11_LEAKS = {
-    ('cr02_urgencias_algeciras', 'España'), ('cr02_urgencias_algeciras', 'MUTUA LABORAL DEL SUR'),
-    ('cr03_farmacia_orihuela', 'España'), ('cr04_radiologia_don-benito', 'sanguino'),
+    ('cr02_urgencias_algeciras', 'España'), ('cr03_farmacia_orihuela', 'España'),
     ('cr05_urologia_zafra', '2009'), ('cr06_rehabilitacion_ejea', 'España'),
-    ('cr07_psiquiatria_ponteareas', 'Guardia Civil'),
-    ('cr07_psiquiatria_ponteareas', 'Panadería Os Muíños'), ('cr08_anestesia_andujar', 'España'),
-    ('cr08_anestesia_andujar', 'Salud Responde'), ('cr08_anestesia_andujar', 'jornalero'),
-    ('cr09_emergencias_luarca', 'Barcia'), ('cr09_emergencias_luarca', 'Cadavedo'),
-    ('cr09_emergencias_luarca', 'Covadonga'), ('cr09_emergencias_luarca', 'Ganadero'),
-    ('cr09_emergencias_luarca', "SERVICIU DE SALÚ DEL PRINCIPÁU D'ASTURIES"),
+    ('cr07_psiquiatria_ponteareas', 'Guardia Civil'), ('cr07_psiquiatria_ponteareas', 'camionero'),
+    ('cr08_anestesia_andujar', 'España'), ('cr08_anestesia_andujar', 'jornalero'),
+    ('cr09_emergencias_luarca', 'Ganadero'),
     ('cr09_emergencias_luarca', 'presidente de la Sociedad de Ganaderos del Occidente'),
-    ('cr10_neurologia_verin', '2022'),
-    ('cr10_neurologia_verin', 'Unidade Local de Saúde de Trás-os-Montes e Alto Douro'),
-    ('cr12_geriatria_guadix', '2013'), ('cr12_geriatria_guadix', '2015'),
-    ('cr13_hospitalizacion-domicilio_alcoy', 'Alcoi'),
-    ('cr13_hospitalizacion-domicilio_alcoy', "l'Alcoià"), ('cr14_oncologia_puigcerda', '03/2024'),
-    ('cr14_oncologia_puigcerda', 'Pyrénées-Orientales'), ('cr14_oncologia_puigcerda', 'Saillagouse'),
-    ('cr15_medicina-preventiva_inca', '2005'), ('cr15_medicina-preventiva_inca', 'España'),
-    ('cr15_medicina-preventiva_inca', 'MN4410K'), ('cr15_medicina-preventiva_inca', 'W1C882A'),
-    ('cr15_medicina-preventiva_inca', 'X3B471V'), ('cr17_valoracion-dano_icod', 'Guardia Civil'),
-    ('cr17_valoracion-dano_icod', 'Servicio de Urgencias Canario'),
+    ('cr10_neurologia_verin', '2022'), ('cr12_geriatria_guadix', '2013'),
+    ('cr12_geriatria_guadix', '2015'), ('cr14_oncologia_puigcerda', '03/2024'),
+    ('cr14_oncologia_puigcerda', 'Saillagouse'), ('cr15_medicina-preventiva_inca', '2005'),
+    ('cr15_medicina-preventiva_inca', 'España'), ('cr17_valoracion-dano_icod', 'Guardia Civil'),
     ('cr17_valoracion-dano_icod', 'agosto'), ('cr18_digestivo_tafalla', 'España'),
 }
 BLIND11_WORD_LEAKS = {
-    ('cr02_urgencias_algeciras', 'España'), ('cr02_urgencias_algeciras', 'LABORAL'),
-    ('cr03_farmacia_orihuela', 'España'), ('cr04_radiologia_don-benito', 'ACC'),
-    ('cr04_radiologia_don-benito', 'Benito'), ('cr05_urologia_zafra', 'Dary'),
-    ('cr05_urologia_zafra', 'Luz'), ('cr05_urologia_zafra', 'Santos'),
+    ('cr02_urgencias_algeciras', 'España'), ('cr03_farmacia_orihuela', 'España'),
+    ('cr04_radiologia_don-benito', 'ACC'), ('cr05_urologia_zafra', 'Santos'),
     ('cr06_rehabilitacion_ejea', '162231'), ('cr06_rehabilitacion_ejea', 'Coop'),
-    ('cr06_rehabilitacion_ejea', 'España'), ('cr06_rehabilitacion_ejea', 'SECTOR'),
-    ('cr06_rehabilitacion_ejea', 'mayo'), ('cr07_psiquiatria_ponteareas', 'Condado'),
-    ('cr07_psiquiatria_ponteareas', 'ING'), ('cr07_psiquiatria_ponteareas', 'Muíños'),
-    ('cr07_psiquiatria_ponteareas', 'Panadería'), ('cr07_psiquiatria_ponteareas', 'Álvaro'),
-    ('cr08_anestesia_andujar', 'España'), ('cr08_anestesia_andujar', 'Responde'),
-    ('cr09_emergencias_luarca', 'ASTURIES'), ('cr09_emergencias_luarca', 'Barcia'),
-    ('cr09_emergencias_luarca', 'Cadavedo'), ('cr09_emergencias_luarca', 'Covadonga'),
+    ('cr06_rehabilitacion_ejea', 'España'), ('cr06_rehabilitacion_ejea', 'mayo'),
+    ('cr07_psiquiatria_ponteareas', 'Condado'), ('cr07_psiquiatria_ponteareas', 'ING'),
+    ('cr07_psiquiatria_ponteareas', 'Álvaro'), ('cr08_anestesia_andujar', 'España'),
     ('cr09_emergencias_luarca', 'Ganaderos'), ('cr09_emergencias_luarca', 'Occidente'),
-    ('cr09_emergencias_luarca', 'PRINCIPÁU'), ('cr09_emergencias_luarca', 'SALÚ'),
-    ('cr09_emergencias_luarca', 'SERVICIU'), ('cr09_emergencias_luarca', 'Sociedad'),
-    ('cr10_neurologia_verin', 'Alto'), ('cr10_neurologia_verin', 'Douro'),
-    ('cr10_neurologia_verin', 'Esq'), ('cr10_neurologia_verin', 'Montes'),
-    ('cr10_neurologia_verin', 'Unidade'), ('cr10_neurologia_verin', 'ZY8'),
-    ('cr12_geriatria_guadix', 'Predilecto'), ('cr13_hospitalizacion-domicilio_alcoy', 'Alcoià'),
-    ('cr13_hospitalizacion-domicilio_alcoy', 'Filatures'), ('cr14_oncologia_puigcerda', 'CERDAGNE'),
-    ('cr14_oncologia_puigcerda', 'Madame'), ('cr14_oncologia_puigcerda', 'Orientales'),
-    ('cr14_oncologia_puigcerda', 'Pyrénées'), ('cr14_oncologia_puigcerda', 'Saillagouse'),
-    ('cr15_medicina-preventiva_inca', 'España'), ('cr15_medicina-preventiva_inca', 'MN4410K'),
-    ('cr15_medicina-preventiva_inca', 'W1C882A'), ('cr15_medicina-preventiva_inca', 'X3B471V'),
+    ('cr09_emergencias_luarca', 'Sociedad'), ('cr10_neurologia_verin', 'Esq'),
+    ('cr12_geriatria_guadix', 'Predilecto'), ('cr13_hospitalizacion-domicilio_alcoy', 'Filatures'),
+    ('cr14_oncologia_puigcerda', 'Saillagouse'), ('cr15_medicina-preventiva_inca', 'España'),
     ('cr16_maxilofacial_yecla', 'Levante'), ('cr17_valoracion-dano_icod', 'Abogados'),
-    ('cr17_valoracion-dano_icod', 'Bufete'), ('cr17_valoracion-dano_icod', 'Canario'),
-    ('cr17_valoracion-dano_icod', 'Dorta'), ('cr17_valoracion-dano_icod', 'Urgencias'),
-    ('cr17_valoracion-dano_icod', 'VII'), ('cr18_digestivo_tafalla', 'España'),
+    ('cr17_valoracion-dano_icod', 'Bufete'), ('cr17_valoracion-dano_icod', 'Dorta'),
+    ('cr18_digestivo_tafalla', 'España'),
 }
 
 
@@ -802,10 +772,81 @@ def test_what_leaks_from_the_eleventh_blind_set_is_what_we_know_of(blind11: dict
     _known_leaks_only(blind11, (18, 998), BLIND11_LEAKS, BLIND11_WORD_LEAKS)
 
 
-@pytest.mark.parametrize("point, floor", [("viterbi", 0.81), ("deidentify", 0.85)])
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.83), ("deidentify", 0.885)])
 def test_what_the_embedded_model_finds_in_the_eleventh_blind_set(blind11: dict[str, Document], point: str,
                                                                  floor: float) -> None:
     # blind, once, with the code of 5be5b32 (2026-12-07): 0.774 on the best path, 0.821 at the
     # deidentify point (benchmarks/formats.py's measure); after the thirteenth round they prompted
-    # 0.828 / 0.869
+    # 0.828 / 0.869; after the fourteenth 0.844 / 0.897
     assert _recall(blind11, point) >= floor
+
+
+# -- the twelfth set written blind -----------------------------------------------------------------
+BLIND12 = BLIND.parent / "es_blind12"
+#: What still leaks from the twelfth set (blind once, then read: the fourteenth round): "España" and
+#: "Guardia Civil" (kept by the policy); a voice-dictation transcript typed in lower case (cr09: a
+#: health centre, towns, a street dictated with its number in words, occupations, "dos mil
+#: diecinueve" alone); bodies no list or rule names ("Servicios Sociales Comunitarios", "Fundación
+#: Sierra y Campiña", a sports centre's name in capitals); a town abroad after "repatriación de
+#: cenizas a"; initials with a hyphen ("A.F.-LL.S."); occupations in contexts no step reads ("como
+#: responsable de la oficina de farmacia", "comercial de vinos", "estudiante" in a table's cell);
+#: months and years that are also surrogates of other dates.
+BLIND12_LEAKS = {
+    ('cr01_medicinainterna_motilla', 'noviembre'), ('cr04_geriatria_arcos', 'Fundación Sierra y Campiña'),
+    ('cr04_geriatria_arcos', 'Servicios Sociales Comunitarios'), ('cr04_geriatria_arcos', 'estudiante'),
+    ('cr05_medicinatrabajo_baeza', 'España'), ('cr08_nefrologia_sagunto', 'España'),
+    ('cr09_urologia_vilagarcia', 'Montecelo'), ('cr09_urologia_vilagarcia', 'carril'),
+    ('cr09_urologia_vilagarcia', 'centro de saúde de vilagarcía'),
+    ('cr09_urologia_vilagarcia', 'dos mil diecinueve'), ('cr09_urologia_vilagarcia', 'mariscador'),
+    ('cr09_urologia_vilagarcia', 'patrón de batea'),
+    ('cr09_urologia_vilagarcia', 'rúa do castro número diecisiete segundo izquierda'),
+    ('cr09_urologia_vilagarcia', 'vilagarcía de arousa'), ('cr11_psiquiatria_mieres', 'A.F.-LL.S.'),
+    ('cr11_psiquiatria_mieres', 'diciembre'), ('cr12_oncologia_laredo', 'Bad Cannstatt'),
+    ('cr13_medicinadeporte_medina', 'CENTRO MÉDICO DEPORTIVO VILLA DE LAS FERIAS'),
+    ('cr13_medicinadeporte_medina', 'España'), ('cr13_medicinadeporte_medina', 'marzo'),
+    ('cr14_medicinalegal_tarazona', 'España'), ('cr14_medicinalegal_tarazona', 'Guardia Civil'),
+    ('cr14_medicinalegal_tarazona', 'marzo'),
+    ('cr15_digestivo_alcazar', 'responsable de la oficina de farmacia'),
+    ('cr16_endocrinologia_lucena', '2008'), ('cr17_urgencias_huercal', '2021'),
+    ('cr17_urgencias_huercal', 'España'), ('cr17_urgencias_huercal', 'Guardia Civil'),
+    ('cr18_neumologia_vilafranca', '2020'), ('cr18_neumologia_vilafranca', 'comercial de vinos'),
+}
+BLIND12_WORD_LEAKS = {
+    ('cr01_medicinainterna_motilla', 'CLMA'), ('cr02_cardiologia_almendralejo', 'abril'),
+    ('cr02_cardiologia_almendralejo', 'mayo'), ('cr04_geriatria_arcos', 'Campiña'),
+    ('cr04_geriatria_arcos', 'Comunitarios'), ('cr04_geriatria_arcos', 'Ortopedia'),
+    ('cr05_medicinatrabajo_baeza', 'CHUKWUEMEKA'), ('cr05_medicinatrabajo_baeza', 'España'),
+    ('cr07_neurologia_benidorm', 'Ambulancias'), ('cr08_nefrologia_sagunto', 'España'),
+    ('cr09_urologia_vilagarcia', '7312'), ('cr09_urologia_vilagarcia', 'Montecelo'),
+    ('cr09_urologia_vilagarcia', 'castro'), ('cr09_urologia_vilagarcia', 'segundo'),
+    ('cr12_oncologia_laredo', 'Bad'), ('cr12_oncologia_laredo', 'Cannstatt'),
+    ('cr12_oncologia_laredo', 'Duelo'), ('cr13_medicinadeporte_medina', '2025'),
+    ('cr13_medicinadeporte_medina', 'España'), ('cr13_medicinadeporte_medina', 'FERIAS'),
+    ('cr13_medicinadeporte_medina', 'VILLA'), ('cr14_medicinalegal_tarazona', 'España'),
+    ('cr14_medicinalegal_tarazona', 'Lacasa'), ('cr14_medicinalegal_tarazona', 'mayo'),
+    ('cr15_digestivo_alcazar', 'CASTILLA'), ('cr15_digestivo_alcazar', 'MANCHA'),
+    ('cr16_endocrinologia_lucena', 'Jun'), ('cr16_endocrinologia_lucena', 'Wei'),
+    ('cr16_endocrinologia_lucena', 'abril'), ('cr17_urgencias_huercal', 'España'),
+    ('cr18_neumologia_vilafranca', 'Alt'), ('cr18_neumologia_vilafranca', 'Anoia'),
+    ('cr18_neumologia_vilafranca', 'Distribucions'), ('cr18_neumologia_vilafranca', 'Penedès'),
+    ('cr18_neumologia_vilafranca', 'Vinícoles'),
+}
+
+
+@pytest.fixture(scope="module")
+def blind12() -> dict[str, Document]:
+    return load_corpus([BLIND12])
+
+
+def test_what_leaks_from_the_twelfth_blind_set_is_what_we_know_of(blind12: dict[str, Document]) -> None:
+    _known_leaks_only(blind12, (18, 1031), BLIND12_LEAKS, BLIND12_WORD_LEAKS)
+
+
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.82), ("deidentify", 0.875)])
+def test_what_the_embedded_model_finds_in_the_twelfth_blind_set(blind12: dict[str, Document], point: str,
+                                                                floor: float) -> None:
+    # blind, once, with the code of a86a6d9 (2026-12-07): 0.787 on the best path, 0.841 at the
+    # deidentify point (benchmarks/formats.py's measure); after the fourteenth round they prompted
+    # 0.833 / 0.888
+    assert _recall(blind12, point) >= floor
+

@@ -400,6 +400,18 @@ def test_the_taggers_pieces_of_a_clinicians_name_give_way_to_it() -> None:
     assert [(s.start, s.label) for s in with_lone_names(text, whole, TITLED)] == [(at, PATIENT)]
 
 
+def test_a_relatives_span_that_took_the_role_in_gives_way_to_the_clinician() -> None:
+    # the tenth set written blind: "matrona Nerea" as a relative had left "Gil Urkiza" in clear
+    text = "Embarazo controlado en el Centro de Salud Miranda Este por la matrona Nerea Gil Urkiza y en"
+    role = [Span(text.index("matrona"), text.index("Nerea") + 5, RELATIVE, source="crf")]
+    got = [(text[s.start:s.end], s.label) for s in with_lone_names(text, role, TITLED)]
+    assert got == [("Nerea Gil Urkiza", CLINICIAN)]
+    # after a kinship word the name stays the relative's ("su hija Nerea Gil Urkiza")
+    text = "acude con su hija Nerea Gil Urkiza y el marido"
+    kin = [Span(text.index("hija"), text.index("Nerea") + 5, RELATIVE, source="crf")]
+    assert {s.label for s in with_lone_names(text, kin, TITLED)} == {RELATIVE}
+
+
 def test_a_role_before_an_ordinary_word_is_no_name() -> None:
     assert TITLED is not None
     text = "Valorado por la enfermera Gestora de Casos en planta."
