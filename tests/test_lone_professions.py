@@ -32,6 +32,11 @@ def _found(text: str, spans: list[Span] | None = None) -> list[str]:
 @pytest.mark.parametrize("text, found", [
     # a comma item of the sentence that gives an age
     ("Varón de 20 años, pescador, sin antecedentes médicos de interés.", ["pescador"]),
+    # the twelfth set written blind: an adjective that is an occupation of its own too, after
+    # "era"; a trade of the pack's hand list after a kinship word's name; "prejubilado"
+    ("Varón de 58 años. Era ingeniero ferroviario; ahora trabaja a media jornada.",
+     ["ingeniero ferroviario"]),
+    ("El padre, José Ramón Fernández-Llaneza, minero prejubilado, reside en Turón.", ["minero"]),
     ("Mujer de 43 años de edad, ama de casa, alérgica al contraste yodado.", ["ama de casa"]),
     ("acude acompañado de su madre Ana (32 años, profesora) y su padre Luis.", ["profesora"]),
     ("Khalid Benali, 52 años, natural de Nador\n> (Marruecos), albañil. Fiebre vespertina.", ["albañil"]),
