@@ -1361,7 +1361,7 @@ class SpanForm:
             return span
         initial = _INITIAL_THEN_NAME.match(text, span.end) if span.end - span.start == 1 else None
         if (initial is not None and text[span.start].isupper() and initial.end() <= limit
-                and fold(initial["first"]) in (self.surnames | self.all_given)):
+                and (fold(initial["first"]) in self.surnames or fold(initial["first"]) in self.all_given)):
             # an initial the tagger took alone before the surnames ("Dr. J." of "Dr. J. Expósito
             # Ruano", whose "Ruano" was left in clear: the twelfth set written blind)
             return replace(span, end=initial.end())

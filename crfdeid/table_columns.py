@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import regex
 
 from .langpack import LanguagePack, fold
+from .lone_places import overlaps
 from .types import Span
 
 #: Where a detected span carries it (``Span.source``).
@@ -82,7 +83,7 @@ class TableColumns:
                     cell = cell.rstrip(".,;")
                     begin = row_start + offset
                     end = begin + len(cell)
-                    if not _touches(taken, begin, end):
+                    if not overlaps(taken, begin, end):
                         found.append(Span(begin, end, label, source=SOURCE))
         return found
 
@@ -120,10 +121,6 @@ def _column_at(header: Sequence[tuple[int, str, str | None]], offset: int) -> in
         else:
             break
     return column
-
-
-def _touches(taken: Sequence[tuple[int, int]], start: int, end: int) -> bool:
-    return any(s < end and start < e for s, e in taken)
 
 
 def with_table_columns(text: str, spans: Iterable[Span], step: TableColumns | None) -> list[Span]:
