@@ -11,7 +11,9 @@ import operator
 import random
 import re
 import threading
+from array import array
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -59,7 +61,7 @@ class Pool:
     """Items with cumulative weights, ready for ``random.choices``."""
 
     items: list[str]
-    cum: list[float]
+    cum: Sequence[float]
 
     @classmethod
     def of(cls, pairs: list[tuple[str, float]]) -> Pool:
@@ -77,8 +79,9 @@ class Pool:
         items = list(itertools.compress(self.items, keep))
         if not items:
             return None
-        weights = itertools.compress(self.weights, keep)
-        return Pool(items, list(itertools.accumulate(weights, initial=0.0))[1:])
+        totals = array("d", itertools.accumulate(itertools.compress(self.weights, keep), initial=0.0))
+        del totals[0]
+        return Pool(items, totals)
 
     def __bool__(self) -> bool:
         return bool(self.items)
