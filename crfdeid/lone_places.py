@@ -59,8 +59,11 @@ _ADDRESS_FIELD = regex.compile(
 _ORIGIN_WORDS = r"(?:natural|vecin[oa]s?|procedentes?|originari[oa]s?|oriund[oa]s?)"
 _ORIGIN = _ORIGIN_WORDS + r"[ \t]+de"
 #: A capitalised name of up to five words, Spanish and Galician particles between.
-_PLACE_NAME = (r"(?P<name>\p{Lu}[\p{L}’']*(?:[ \t]+(?:(?i:de|del|la|las|los|el|do|da|dos|das)[ \t]+)?"
-               r"\p{Lu}[\p{L}’']*){0,4})")
+#: A hyphened name is one word ("Gernika-Lumo", "Amorebieta-Etxano": the thirteenth set written
+#: blind).
+_PLACE_NAME = (r"(?P<name>\p{Lu}[\p{L}’']*(?:-\p{Lu}[\p{L}’']*)*"
+               r"(?:[ \t]+(?:(?i:de|del|la|las|los|el|do|da|dos|das)[ \t]+)?"
+               r"\p{Lu}[\p{L}’']*(?:-\p{Lu}[\p{L}’']*)*){0,4})")
 #: A preposition, then a capitalised name of up to five words (particles between).
 _CANDIDATE = regex.compile(
     rf"(?<![\p{{L}}\p{{N}}])(?P<prep>(?i:{_ORIGIN}|"
@@ -178,6 +181,8 @@ _NAME = (r"(?P<name>\p{Lu}[\p{L}’']*(?:-\p{Lu}[\p{L}’']*)*"  # "Escaldes-Eng
          r"(?:[ \t]+(?:(?:de|del|la|las|los|el|d’|d')[ \t]*)?\p{Lu}[\p{L}’']*(?:-\p{Lu}[\p{L}’']*)*){0,4})")
 #: After a postal code: the town ("35110 Vecindario").
 _AFTER_CODE = regex.compile(r"[ \t]+" + _NAME)
+#: A place joined to the one before it: "y", "e", "o", "u", "ni" or a comma ("Irlanda y Escocia").
+_COORDINATED = regex.compile(r"(?:[ \t]+(?:y|e|o|u|ni)[ \t]+|,[ \t]*)" + _NAME)
 #: After a town or a street: the province in parentheses, or a place after a comma or a dash (and
 #: "de": "C/ Cervantes, 42, de Villarrobledo,", the twelfth set), ending there ("Sopela (Bizkaia)",
 #: "Vecindario, Santa Lucía de Tirajana.", "- Molina de Segura (").
@@ -370,6 +375,33 @@ class LonePlaces:
         return [Span(m.start("street"), m.end("street"), street, source=SOURCE)
                 for m in _ADDRESS_FIELD.finditer(text)
                 if not overlaps(taken, m.start("street"), m.end("street"))]
+
+    def coordinated(self, text: str, spans: Sequence[Span], taken: list[tuple[int, int]]) -> list[Span]:
+        """A town or a country of the tables joined to a detected one by "y", "e", "o", "ni" or
+        a comma ("en aguas de Irlanda y Escocia": the thirteenth set written blind left the
+        second), with the label of its own kind; each found one may be followed by another."""
+        places, labels = self._place_of, dict(self.labels)
+        wanted = {labels[k] for k in ("town", "country") if k in labels}
+        found: list[Span] = []
+        queue = [s for s in spans if s.label in wanted and not s.fragments]
+        while queue:
+            span = queue.pop()
+            m = _COORDINATED.match(text, span.end)
+            if m is None:
+                continue
+            words = list(_WORD.finditer(m["name"]))
+            for k in range(len(words), 0, -1):
+                end = m.start("name") + words[k - 1].end()
+                kind = places.get(fold(text[m.start("name") : end]))
+                if kind not in ("town", "country") or kind not in labels:
+                    continue
+                if not _GLUED.match(text, end) and not overlaps(taken, m.start("name"), end) \
+                        and not overlaps([(f.start, f.end) for f in found], m.start("name"), end):
+                    new = Span(m.start("name"), end, labels[kind], source=SOURCE)
+                    found.append(new)
+                    queue.append(new)
+                break
+        return found
 
     def signed(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
         """The town where a report was signed, opening a line before a comma and a date
@@ -864,6 +896,8 @@ class LonePlaces:
         if lone:  # the places an address goes on with after these ("en Quibdó (Chocó)")
             taken = sorted([*taken, *((s.start, s.end) for s in lone)])
             lone.extend(self.chained(text, lone, taken))
+        taken = sorted([*taken, *((s.start, s.end) for s in lone)])
+        lone.extend(self.coordinated(text, [*spans, *found, *lone], taken))
         return [*found, *lone]
 
 

@@ -32,8 +32,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from .acronyms import with_acronyms
+from .dicom_header import CATEGORIES as DICOM_CATEGORIES
+from .dicom_header import DicomHeader, with_dicom_header
 from .errors import CrfdeidError
 from .heap import collector_paused
+from .hl7 import CATEGORIES as HL7_CATEGORIES
+from .hl7 import Hl7Fields, with_hl7_fields
 from .lone_names import LoneNames, with_lone_names
 from .lone_places import LonePlaces, with_lone_places
 from .lone_professions import LoneProfessions, with_lone_professions
@@ -100,8 +104,10 @@ class Completion:
     (``crfdeid.acronyms``; never the pack's ``clinical`` ones, "UCI"), then the given names
     standing alone (``crfdeid.lone_names``), the places named after a preposition
     (``crfdeid.lone_places``), the occupations named where a note says what one does
-    (``crfdeid.lone_professions``) and the cells of a table's column whose header names an
-    identifier (``crfdeid.table_columns``)."""
+    (``crfdeid.lone_professions``), the cells of a table's column whose header names an
+    identifier (``crfdeid.table_columns``), and the fields of an HL7 v2 message
+    (``crfdeid.hl7``) and a DICOM header's values (``crfdeid.dicom_header``): last, a
+    structure overrules what was read into it."""
 
     scheme: Scheme
     clinical: frozenset[str]
@@ -110,6 +116,8 @@ class Completion:
     lone_places: LonePlaces | None = None
     lone_professions: LoneProfessions | None = None
     table_columns: TableColumns | None = None
+    hl7: Hl7Fields | None = None
+    dicom: DicomHeader | None = None
 
     def __call__(self, text: str, spans: list[Span]) -> list[Span]:
         if self.form is not None:
@@ -118,7 +126,9 @@ class Completion:
         spans = with_lone_names(text, spans, self.lone_names)
         spans = with_lone_places(text, spans, self.lone_places)
         spans = with_lone_professions(text, spans, self.lone_professions)
-        return with_table_columns(text, spans, self.table_columns)
+        spans = with_table_columns(text, spans, self.table_columns)
+        spans = with_hl7_fields(text, spans, self.hl7)
+        return with_dicom_header(text, spans, self.dicom)
 
 
 def merge_detected(policy: MergePolicy, crf_spans: list[Span], rule_spans: Iterable[Span]) -> list[Span]:
@@ -238,8 +248,10 @@ class Pipeline:
             [self.scheme.label_for(c) for c in ("person_patient", "person_relative")])
         columns = TableColumns.for_pack(self._pack, {c: self.scheme.label_for(c) for c in
                                                      (self._pack.table_columns if self._pack else ())})
+        hl7 = Hl7Fields.for_scheme({c: self.scheme.label_for(c) for c in HL7_CATEGORIES})
+        dicom = DicomHeader.for_scheme({c: self.scheme.label_for(c) for c in DICOM_CATEGORIES})
         return Completion(self.scheme, clinical, lone, SpanForm.for_pack(self.scheme, self._pack), places,
-                          professions, columns)
+                          professions, columns, hl7, dicom)
 
     @cached_property
     def _pack(self) -> LanguagePack | None:

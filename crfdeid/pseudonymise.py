@@ -68,7 +68,7 @@ from .surrogates.base import RerolledSecret
 from .surrogates.data import country_key
 from .surrogates.people import PERSON_LABELS, PeopleGenerator
 from .surrogates.places import CountryGenerator
-from .textview import TextView, form_of, same_form
+from .textview import TextView, form_of, ocr_digits, same_form
 from .types import Document, Span
 
 #: Originals shorter than this are not looked for in the output ("M", "3"): they occur
@@ -687,8 +687,15 @@ class Pseudonymiser:
         out, notes, fallbacks, kept = [], [], [], True
         try:
             for (start, _), part in zip(span.parts, texts, strict=True):
-                surrogate = generator.generate(part, label, start, state)
-                out.append(surrogate.text if surrogate.kept else in_form_of(surrogate.text, part))
+                # read as detection read it: "982 l28 455" is a phone whose "l" scanning misread
+                # (a surrogate "980 v48 950" kept the misreading's shape, "O7/O1/1967" a date
+                # "O30/O10/1965"); a kept part stays as written
+                read = ocr_digits(part)
+                surrogate = generator.generate(read, label, start, state)
+                if surrogate.kept:
+                    out.append(surrogate.text if read is part else part)
+                else:
+                    out.append(in_form_of(surrogate.text, part))
                 kept = kept and surrogate.kept
                 if surrogate.note:
                     notes.append(surrogate.note)

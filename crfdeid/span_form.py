@@ -98,6 +98,9 @@ _COMMA = regex.compile(r"[ \t]*,[ \t]*")
 #: Under this mean marginal a tagger's span is one it doubted (MEDDOCAN train+dev: the prose
 #: words it tagged as names at the de-identification point all scored under 0.1).
 _DOUBT = 0.5
+#: The kinds a doubted surname after a person's name was read as ("Begoña Goikoetxea" with the
+#: surname as a company, "Roberto Lamas" as a street).
+_SURNAME_AS_PLACE = frozenset({"organisation", "town", "country", "hospital", "street"})
 #: Categories a single letter with a dot can be: an initial, the patient's sex ("M.").
 _INITIALLED = frozenset({"person_patient", "person_clinician", "person_relative", "person_other", "sex"})
 _ABBREVIATION = regex.compile(r"\p{L}\.")
@@ -296,6 +299,8 @@ _SCORE_AFTER = regex.compile(r"[ \t]*[:=]?[ \t]*\d")
 _SCALE_BEFORE = regex.compile(r"(?i:escala|test|índice|indice|signo|maniobra|clasificación|clasificacion"
                               r"|estadio|criterios|puntuación|puntuacion|score)[ \t]+(?:de[ \t]+)?$")
 #: The key of a number, abbreviated ("Nº Col", "Núm", "Nº"), which no name or street is.
+#: A preposition before a place a date's span took with it ("en Burela").
+_PLACE_LEAD = regex.compile(r"(?i:en|de|a)[ \t]+")
 _NUMBER_KEY = regex.compile(r"(?i:n[º°o]\.?|n[uú]m\.?)(?:[ \t]*(?i:col|colegiado|de[ \t]+col)\.?)?|(?i:col)")
 #: A number and lower-case words ("7 errores").
 _NUMBER_THEN_WORDS = regex.compile(r"\d+[ \t]+\p{Ll}+(?:[ \t]+\p{Ll}+)*")
@@ -455,6 +460,10 @@ class SpanForm:
             kind = category.get(span.label)
             if not span.fragments and span.end <= absorbed:
                 continue  # "Lohse" (as a company) of "Ingrid Bauer-Lohse"
+            if (kind == "street" and out and category.get(out[-1].label) in _PEOPLE
+                    and self._surname_after_name(text, span, out[-1])):
+                out[-1] = replace(out[-1], end=span.end)  # "(Roberto Lamas)" with "Lamas" a street
+                continue
             if (sex and kind != "sex" and not span.fragments
                     and fold(text[span.start : span.end]) in self.sex_words
                     and _SEX_KEY_BEFORE.search(text, max(0, span.start - 24), span.start)):
@@ -470,6 +479,8 @@ class SpanForm:
                 if town is None:
                     continue  # "Fax" or the "52" of "FGe 52" as a phone, "5946" of "c.5946del" as a date
                 span, kind = town, "town"  # "Unidad de Conductas Adictivas de Elda": Elda stays
+            if kind == "date" and not span.fragments and (town := self._place_as_date(text, span)):
+                span, kind = town, "town"  # "Firmado el 21/03/2025 en Burela." with "en Burela" a date
             if (kind in _NAMED or kind == "street") and not span.fragments:
                 span = _runaway_cut(text, span)  # "barrio de Triana). Portal con un escalón; …"
             if kind in _NAMED and not span.fragments:
@@ -639,7 +650,7 @@ class SpanForm:
             elif (span is not None and kind in ("person_clinician", "person_patient") and self.relative
                     and self._kin_field(text, span)):
                 span = replace(span, label=self.relative)  # "Madre: Leire Montero Arribas, farmacéutica"
-            if span is not None and out and kind in ("organisation", "town", "country", "hospital") \
+            if span is not None and out and kind in _SURNAME_AS_PLACE \
                     and self._surname_after_name(text, span, out[-1]):
                 out[-1] = replace(out[-1], end=span.end)  # "Begoña Goikoetxea" with the surname as a company
                 continue
@@ -1068,16 +1079,21 @@ class SpanForm:
         return replace(span, label=label) if label else span
 
     def _surname_after_name(self, text: str, span: Span, previous: Span) -> bool:
-        """Is ``span`` (a place or an organisation the tagger doubted, one capitalised word) the
-        surname of the person's name right before it, one space apart ("su madre, Begoña
+        """Is ``span`` (a place, a street or an organisation the tagger doubted, one capitalised
+        word) the surname of the person's name right before it, one space apart ("su madre, Begoña
         Goikoetxea" with "Goikoetxea" as a company)?"""
         if span.fragments or previous.fragments or span.score is None or span.score >= _DOUBT:
             return False
         if self._category.get(previous.label) not in _PEOPLE or text[previous.end : span.start] != " ":
             return False
         value = text[span.start : span.end]
-        return bool(_SINGLE_WORD.fullmatch(value)) and value[:1].isupper() and not value.isupper() \
-            and fold(value) not in self.places and fold(value) not in self.countries
+        if not (_SINGLE_WORD.fullmatch(value) and value[:1].isupper() and not value.isupper()):
+            return False
+        # a name in brackets is whole: its last word is the surname, a place of that name or not
+        # ("yerno (Roberto Lamas)" with "Lamas" as a street; a retrained model had left it)
+        bracketed = (text[previous.start - 1 : previous.start] == "(" and text[span.end : span.end + 1] == ")"
+                     and fold(value) in self.surnames)
+        return bracketed or (fold(value) not in self.places and fold(value) not in self.countries)
 
     def _joined(self, text: str, spans: list[Span]) -> list[Span]:
         """Spans the tagger cut inside one name: two places parted by "y" that the tables hold
@@ -1378,6 +1394,9 @@ class SpanForm:
         # a surname a place shares ends a long name in capitals ("… LOUZAO FREIRE": Freire is
         # a place too); after a shorter one it may be the town ("JUAN GARCÍA, MADRID")
         place = key in self.places and not (len(words) > 2 and key in self.surnames and nxt["word"].isupper())
+        if place and key in self.surnames and text[span.start - 1 : span.start] == "(" \
+                and text[nxt.end("word") : nxt.end("word") + 1] == ")":
+            place = False  # a name in brackets, whole: "yerno (Roberto Lamas)", Lamas a place too
         if (key not in self.all_given and key not in self.surnames) or place \
                 or key in self.countries or key in self._titles or key in self.kinship:
             return span
@@ -1778,8 +1797,9 @@ class SpanForm:
         start, end = span.start, span.end
         last = gaps[-1]
         tail = text[last.end() : end]
-        if self._ordinary_words(tail) or (_NUMBER_KEY.fullmatch(tail) and text[end : end + 1] == "."):
-            end = last.start()  # "Amparo Bellés Marzà   Núm. col. 12 12 03394"
+        if self._ordinary_words(tail) or (_NUMBER_KEY.fullmatch(tail) and text[end : end + 1] == ".") \
+                or (tail in ("N", "n") and text[end : end + 2] in (".º", ".°", "º ", "°.")):
+            end = last.start()  # "Amparo Bellés Marzà   Núm. col. 12 12 03394", "…Seoane    N.º colegiado"
         elif _SINGLE_WORD.fullmatch(tail) and _KEY_COLON.match(text, end):
             end = last.start()  # "Antonio Jesús      Alias: «Tato»": the next field's key
         first = gaps[0]
@@ -1825,6 +1845,20 @@ class SpanForm:
             after.append(Span(m.start("province"), m.end("province"), town, source=span.source,
                               score=span.score))
         return replace(span, end=m.start()), after
+
+    def _place_as_date(self, text: str, span: Span) -> Span | None:
+        """A date's span that holds no digit and is a place of the tables, maybe after "en" or
+        "de" ("en Burela" where a report is signed: a date keeps what it cannot read, and the
+        town stayed): the place, with the town's label (None: anything else)."""
+        town = dict(self.category_labels).get("town")
+        value = text[span.start : span.end]
+        if town is None or any(c.isdigit() for c in value):
+            return None
+        lead = _PLACE_LEAD.match(value)
+        start = span.start + (lead.end() if lead else 0)
+        if start >= span.end or fold(text[start : span.end]) not in self.places:
+            return None
+        return replace(span, start=start, label=town)
 
     def _ordinary_words(self, value: str) -> bool:
         words = _WORDS.findall(value)

@@ -1,18 +1,25 @@
-"""The cells of a table's column whose header names an identifier.
+"""The cells of a table's column whose header names an identifier or a person.
 
 Notes paste tables laid out with spaces or tabs: a vaccination record with a lot per dose, a
 ward list with record numbers, a contact sheet with phones. The tagger reads a cell ("X3B471V")
 as one word among words and, without "Lote:" before it, rarely as a lot: the eleventh set
-written blind left five vaccine lots of one table in its output. The header row says what each
-column holds, so the step reads the table as a reader does.
+written blind left five vaccine lots of one table in its output. Exports paste delimited tables
+(an appointment list parted by ";", a dispensing record by "|"): the thirteenth set's CSV left
+ten record numbers and pieces of eight names in its output. The header row says what each column
+holds, so the step reads the table as a reader does.
 
 The pack's manifest names the header words by category (``table_columns``: ``device: [lote,
-"nº de lote"]``). A header line has three cells or more, parted by two spaces or a tab, none
-ending in a colon (a form's fields are no table), one of them a header word as a whole cell.
-The rows under it, up to a blank line or a line of one cell, give each cell to a column: by
-its index where the header is parted by tabs, else by where it starts (a header cell's column
-runs from its start to the next header cell's). A cell of such a column that holds a digit
-becomes a span of the category's label, unless a detected span touches it.
+"nº de lote"]``; "_" reads as a space: "fecha_cita"). A header line has three cells or more,
+none ending in a colon (a form's fields are no table), one of them a header word as a whole
+cell; its cells are parted by ";", "|" or tabs (twice or more in the line: a delimited table,
+double quotes keeping a delimiter as text), else by two spaces. The rows under it, up to a blank
+line or a line of one cell, give each cell to a column: by its index where the header is
+delimited or parted by tabs, else by where it starts (a header cell's column runs from its start
+to the next header cell's). A cell of such a column that holds a digit becomes a span of the
+category's label, unless a detected span touches it. Under a person's header (``person_patient``,
+``person_clinician``…) a cell of two capitalised words or more and no digit, up to a bracket
+("PÉREZ MOLINA, JOSÉ ANTONIO (PEPE)"), is the person's name: one span, which replaces the spans
+detected inside it.
 """
 
 from __future__ import annotations
@@ -44,6 +51,19 @@ class TableColumns:
     """The completion step: header words (folded) and the label their column's cells take."""
 
     headers: Mapping[str, str]
+    #: the labels of people's names: their cells hold no digit
+    people: frozenset[str] = frozenset()
+    #: a header field of the patient's name (the pack's ``patient_name_fields``, folded: "persona
+    #: usuaria") and the patient's label: its value, name-shaped, is the name as a column's cell
+    fields: frozenset[str] = frozenset()
+    patient: str | None = None
+    #: header words of a relative's column, folded, and the relative's label: a field of that key
+    #: ("Contacto de la familia: Oksana Bondarenko, +34 …") names the relative the same way
+    relative_fields: frozenset[str] = frozenset()
+    relative: str | None = None
+    #: the occupation's label: a cell under its header ("Ocupación") is the occupation, up to
+    #: where it says where ("tractorista en Agrícola…")
+    profession: str | None = None
 
     @classmethod
     def for_pack(cls, pack: LanguagePack | None, labels: Mapping[str, str | None]) -> TableColumns | None:
@@ -53,48 +73,179 @@ class TableColumns:
             return None
         headers = {fold(word): label for category, words in pack.table_columns.items()
                    if (label := labels.get(category)) for word in words}
-        return cls(headers) if headers else None
+        people = frozenset(label for category, label in labels.items()
+                           if label and category.startswith("person_"))
+        fields = frozenset(fold(f) for f in (pack.surrogate.get("patient_name_fields") or ()))
+        patient, relative = labels.get("person_patient"), labels.get("person_relative")
+        relatives = frozenset(fold(w) for w in pack.table_columns.get("person_relative", ()))
+        if not headers:
+            return None
+        return cls(headers, people, fields if patient else frozenset(), patient,
+                   relatives if relative else frozenset(), relative, labels.get("profession"))
 
     def spans(self, text: str, spans: Sequence[Span]) -> list[Span]:
-        """The cells under a header word that hold a digit and that no span of ``spans`` touches."""
-        if "  " not in text and "\t" not in text:
-            return []
+        """The cells under a header word that hold a digit (a name, under a person's header)
+        and that no span of ``spans`` touches (a name's cell takes the spans inside it)."""
+        return self.complete(text, spans)[1]
+
+    def complete(self, text: str, spans: Sequence[Span]) -> tuple[list[Span], list[Span]]:
+        """(the spans of ``spans`` kept, the cells found): a person's cell replaces the spans
+        inside it (the tagger's pieces of "GARCÍA DE LA FUENTE, ENCARNACIÓN", one of them a town)."""
         taken = sorted((s.start, s.end) for s in spans)
+        labelled = [(s.start, s.end, s.label) for s in spans]
+
+        def held(begin: int, end: int, label: str) -> bool:  # a span of that label holds it already
+            return any(a <= begin and end <= b and lab == label for a, b, lab in labelled)
+
         found: list[Span] = []
+        names: list[tuple[int, int]] = []
+        if (self.fields or self.relative_fields) and ":" in text:
+            for key in _KEY_VALUE.finditer(text):
+                field = fold(key["key"].strip())
+                label = (self.patient if field in self.fields
+                         else self.relative if field in self.relative_fields else None)
+                if label is None:
+                    continue
+                value = _HONORIFIC.sub("", key["value"], count=1)
+                begin = key.start("value") + len(key["value"]) - len(value)
+                # the whole value, else what comes before its first comma ("Oksana Bondarenko,
+                # +34 634 …"; "SURNAMES, Given" is whole)
+                name = _name_cell(value) or _name_cell(value.split(",", 1)[0])
+                if name and not held(begin, begin + len(name), label):
+                    names.append((begin, begin + len(name)))
+                    found.append(Span(begin, begin + len(name), label, source=SOURCE))
+        if "  " not in text and "\t" not in text and ";" not in text and "|" not in text:
+            kept = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in names)]
+            return kept, found
         lines = _lines(text)
         i = 0
         while i < len(lines):
             _, line = lines[i]
-            header = self._header(line)
+            read = self._header(line)
             i += 1
-            if header is None:
+            if read is None:
                 continue
-            tabbed = "\t" in line
+            header, delimiter = read
             for row_start, row in lines[i : i + _MAX_ROWS]:
-                cells = _cells(row)
+                cells = _cells(row) if not delimiter else _delimited(row, delimiter)
                 if len(cells) < 2:
                     break
                 i += 1
                 for index, (offset, cell) in enumerate(cells):
-                    column = index if tabbed else _column_at(header, offset)
+                    column = index if delimiter is not None else _column_at(header, offset)
                     label = header[column][2] if column is not None and column < len(header) else None
-                    if label is None or len(cell) > _MAX_CELL or not _DIGIT.search(cell):
+                    if label is None or len(cell) > _MAX_CELL:
+                        continue
+                    begin = row_start + offset
+                    if label == self.profession:
+                        work = _occupation_cell(cell)
+                        if work and not held(begin, begin + len(work), label):
+                            names.append((begin, begin + len(work)))
+                            found.append(Span(begin, begin + len(work), label, source=SOURCE))
+                        continue
+                    if label in self.people:
+                        name = _name_cell(cell)
+                        if name and not held(begin, begin + len(name), label):
+                            names.append((begin, begin + len(name)))
+                            found.append(Span(begin, begin + len(name), label, source=SOURCE))
+                        continue
+                    if not _DIGIT.search(cell):
                         continue
                     cell = cell.rstrip(".,;")
-                    begin = row_start + offset
                     end = begin + len(cell)
                     if not overlaps(taken, begin, end):
                         found.append(Span(begin, end, label, source=SOURCE))
-        return found
+        kept = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in names)]
+        return kept, found
 
-    def _header(self, line: str) -> list[tuple[int, str, str | None]] | None:
-        """A header line's cells (offset, text, the label of its column or None), or None."""
-        cells = _cells(line)
+    def _header(self, line: str) -> tuple[list[tuple[int, str, str | None]], str | None] | None:
+        """A header line's cells (offset, text, the label of its column or None) and how its
+        rows are read: None (cells parted by spaces, a column by where it starts), "" (parted
+        by a tab, a column by its index) or the character a delimited table is parted by
+        (";", "|", a tab); None when the line is no header."""
+        delimiter = _delimiter(line)
+        cells = _cells(line) if delimiter is None else _delimited(line, delimiter)
         if len(cells) < 3 or any(c.endswith(":") for _, c in cells):
             return None
-        header = [(offset, cell, self.headers.get(fold(cell.rstrip(_TRIM).strip())))
-                  for offset, cell in cells]
-        return header if any(label for _, _, label in header) else None
+        header = [(offset, cell, self.headers.get(_header_key(cell))) for offset, cell in cells]
+        if not any(label for _, _, label in header):
+            return None
+        return header, ("" if delimiter is None and "\t" in line else delimiter)
+
+
+def _header_key(cell: str) -> str:
+    """A header cell as the pack's words are looked up: folded, "_" a space ("fecha_cita")."""
+    return fold(cell.rstrip(_TRIM).strip().replace("_", " "))
+
+
+def _delimiter(line: str) -> str | None:
+    """The character a delimited table's line is parted by (";", "|", a tab), or None."""
+    for delimiter in (";", "|", "\t"):
+        if line.count(delimiter) >= 2:
+            return delimiter
+    return None
+
+
+def _delimited(line: str, delimiter: str) -> list[tuple[int, str]]:
+    """A delimited line's cells with their offsets, each without its spaces and quotes; a
+    delimiter between double quotes is text ("Precisa intérprete; suele…")."""
+    out: list[tuple[int, str]] = []
+    start, quoted = 0, False
+    for at, char in enumerate([*line, delimiter]):
+        if char == '"':
+            quoted = not quoted
+        elif char == delimiter and (not quoted or at == len(line)):
+            raw = line[start:at]
+            inner = raw.strip().strip('"')
+            lead = raw.find(inner) if inner else 0
+            out.append((start + lead, inner))
+            start, quoted = at + 1, False
+    return out if len(out) >= 2 else []
+
+
+#: A header field and its value, up to a column gap or the line's end ("Persona usuaria: MAÍLLO
+#: HERNÁNDEZ, Petra     DNI: …"): the key at a line's start or after a column gap.
+_KEY_VALUE = regex.compile(
+    r"(?m)(?:^|(?<=[ ]{2}|\t))[ \t]*(?P<key>\p{L}[\p{L} ]{2,30}?)[ \t]*:[ \t]*"
+    r"(?P<value>[^\n\t]+?)(?=[ ]{2,}|\t|[ \t]*$)")
+#: A title before a field's name ("Contacto: Sra. Oksana Bondarenko"): not part of the name.
+_HONORIFIC = regex.compile(r"^(?:(?:D|Dña|Dª|Sr|Sra|Srta|Dr|Dra)\.|Don|Doña)[ \t]+")
+#: A word of a person's name in a table's cell: capitalised, an initial, or a particle.
+_NAME_WORD = regex.compile(
+    r"(?:\p{Lu}[\p{L}’'-]*\.?|de|del|la|las|los|y|i|da|do|dos|das|van|von|der|den|ben|el|al)")
+_NAME_PART = regex.compile(r"[^\s,]+")
+#: A name ending with an initial and its full stop ("B. Olmedilla J.").
+_INITIAL_END = regex.compile(r"(?<![\p{L}])\p{Lu}\.$")
+
+
+#: Where an occupation's cell goes on to say where or for whom ("tractorista en Agrícola…").
+_OCCUPATION_END = regex.compile(r"[ \t]+(?:en|para|con|desde|de[ \t]+la[ \t]+empresa)[ \t]+|[,;(]")
+_NOT_AN_OCCUPATION = frozenset({"-", "—", "no", "ninguna", "ninguno", "nada", "no consta", "desconocida"})
+
+
+def _occupation_cell(cell: str) -> str:
+    """The occupation an occupation's cell holds, up to where it says where ("estudiante en el
+    IES…" -> "estudiante"); "" when it holds a digit, no letter, or says there is none."""
+    end = _OCCUPATION_END.search(cell)
+    work = (cell[: end.start()] if end else cell).strip()
+    if not work or _DIGIT.search(work) or fold(work) in _NOT_AN_OCCUPATION or len(work.split()) > 6:
+        return ""
+    return work if any(c.isalpha() for c in work) else ""
+
+
+def _name_cell(cell: str) -> str:
+    """The name a person's cell holds ("PÉREZ MOLINA, JOSÉ ANTONIO (PEPE)" -> up to the
+    bracket), or "" when it is no name: a digit, a word in lower case that is no particle
+    ("el paciente"), or fewer than two capitalised words."""
+    name = cell.split("(", 1)[0].strip().rstrip(",;")
+    if name.endswith(".") and not _INITIAL_END.search(name):
+        name = name[:-1].rstrip()  # the field's full stop ("Apellidos: Ubrique Paz."), not an initial's
+    if not name or _DIGIT.search(name):
+        return ""
+    words = _NAME_PART.findall(name)
+    if not all(_NAME_WORD.fullmatch(w) for w in words):
+        return ""
+    return name if sum(w[:1].isupper() for w in words) >= 2 else ""
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -128,4 +279,5 @@ def with_table_columns(text: str, spans: Iterable[Span], step: TableColumns | No
     spans = list(spans)
     if step is None:
         return spans
-    return sorted([*spans, *step.spans(text, spans)], key=lambda s: (s.start, s.end, s.label))
+    kept, found = step.complete(text, spans)
+    return sorted([*kept, *found], key=lambda s: (s.start, s.end, s.label))

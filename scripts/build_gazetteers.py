@@ -14,7 +14,8 @@ Outputs (tab-separated, UTF-8, one header row, '#' comment lines on top):
   surnames.tsv       name, count               INE
   municipalities.tsv name, province, population INE 2019 population; province from the council
                                                  address list
-  countries.tsv      code, name, calling_code  CLDR (Spanish names), GeoNames (calling codes)
+  countries.tsv      code, name, calling_code, alpha3  CLDR (Spanish names), GeoNames (calling
+                                                 codes, ISO 3166 alpha-3 codes)
   hospitals.tsv      name, type, municipality, province   Catálogo Nacional de Hospitales +
                                                  MEDDOCAN organisers' list (names only)
   health_centres.tsv name, type, municipality, province   Catálogo de Centros de Atención Primaria
@@ -904,8 +905,10 @@ def build_countries(src: Path) -> tuple[list[list[str]], dict]:
                 best[found[1]] = (people, code)
     calling = {code: number for number, (_, code) in best.items()}
     for row in rows:
-        row.append(calling.get(row[0], ""))
-    return rows, {"rows_read": len(rows), "calling_codes": sum(1 for r in rows if r[2])}
+        # the ISO 3166 alpha-3 code: what HL7 messages and registry exports write ("ESP")
+        row += [calling.get(row[0], ""), str((info.get(row[0]) or {}).get("iso3") or "")]
+    return rows, {"rows_read": len(rows), "calling_codes": sum(1 for r in rows if r[2]),
+                  "alpha3_codes": sum(1 for r in rows if r[3])}
 
 
 def build_territories(src: Path) -> tuple[list[list[str]], dict]:
@@ -1126,9 +1129,10 @@ OUTPUTS = {
         "island: the island of a council of the Canaries or the Balearics, by its council postal code.",
     ),
     "countries.tsv": (
-        ["code", "name", "calling_code"], ["cldr_countries", "geonames_countries"],
+        ["code", "name", "calling_code", "alpha3"], ["cldr_countries", "geonames_countries"],
         "Country names in Spanish (CLDR), with the international calling code of each (GeoNames;\n"
-        "a code several countries share is the most populous one's alone).",
+        "a code several countries share is the most populous one's alone) and its ISO 3166 alpha-3\n"
+        "code (GeoNames: what HL7 messages and registry exports write, \"ESP\").",
     ),
     "hospitals.tsv": (
         ["name", "type", "municipality", "province"],

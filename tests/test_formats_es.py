@@ -615,6 +615,9 @@ BLIND9_LEAKS = {
 BLIND9_WORD_LEAKS = {
     # a cooperative's legal form its surrogate keeps (the twelfth round)
     ('cr14_psiquiatria_estella', 'Coop'), ('cr03_urologia_lorca', 'Coop'),
+    # "Barrio del Real" replaced, "Real" back in another street's surrogate ("Calle Real, 2": the
+    # fifteenth round's model drew it)
+    ('cr11_digestivo_melilla', 'Real'),
     ('cr01_medicina_interna_monforte', 'España'), ('cr02_traumatologia_jaca', 'España'),
     ('cr02_traumatologia_jaca', 'GREIM'), ('cr03_urologia_lorca', 'España'),
     ('cr04_neumologia_cangas_del_narcea', 'España'), ('cr05_ginecologia_tortosa', 'ASSIR'),
@@ -760,6 +763,10 @@ BLIND11_WORD_LEAKS = {
     ('cr16_maxilofacial_yecla', 'Levante'), ('cr17_valoracion-dano_icod', 'Abogados'),
     ('cr17_valoracion-dano_icod', 'Bufete'), ('cr17_valoracion-dano_icod', 'Dorta'),
     ('cr18_digestivo_tafalla', 'España'),
+    # the fifteenth round's model: "Canarias" of the hospital's name replaced, and still in the
+    # public health service's name the note gives elsewhere; a Portuguese citizen card's check
+    # letters after the number the tagger took for a street ("Cartão de Cidadão 11847293 4 ZY8")
+    ('cr17_valoracion-dano_icod', 'Canarias'), ('cr10_neurologia_verin', 'ZY8'),
 }
 
 
@@ -783,20 +790,20 @@ def test_what_the_embedded_model_finds_in_the_eleventh_blind_set(blind11: dict[s
 
 # -- the twelfth set written blind -----------------------------------------------------------------
 BLIND12 = BLIND.parent / "es_blind12"
-#: What still leaks from the twelfth set (blind once, then read: the fourteenth round): "España" and
-#: "Guardia Civil" (kept by the policy); a voice-dictation transcript typed in lower case (cr09: a
-#: health centre, towns, a street dictated with its number in words, occupations, "dos mil
-#: diecinueve" alone); bodies no list or rule names ("Servicios Sociales Comunitarios", "Fundación
-#: Sierra y Campiña", a sports centre's name in capitals); a town abroad after "repatriación de
-#: cenizas a"; initials with a hyphen ("A.F.-LL.S."); occupations in contexts no step reads ("como
-#: responsable de la oficina de farmacia", "comercial de vinos", "estudiante" in a table's cell);
-#: months and years that are also surrogates of other dates.
+#: What still leaks from the twelfth set (blind once, then read: the fourteenth round; the fifteenth
+#: took the foundation, the orthopaedic shop, the ambulance firm, the household table's occupations
+#: and the forensic doctor's last surname): "España" and "Guardia Civil" (kept by the policy); a
+#: voice-dictation transcript typed in lower case (cr09: a health centre, towns, a street dictated
+#: with its number in words, occupations, "dos mil diecinueve" alone); bodies no list or rule names
+#: ("Servicios Sociales Comunitarios", a sports centre's name in capitals); a town abroad after
+#: "repatriación de cenizas a"; initials with a hyphen ("A.F.-LL.S."); occupations in contexts no
+#: step reads ("como responsable de la oficina de farmacia", "comercial de vinos"); months and
+#: years that are also surrogates of other dates.
 BLIND12_LEAKS = {
-    ('cr01_medicinainterna_motilla', 'noviembre'), ('cr04_geriatria_arcos', 'Fundación Sierra y Campiña'),
-    ('cr04_geriatria_arcos', 'Servicios Sociales Comunitarios'), ('cr04_geriatria_arcos', 'estudiante'),
-    ('cr05_medicinatrabajo_baeza', 'España'), ('cr08_nefrologia_sagunto', 'España'),
-    ('cr09_urologia_vilagarcia', 'Montecelo'), ('cr09_urologia_vilagarcia', 'carril'),
-    ('cr09_urologia_vilagarcia', 'centro de saúde de vilagarcía'),
+    ('cr01_medicinainterna_motilla', 'noviembre'),
+    ('cr04_geriatria_arcos', 'Servicios Sociales Comunitarios'), ('cr05_medicinatrabajo_baeza', 'España'),
+    ('cr08_nefrologia_sagunto', 'España'), ('cr09_urologia_vilagarcia', 'Montecelo'),
+    ('cr09_urologia_vilagarcia', 'carril'), ('cr09_urologia_vilagarcia', 'centro de saúde de vilagarcía'),
     ('cr09_urologia_vilagarcia', 'dos mil diecinueve'), ('cr09_urologia_vilagarcia', 'mariscador'),
     ('cr09_urologia_vilagarcia', 'patrón de batea'),
     ('cr09_urologia_vilagarcia', 'rúa do castro número diecisiete segundo izquierda'),
@@ -812,20 +819,17 @@ BLIND12_LEAKS = {
     ('cr18_neumologia_vilafranca', '2020'), ('cr18_neumologia_vilafranca', 'comercial de vinos'),
 }
 BLIND12_WORD_LEAKS = {
-    ('cr01_medicinainterna_motilla', 'CLMA'), ('cr02_cardiologia_almendralejo', 'abril'),
-    ('cr02_cardiologia_almendralejo', 'mayo'), ('cr04_geriatria_arcos', 'Campiña'),
-    ('cr04_geriatria_arcos', 'Comunitarios'), ('cr04_geriatria_arcos', 'Ortopedia'),
-    ('cr05_medicinatrabajo_baeza', 'CHUKWUEMEKA'), ('cr05_medicinatrabajo_baeza', 'España'),
-    ('cr07_neurologia_benidorm', 'Ambulancias'), ('cr08_nefrologia_sagunto', 'España'),
+    ('cr02_cardiologia_almendralejo', 'abril'), ('cr02_cardiologia_almendralejo', 'mayo'),
+    ('cr04_geriatria_arcos', 'Comunitarios'), ('cr05_medicinatrabajo_baeza', 'CHUKWUEMEKA'),
+    ('cr05_medicinatrabajo_baeza', 'España'), ('cr08_nefrologia_sagunto', 'España'),
     ('cr09_urologia_vilagarcia', '7312'), ('cr09_urologia_vilagarcia', 'Montecelo'),
     ('cr09_urologia_vilagarcia', 'castro'), ('cr09_urologia_vilagarcia', 'segundo'),
     ('cr12_oncologia_laredo', 'Bad'), ('cr12_oncologia_laredo', 'Cannstatt'),
     ('cr12_oncologia_laredo', 'Duelo'), ('cr13_medicinadeporte_medina', '2025'),
     ('cr13_medicinadeporte_medina', 'España'), ('cr13_medicinadeporte_medina', 'FERIAS'),
     ('cr13_medicinadeporte_medina', 'VILLA'), ('cr14_medicinalegal_tarazona', 'España'),
-    ('cr14_medicinalegal_tarazona', 'Lacasa'), ('cr14_medicinalegal_tarazona', 'mayo'),
-    ('cr15_digestivo_alcazar', 'CASTILLA'), ('cr15_digestivo_alcazar', 'MANCHA'),
-    ('cr16_endocrinologia_lucena', 'Jun'), ('cr16_endocrinologia_lucena', 'Wei'),
+    ('cr14_medicinalegal_tarazona', 'mayo'), ('cr15_digestivo_alcazar', 'CASTILLA'),
+    ('cr15_digestivo_alcazar', 'MANCHA'), ('cr16_endocrinologia_lucena', 'Jun'),
     ('cr16_endocrinologia_lucena', 'abril'), ('cr17_urgencias_huercal', 'España'),
     ('cr18_neumologia_vilafranca', 'Alt'), ('cr18_neumologia_vilafranca', 'Anoia'),
     ('cr18_neumologia_vilafranca', 'Distribucions'), ('cr18_neumologia_vilafranca', 'Penedès'),
@@ -842,11 +846,54 @@ def test_what_leaks_from_the_twelfth_blind_set_is_what_we_know_of(blind12: dict[
     _known_leaks_only(blind12, (18, 1031), BLIND12_LEAKS, BLIND12_WORD_LEAKS)
 
 
-@pytest.mark.parametrize("point, floor", [("viterbi", 0.82), ("deidentify", 0.875)])
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.83), ("deidentify", 0.885)])
 def test_what_the_embedded_model_finds_in_the_twelfth_blind_set(blind12: dict[str, Document], point: str,
                                                                 floor: float) -> None:
     # blind, once, with the code of a86a6d9 (2026-12-07): 0.787 on the best path, 0.841 at the
     # deidentify point (benchmarks/formats.py's measure); after the fourteenth round they prompted
-    # 0.833 / 0.888
+    # 0.833 / 0.888; after the fifteenth 0.848 / 0.900
     assert _recall(blind12, point) >= floor
 
+
+
+# -- the thirteenth set written blind --------------------------------------------------------------
+BLIND13 = BLIND.parent / "es_blind13"
+#: What still leaks from the thirteenth set (blind once, then read: the fifteenth round): "España",
+#: "ESP" in an HL7 address and "Guardia Civil" (kept by the policy), nationalities the scheme files
+#: as facts about the patient ("rumana", "española", "chino"), a national professional body, a
+#: trial subject's initials with dots before the name they abbreviate ("M.P.G. (Manuel Pastor
+#: …)"), a Catalan occupation after an elided "d'" ("treballa d'infermera"); a month alone (kept:
+#: no date to shift); words of public bodies the surrogates keep ("Castilla-La Mancha").
+BLIND13_LEAKS = {
+    ('cr01_hl7_requena', 'ESP'), ('cr03_sbar_villanueva', 'rumana'), ('cr06_061_loja', 'Guardia Civil'),
+    ('cr09_ensayo_ontinyent', 'M.P.G.'),
+    ('cr10_defuncion_astorga', 'Consejo General de Colegios Oficiales de Médicos de España'),
+    ('cr10_defuncion_astorga', 'española'), ('cr11_telemedicina_reinosa', 'noviembre'),
+    ('cr13_farmacia_tarancon', 'chino'), ('cr17_bilingue_balaguer', 'infermera'),
+}
+BLIND13_WORD_LEAKS = {
+    ('cr01_hl7_requena', 'ESP'), ('cr06_061_loja', '1719'), ('cr06_061_loja', 'Autovía'),
+    ('cr09_ensayo_ontinyent', 'GmbH'), ('cr10_defuncion_astorga', 'Colegios'),
+    ('cr10_defuncion_astorga', 'España'), ('cr10_defuncion_astorga', 'Oficiales'),
+    ('cr11_telemedicina_reinosa', 'Cantabria'), ('cr13_farmacia_tarancon', 'Castilla'),
+    ('cr13_farmacia_tarancon', 'Mancha'), ('cr14_interconsulta_alfaro', 'julio'),
+    ('cr15_psiquiatria_osuna', 'MERCED'), ('cr16_ocr_ribadeo', 'Pesqueras'), ('cr18_email_cangas', 'abril'),
+}
+
+
+@pytest.fixture(scope="module")
+def blind13() -> dict[str, Document]:
+    return load_corpus([BLIND13])
+
+
+def test_what_leaks_from_the_thirteenth_blind_set_is_what_we_know_of(blind13: dict[str, Document]) -> None:
+    _known_leaks_only(blind13, (18, 1019), BLIND13_LEAKS, BLIND13_WORD_LEAKS)
+
+
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.82), ("deidentify", 0.875)])
+def test_what_the_embedded_model_finds_in_the_thirteenth_blind_set(blind13: dict[str, Document], point: str,
+                                                                  floor: float) -> None:
+    # blind, once, with the code of b6f0e8a (2026-12-07): 0.726 on the best path, 0.805 at the
+    # deidentify point (benchmarks/formats.py's measure); after the fifteenth round they prompted
+    # 0.844 / 0.897 (an HL7 message, a DICOM header, delimited tables, an OCR'd report)
+    assert _recall(blind13, point) >= floor

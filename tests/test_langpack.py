@@ -225,7 +225,7 @@ def test_malformed_table_row_names_file_and_line(tmp_path: Path) -> None:
     root = _copy_pack(tmp_path)
     table = root / "countries.tsv"
     lines = table.read_text(encoding="utf-8").splitlines()
-    lines[6] = "XX\tNowhere\textra\tcells"
+    lines[6] = "XX\tNowhere\textra\tcells\tmore"
     table.write_text("\n".join(lines) + "\n", encoding="utf-8")
     with pytest.raises(PackError) as err:
         load_pack(root)

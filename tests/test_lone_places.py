@@ -691,3 +691,24 @@ def test_a_known_place_after_a_town_and_y_goes_on_with_it() -> None:
 ])
 def test_no_place_from_an_acronym_a_person_or_a_body_region(text: str) -> None:
     assert not [f for f in _found(text) if f[1] == TOWN and f[0] in ("CO", "Gómez", "Francia")]
+
+
+def test_a_hyphened_town_after_a_preposition_is_one_name() -> None:
+    """"vive en Gernika-Lumo" (the thirteenth set written blind) was left: the name stopped at its
+    hyphen, and "Gernika" alone was glued to what followed."""
+    assert _found("diagnosticada a los 45 y vive en Gernika-Lumo; fue estudiada en 2019.") == [
+        ("Gernika-Lumo", TOWN)]
+    assert _found("Su hermano reside en Amorebieta-Etxano desde 2010.") == [("Amorebieta-Etxano", TOWN)]
+    assert _found("Síndrome de Tolosa-Hunt en seguimiento.") == []
+
+
+def test_a_place_joined_to_a_detected_one_takes_its_own_kind() -> None:
+    """"(campañas en aguas de Irlanda y Escocia)": the tagger found Irlanda, not Escocia."""
+    text = "largas campañas en aguas de Irlanda y Escocia. Viajó a Francia, Italia y Grecia."
+    detected = [Span(text.index("Irlanda"), text.index("Irlanda") + 7, COUNTRY, source="crf"),
+                Span(text.index("Francia"), text.index("Francia") + 7, COUNTRY, source="crf")]
+    assert sorted(_found(text, detected), key=lambda f: text.index(f[0])) == [
+        ("Escocia", COUNTRY), ("Italia", COUNTRY), ("Grecia", COUNTRY)]
+    # a capitalised word that is no place, after a detected place, stays
+    text = "Vive en Sevilla y Antonio la visita."
+    assert _found(text, [Span(8, 15, TOWN, source="crf")]) == []

@@ -162,3 +162,19 @@ def test_the_last_item_of_the_age_sentence_after_y_is_an_occupation() -> None:
     # an item after "y" that is no occupation, and one in another sentence, are left
     assert _found("Varón de 45 años, fumador y bebedor ocasional.") == []
     assert _found("Varón de 45 años, fumador. Vive solo y cocinero no es.") == []
+
+
+@pytest.mark.parametrize("text, found", [
+    # the thirteenth set written blind: a patient who speaks, a relative "de" an occupation, an
+    # apposition to the patient, Catalan
+    ("[10:13] Anselmo: Fui guarda forestal cuarenta años y si me quitan el monte me muero.",
+     ["guarda forestal"]),
+    ("ese día tengo turno (soy recepcionista en un hotel de Covadonga)", ["recepcionista"]),
+    ("mi hija Tania está de camarera en Londres", ["camarera"]),
+    ("El paciente, cocinero en un restaurante de la avenida, refiere", ["cocinero"]),
+    ("El paciente, guarda rural retirado, vive con su esposa.", ["guarda rural"]),
+    ("la seva filla treballa com infermera a Andorra.", ["infermera"]),
+    ("El paciente, diabético, refiere dolor.", []),
+])
+def test_occupations_the_thirteenth_set_said(text: str, found: list[str]) -> None:
+    assert _found(text) == found

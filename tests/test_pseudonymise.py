@@ -461,3 +461,20 @@ def test_a_full_stop_that_ends_a_sentence_too_stays() -> None:
     out = Pseudonymiser(seed=1).pseudonymise(
         Document("n", text, (Span(start, end, "INSTITUCION"),))).document.text
     assert ". Es imán de la mezquita." in out and "Majoreras" not in out, out
+
+
+def test_a_span_scanning_misread_is_replaced_as_what_it_says() -> None:
+    """"982 l28 455" and "O7/O1/1967" of an OCR'd report (the thirteenth set written blind): a
+    phone's surrogate had kept the misreading's letters in new places ("980 v48 950"), a date's
+    surrogate its letter O ("O30/O10/1965"). The generators read the digits."""
+    from .surrogate_kit import new_texts, run
+
+    text = "F. nacimiento: O7/O1/1967. Teléfono: 982 l28 455. Ingreso: 07/01/2025."
+    result = run(text, ("FECHAS", "O7/O1/1967"), ("NUMERO_TELEFONO", "982 l28 455"), ("FECHAS", "07/01/2025"))
+    birth, phone, admitted = new_texts(result)
+    import datetime as dt
+
+    assert re.fullmatch(r"\d\d/\d\d/\d{4}", birth) and birth != "07/01/1967"
+    day = lambda d: dt.datetime.strptime(d, "%d/%m/%Y").date()  # noqa: E731
+    assert day(birth) - dt.date(1967, 1, 7) == day(admitted) - dt.date(2025, 1, 7)  # one shift
+    assert re.fullmatch(r"\d{3} \d{3} \d{3}", phone) and phone != "982 128 455"

@@ -1357,3 +1357,33 @@ def test_a_surname_no_table_holds_first_in_a_patients_field_is_the_patients() ->
     text = 'Paciente: BERIDZE, GIORGI (conocido como "Gio")\n'
     assert _tidied(text, (TOWN, "BERIDZE"), (PATIENT, "GIORGI"), score=0.8)[:2] == [
         (PATIENT, "BERIDZE"), (PATIENT, "GIORGI")]
+
+
+def test_a_place_read_as_a_date_is_the_town() -> None:
+    """"Firmado el 21/03/2025 en Burela." with "en Burela" tagged as a date: a date keeps what it
+    cannot read, and the town had stayed (the thirteenth set written blind)."""
+    text = "Firmado el 21/03/2025 en Burela."
+    assert _tidied(text, (DATE, "21/03/2025"), (DATE, "en Burela")) == [
+        (DATE, "21/03/2025"), (TOWN, "Burela")]
+    text = "Revisión en primavera."
+    assert all(label != TOWN for label, _ in _tidied(text, (DATE, "en primavera")))
+
+
+def test_a_clinicians_name_stops_before_the_number_field_after_the_gap() -> None:
+    """"Dr. Brais Otero Seoane    N.º colegiado: …" with the "N" in the name's span: "N.º"
+    became "J.º"."""
+    text = "Médico responsable del alta: Dr. Brais Otero Seoane    N.º colegiado: 272706931"
+    staff = "NOMBRE_PERSONAL_SANITARIO"
+    assert _tidied(text, (staff, "Brais Otero Seoane    N")) == [(staff, "Brais Otero Seoane")]
+
+
+def test_a_name_in_brackets_takes_its_surname_a_place_shares() -> None:
+    """"yerno (Roberto Lamas)": Lamas is a place too, so the name did not run on over it, and a
+    retrained model left it in clear (the eleventh set written blind)."""
+    text = "Teléfonos de contacto: yerno (Roberto Lamas) +34 619 05 83 21."
+    patient = "NOMBRE_SUJETO_ASISTENCIA"
+    assert (patient, "Roberto Lamas") in _tidied(text, (patient, "Roberto"))
+    # the surname the tagger doubted as a street beside it
+    assert _tidied(text, (patient, "Roberto"), ("CALLE", "Lamas"))[0] == (patient, "Roberto Lamas")
+    text = "Remitido por JUAN GARCÍA, LUGO."
+    assert (patient, "JUAN GARCÍA") in _tidied(text, (patient, "JUAN GARCÍA"))

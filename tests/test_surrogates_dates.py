@@ -234,3 +234,20 @@ def test_a_day_in_words_and_its_month_are_shifted_in_words():
                    for year in range(1994, 2000) if (month, day) != (2, 29) or year % 4 == 0)
     # a month alone is no day in words
     assert GEN.generate("marzo", D, 0, state("x", 2)).kept
+
+
+def test_dates_without_separators_are_shifted_in_their_own_format():
+    """HL7 and DICOM write "20250312" and "20250312101530" (the thirteenth set written blind: they
+    had become random digits); a day first ("12032025") reads too. One shift for the note, the
+    time of day kept, and what reads as no date still has its digits replaced."""
+    text = "MSH 20250312101530; nacido 19580412; firma 12032025; alta 12/03/2025; código 20251340"
+    result = run(text, (D, "20250312101530"), (D, "19580412"), (D, "12032025"), (D, "12/03/2025"),
+                 (D, "20251340"), seed=5)
+    stamp, birth, signed, numeric, code = new_texts(result)
+    assert stamp.endswith("101530") and len(stamp) == 14
+    shifted = dt.datetime.strptime(numeric, "%d/%m/%Y").date()
+    assert dt.datetime.strptime(stamp[:8], "%Y%m%d").date() == shifted
+    assert dt.datetime.strptime(signed, "%d%m%Y").date() == shifted
+    shift = shifted - dt.date(2025, 3, 12)
+    assert dt.datetime.strptime(birth, "%Y%m%d").date() == dt.date(1958, 4, 12) + shift
+    assert len(code) == 8 and code != "20251340" and GEN.parse("20251340") is None

@@ -762,3 +762,17 @@ def test_foreign_places_drawn_are_written_as_a_spanish_note_writes_them():
     drawn = [name for names in DATA.foreign_places.values() for name in names]
     assert drawn and all(_WRITABLE.fullmatch(n) for n in drawn)
     assert "ar rayyan" in DATA.foreign_lookup and "Ar Rayyān" not in drawn
+
+
+def test_iso_alpha3_codes_are_countries_and_stay_codes():
+    """HL7 and registry exports write a country as its ISO 3166 alpha-3 code (the thirteenth set
+    written blind: "ESP" had become "Nicaragua"): the home country's is kept, another's becomes
+    the code of the country its name becomes in the same note."""
+    text = "Natural de Rumanía (ROU). País: ESP. Nacionalidad: FRA."
+    result = run(text, ("PAIS", "Rumanía"), ("PAIS", "ROU"), ("PAIS", "ESP"), ("PAIS", "FRA"), seed=2)
+    named, code, home, other = new_texts(result)
+    assert home == "ESP"
+    assert re.fullmatch(r"[A-Z]{3}", code) and code != "ROU"
+    assert re.fullmatch(r"[A-Z]{3}", other) and other != "FRA"
+    assert DATA.country_alpha3[DATA.country_code[country_key(named)]] == code  # the name's country
+    assert DATA.country_code[country_key("DEU")] == "DE" and DATA.country_alpha3["ES"] == "ESP"

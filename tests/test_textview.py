@@ -390,3 +390,25 @@ def test_lists_of_another_unicode_version_are_not_used(
     monkeypatch.setattr(textview, "_LISTS_FILE", stale)
     monkeypatch.setattr(textview, "compute_unicode_lists", lambda: {"computed": [1]})
     assert textview.unicode_lists() == {"computed": [1]}
+
+
+@pytest.mark.parametrize(("written", "read"), [
+    ("Teléfono: 982 l28 455  /  6l6 402 771", "Teléfono: 982 128 455  /  616 402 771"),
+    ("F. nacimiento: O7/O1/1967, NHC O458812", "F. nacimiento: 07/01/1967, NHC 0458812"),
+    ("Fecha de alta:  2l-03-2025", "Fecha de alta:  21-03-2025"),
+])
+def test_letters_scanning_read_for_digits_are_digits_in_the_view(written: str, read: str) -> None:
+    """An OCR'd report (the thirteenth set written blind) left two phones and a birth date in
+    clear: the view reads them as digits, one character for one, and spans map back as they are."""
+    view = TextView(written)
+    assert view.text == read and not view.exact and view.pieces == 0
+    assert view.to_original(3, 9) == (3, 9)
+
+
+@pytest.mark.parametrize("text", [
+    "5 l de suero fisiológico", "grado II 2023", "IO 2345", "Calle Sol 12, 3º", "Ol 2", "CO2 40 mmHg",
+    "HbA1c 7,2 %", "el 12/03/2025 a las 10:05",
+])
+def test_words_and_short_numbers_are_left_alone(text: str) -> None:
+    view = TextView(text)
+    assert view.text == text and view.exact

@@ -667,6 +667,12 @@ class SurrogateData:
             r["code"]: r["calling_code"] for r in rows if r.get("calling_code")}
         self.calling_country = {number: code for code, number in self.country_calling.items()}
         self.country_code: dict[str, str] = {country_key(r["name"]): r["code"] for r in rows}
+        #: ISO 3166 alpha-3 codes ("ESP", "ROU"), as HL7 messages and registry exports write a
+        #: country: known as the country (a name of the table wins a clash), and a code's
+        #: surrogate is written as a code (``CountryGenerator``)
+        self.country_alpha3: dict[str, str] = {r["code"]: r["alpha3"] for r in rows if r.get("alpha3")}
+        for code, alpha3 in self.country_alpha3.items():
+            self.country_code.setdefault(country_key(alpha3), code)
         for code, shown in (self.extra.get("country_display") or {}).items():
             self._check_code(code, where, "country_display")
             self.country_name[code] = str(shown)

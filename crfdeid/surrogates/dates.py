@@ -183,6 +183,8 @@ class DateGenerator:
                 parts = [Part(m[0], m[1], "month_num", m[2]), Part(y[0], y[1], "year", y[2])]
                 return _checked(ParsedDate(None, int(m[2]), int(y[2]), parts))
             return self.two_numbers(text, m, y)
+        if len(values) == 1 and len(values[0][2]) in (8, 12, 14):
+            return _compact(values[0])
         if len(values) == 1 and len(values[0][2]) == 4 and 1800 <= int(values[0][2]) <= 2200:
             y = values[0]
             return ParsedDate(None, None, int(y[2]), [Part(y[0], y[1], "year", y[2])])
@@ -514,6 +516,26 @@ def _day(numbers: list[tuple[int, tuple[int, int, str]]]) -> tuple[int, int, str
     """The first of ``numbers`` if it can be a day of the month (one or two digits, 1–31)."""
     if numbers and len(numbers[0][1][2]) <= 2 and 1 <= int(numbers[0][1][2]) <= 31:
         return numbers[0][1]
+    return None
+
+
+def _compact(token: tuple[int, int, str]) -> ParsedDate | None:
+    """A date written without separators: "20250312" (HL7's and DICOM's, with the time of day
+    after it: "20250312101530", which stays), or "12032025" (a day first). The year first when
+    it reads as one, then the day first; None when neither is a date."""
+    at, _, digits = token
+    readings = [((0, 4), (4, 6), (6, 8))]
+    if len(digits) == 8:
+        readings.append(((4, 8), (2, 4), (0, 2)))
+    for (ys, ye), (ms, me), (ds, de) in readings:
+        year, month, day = int(digits[ys:ye]), int(digits[ms:me]), int(digits[ds:de])
+        if 1800 <= year <= 2200 and 1 <= month <= 12 and 1 <= day <= 31:
+            parts = [Part(at + ds, at + de, "day", digits[ds:de]),
+                     Part(at + ms, at + me, "month_num", digits[ms:me]),
+                     Part(at + ys, at + ye, "year", digits[ys:ye])]
+            checked = _checked(ParsedDate(day, month, year, parts))
+            if checked is not None:
+                return checked
     return None
 
 

@@ -46,7 +46,7 @@ _POSTAL = re.compile(r"(?P<lead>E[- ]?)?(?P<code>\d{5})")
 _FOREIGN_POSTAL = re.compile(r"(?=(?:\D*\d){3})[A-Z]{0,3}[- ]?\d[\d ./-]*[A-Z]{0,3}")
 #: What may stand between a place and the country written after it: "Heredia, Costa Rica",
 #: "Casablanca (Marruecos)", "Monterrey, Nuevo León, México" (other places are skipped).
-_TO_COUNTRY = re.compile(r"[^\S\n]*[,.;:()/-]{0,2}[^\S\n]*")
+_TO_COUNTRY = re.compile(r"[^\S\n]*[,.;:()/^-]{0,2}[^\S\n]*")
 #: How far (characters) a place looks for the country written after it.
 COUNTRY_WINDOW = 60
 #: How far (characters, same line or the next) a postal code looks for the town it belongs to.
@@ -68,7 +68,7 @@ _ELIDABLE = re.compile(r"[AEIOUÁÉÍÓÚHaeiouáéíóúh]")
 _ChainKey = tuple[str | None, bool, tuple[frozenset[str], ...]]
 #: What separates a town from its province written after it: "Alcorcón (Madrid)", "Getafe,
 #: Madrid", "Aranda de Duero / Burgos", "Utrera - Sevilla", "Aranjuez. Madrid".
-_PAIR_GAP = re.compile(r"\s*[(,/.-]\s*|\s+")
+_PAIR_GAP = re.compile(r"\s*[(,/.^-]\s*|\s+")  # "^": an HL7 address's components
 
 #: What a birthplace follows ("natural de", "originario de la región de", "nacida en").
 _ORIGIN_BEFORE = re.compile(
@@ -1043,6 +1043,10 @@ class CountryGenerator:
             if forms is None:
                 raise SurrogateFailure("the surrogate country has no nationality adjective")
             return chosen(text.replace(stripped, match_case(stripped, forms[index])), level, "nationality")
+        if code is not None and stripped == data.country_alpha3.get(code):  # "ROU" -> "BGR"
+            alpha3 = data.country_alpha3.get(data.country_code.get(country_key(new), ""))
+            if alpha3 is not None:
+                return chosen(text.replace(stripped, alpha3), level, "alpha-3 code")
         # "EE. UU." and "USA" are abbreviations, not upper case: "Canadá", not "CANADÁ"
         abbreviated = "." in stripped or sum(c.isalpha() for c in stripped) <= 4
         return chosen(text.replace(stripped, new if abbreviated else cased(stripped, new)), level)
