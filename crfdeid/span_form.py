@@ -299,6 +299,14 @@ _SCORE_AFTER = regex.compile(r"[ \t]*[:=]?[ \t]*\d")
 _SCALE_BEFORE = regex.compile(r"(?i:escala|test|índice|indice|signo|maniobra|clasificación|clasificacion"
                               r"|estadio|criterios|puntuación|puntuacion|score)[ \t]+(?:de[ \t]+)?$")
 #: The key of a number, abbreviated ("Nº Col", "Núm", "Nº"), which no name or street is.
+#: A transcript's speaker turn up to its text: a time of day, the speaker, a colon ("[10:03] Dra.
+#: Saiz: ").
+_SPEAKER_TURN = regex.compile(r"[ \t]*(?:\[\d{1,2}:\d{2}(?::\d{2})?\]|\d{1,2}:\d{2})[ \t]+[^:\n]{1,40}:[ \t]")
+#: The lower-case words a street's name holds ("Camino de las Viñas", "Rúa da Paz").
+_STREET_PARTICLES = frozenset({"de", "del", "la", "las", "los", "el", "y", "i", "da", "do", "dos", "das",
+                               "dels", "les", "d", "l"})
+#: A colon, then a title: what comes before is a field's key ("Subinvestigadora: Dra. …").
+_KEY_BEFORE_TITLE = regex.compile(r"[ \t]*:[ \t]*(?:Dra?|Dña|Sra?|Srta|D|Prof)\.[ \t]")
 #: A preposition before a place a date's span took with it ("en Burela").
 _PLACE_LEAD = regex.compile(r"(?i:en|de|a)[ \t]+")
 _NUMBER_KEY = regex.compile(r"(?i:n[º°o]\.?|n[uú]m\.?)(?:[ \t]*(?i:col|colegiado|de[ \t]+col)\.?)?|(?i:col)")
@@ -738,6 +746,10 @@ class SpanForm:
         of "1,68 m", which became "calle,68 m") or no word longer than an abbreviation ("Nº col")."""
         value = text[span.start : span.end]
         doubted = span.score is not None and span.score < _DOUBT
+        if (kind in _NAMED_PEOPLE and span.score is not None and _SINGLE_WORD.fullmatch(value)
+                and _KEY_BEFORE_TITLE.match(text, span.end) and fold(value) not in self.all_given
+                and fold(value) not in self.surnames):
+            return True  # "Subinvestigadora: Dra. Aitana Pla" (a field's key) had become "Silva:"
         if kind == "date" and span.score is not None and self.calendar and self._no_date(value):
             return True  # "Hexavalente" of "06/05/2025  Hexavalente" had become "Fnmawyykptj"
         if (kind == "date" and span.score is not None and value.isdigit() and len(value) <= 3
@@ -1918,14 +1930,21 @@ class SpanForm:
         language (or of the pack's stop list) opening a line or a sentence, a comma after it, and
         no given name: "Vigil,
         orientado en persona" of a psychiatric examination (Vigil is a surname of the table)
-        had become "Cáceres, orientado"."""
-        if span.fragments or span.score is None or span.score >= _DOUBT / 5:
+        had become "Cáceres, orientado"; or a word of the language that is a speaker's whole
+        first sentence, given name or not ("[10:03] Dra. Saiz: Perfecto." had become "Ramona.")."""
+        if span.fragments or span.score is None or span.score >= _DOUBT:
             return False
         value = text[span.start : span.end]
-        if not _SINGLE_WORD.fullmatch(value) or not value[:1].isupper() or fold(value) in self.all_given:
+        if not _SINGLE_WORD.fullmatch(value) or not value[:1].isupper():
             return False
         before = text[max(0, span.start - 2) : span.start]
+        if (before == ": " and text[span.end : span.end + 1] in (".", "!") and self._known(value)
+                and fold(value) not in self.kinship
+                and _SPEAKER_TURN.fullmatch(text, text.rfind("\n", 0, span.start) + 1, span.start)):
+            return True  # a speaker's turn that opens with a word, a sentence of its own ("Saiz: Perfecto.")
         opens = span.start == 0 or before.endswith("\n") or before == ". "
+        if span.score >= _DOUBT / 5 or fold(value) in self.all_given:
+            return False
         return opens and text[span.end : span.end + 1] == "," and (
             fold(value) in self.stop or self._known(value))
 
@@ -2048,6 +2067,10 @@ class SpanForm:
             return True  # "vive en" (no number, no capital: words of the sentence)
         if _NUMBER_THEN_WORDS.fullmatch(value) and all(self._known(w) for w in words):
             return True  # "Pfeiffer 7 errores" (a test's score) with "7 errores" as a street
+        if (len(words) > 1 and not any(c.isdigit() for c in value)
+                and fold(words[0]) not in self._street_type_words and all(self._known(w) for w in words)
+                and any(w.islower() and fold(w) not in _STREET_PARTICLES for w in words[1:])):
+            return True  # "Mejor el mío, 679 …" (a sentence's words) had become "La Matanza"
         if (words and not any(c.isdigit() for c in value) and _ENDS_WITH_PARTICLE.search(value)
                 and self._known(words[0]) and fold(words[0]) not in self._street_type_words):
             return True  # "Atestado de la" of "Atestado de la Guardia Civil n.º AT-0418/2017"

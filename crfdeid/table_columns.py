@@ -16,10 +16,14 @@ double quotes keeping a delimiter as text), else by two spaces. The rows under i
 line or a line of one cell, give each cell to a column: by its index where the header is
 delimited or parted by tabs, else by where it starts (a header cell's column runs from its start
 to the next header cell's). A cell of such a column that holds a digit becomes a span of the
-category's label, unless a detected span touches it. Under a person's header (``person_patient``,
-``person_clinician``…) a cell of two capitalised words or more and no digit, up to a bracket
-("PÉREZ MOLINA, JOSÉ ANTONIO (PEPE)"), is the person's name: one span, which replaces the spans
-detected inside it.
+category's label, unless a detected span touches it (pieces of the cell the tagger found inside
+it give way to the whole cell; a span that runs out of it keeps the cell). Under a person's
+header (``person_patient``, ``person_clinician``…) a cell of two capitalised words or more and no
+digit, up to a bracket ("PÉREZ MOLINA, JOSÉ ANTONIO (PEPE)"), is the person's name: one span,
+which replaces the spans detected inside it; under an occupation's header ("Ocupación"), the
+occupation up to where it says where ("tractorista en Agrícola…"). A header field of a patient's
+or a relative's name ("Persona usuaria: MAÍLLO HERNÁNDEZ, Petra", "Contacto de la familia:
+Oksana Bondarenko, +34 …") names the person the same way.
 """
 
 from __future__ import annotations
@@ -154,6 +158,12 @@ class TableColumns:
                     cell = cell.rstrip(".,;")
                     end = begin + len(cell)
                     if not overlaps(taken, begin, end):
+                        found.append(Span(begin, end, label, source=SOURCE))
+                    elif not held(begin, end, label) and all(
+                            begin <= a and b <= end for a, b in taken if a < end and b > begin):
+                        # the tagger's pieces of one cell ("0040" + "722 315 604" of a phone, whose
+                        # "0040" became "4885"): the cell whole, as its column says
+                        names.append((begin, end))
                         found.append(Span(begin, end, label, source=SOURCE))
         kept = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in names)]
         return kept, found

@@ -1387,3 +1387,33 @@ def test_a_name_in_brackets_takes_its_surname_a_place_shares() -> None:
     assert _tidied(text, (patient, "Roberto"), ("CALLE", "Lamas"))[0] == (patient, "Roberto Lamas")
     text = "Remitido por JUAN GARCÍA, LUGO."
     assert (patient, "JUAN GARCÍA") in _tidied(text, (patient, "JUAN GARCÍA"))
+
+
+def test_a_fields_key_before_a_title_is_no_name() -> None:
+    """"Subinvestigadora: Dra. Aitana Pla Revert" with the key tagged as a clinician: it had
+    become "Silva: Dra. …" (the thirteenth set written blind). A name of the tables stays."""
+    staff = "NOMBRE_PERSONAL_SANITARIO"
+    text = "Investigador principal: Dr. Josep Vidal     Subinvestigadora: Dra. Aitana Pla Revert"
+    marked = ((staff, "Josep Vidal"), (staff, "Subinvestigadora"), (staff, "Aitana Pla Revert"))
+    assert _tidied(text, *marked) == [(staff, "Josep Vidal"), (staff, "Aitana Pla Revert")]
+    text = "Avisado por García: Dr. Luis Pérez"
+    assert (staff, "García") in _tidied(text, (staff, "García"), (staff, "Luis Pérez"))
+
+
+def test_a_speakers_first_word_is_no_name() -> None:
+    """"[10:03] Dra. Saiz: Perfecto." of a teleconsultation's transcript, "Perfecto" (a given
+    name too) tagged as the patient: it had become "Ramona." (the thirteenth set written blind).
+    Outside a transcript's turn a name after a colon stays ("Nombre: Rosa.")."""
+    patient = "NOMBRE_SUJETO_ASISTENCIA"
+    text = "[10:03] Dra. Saiz: Perfecto. Antes de empezar, tengo que comprobar la identidad."
+    assert _tidied(text, (patient, "Perfecto")) == []
+    assert _tidied("Nombre: Rosa.", (patient, "Rosa")) == [(patient, "Rosa")]
+
+
+def test_a_sentence_read_as_a_street_is_none() -> None:
+    """"Mejor el mío, 679 33 12 05." with "Mejor el mío" a street: it had become "La Matanza"."""
+    text = "[10:04] Belén: el fijo lo dimos de baja. Mejor el mío, 679 33 12 05."
+    phone = ("NUMERO_TELEFONO", "679 33 12 05")
+    assert _tidied(text, ("CALLE", "Mejor el mío"), phone) == [phone]
+    text = "Vive en Camino de las Viñas, 12."
+    assert _tidied(text, ("CALLE", "Camino de las Viñas, 12")) == [("CALLE", "Camino de las Viñas, 12")]

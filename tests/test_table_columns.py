@@ -188,3 +188,15 @@ def test_a_household_tables_occupations_end_where_they_say_where() -> None:
     work = PEOPLE["profession"]
     assert [v for v, label in found if label == work] == ["ama de casa", "tractorista", "estudiante"]
     assert relative not in found and ("Pilar Soto Ruiz", PEOPLE["person_patient"]) in found
+
+
+def test_a_cells_pieces_give_way_to_the_cell() -> None:
+    """"0040 722 315 604" found as two phones: the international prefix became "4885"."""
+    text = "fecha;nhc;telefono;estado\n14/10/2025;331907;0040 722 315 604;Citada\n"
+    start = text.index("0040")
+    pieces = [Span(start, start + 4, PEOPLE["phone"], source="crf"),
+              Span(start + 5, start + 16, PEOPLE["phone"], source="crf")]
+    assert _people(text, pieces) == [("331907", PEOPLE["id_patient"]), ("0040 722 315 604", PEOPLE["phone"])]
+    # a span running out of the cell keeps it as it is
+    wide = [Span(start - 7, start + 4, "OTRO_NUMERO_IDENTIF", source="crf")]
+    assert ("0040 722 315 604", PEOPLE["phone"]) not in _people(text, wide)
