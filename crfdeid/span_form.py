@@ -211,7 +211,7 @@ _PROPER = frozenset({"hospital", "health_centre", "organisation", "town", "count
 _SINGLE_WORD = regex.compile(r"\p{L}+")
 #: One more title-case word after a name, where the phrase ends: " Mery," (one space only).
 _RUNS_ON = regex.compile(r" (?P<word>\p{Lu}(?:\p{Ll}[\p{L}\p{M}]+|[\p{Lu}\p{M}]+))"
-                         r"(?=[ \t]*(?:[,.;:)\n]|$)|[ \t]{2,}|\t)")
+                         r"(?=[ \t]*(?:[,.;:)\n·|]|$)|[ \t]{2,}|\t)")  # "…Albéniz Lacasa · N.º col."
 #: The given names after "SURNAMES, " in a header field, in capitals or initials, up to the end of
 #: the field: a column gap, the line's end or a parenthesis ("KOVALENKO, OKSANA      NHC").
 _GIVEN_AFTER_COMMA = regex.compile(

@@ -248,6 +248,8 @@ def _sub(pattern: re.Pattern[str], replacement: str, text: str) -> str:
 _OCR_RUN = re.compile(r"(?<![^\W\d_])[\dlIO]+(?:[ /.\-][\dlIO]+)*(?![^\W\d_])")
 _OCR_HINT = re.compile(r"(?<=\d)[lIO]|[lIO](?=\d)")
 _OCR_DIGITS = str.maketrans("lIO", "110")
+#: Oxygen and ozone before a number ("O2 100%", "saturación de O2 100%" of MEDDOCAN): no misreading.
+_GAS = re.compile(r"O[23](?!\d)")
 
 
 def ocr_digits(text: str) -> str:
@@ -263,7 +265,7 @@ def ocr_digits(text: str) -> str:
     for run in _OCR_RUN.finditer(text):
         value = run.group()
         if (sum(c.isdigit() for c in value) < 4 or value.isdigit() or _OCR_HINT.search(value) is None
-                or not any(c.isdigit() for c in value[:2] + value[-2:])):
+                or not any(c.isdigit() for c in value[:2] + value[-2:]) or _GAS.match(value)):
             continue
         out += [text[at : run.start()], value.translate(_OCR_DIGITS)]
         at = run.end()

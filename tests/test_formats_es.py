@@ -483,6 +483,9 @@ BLIND7_LEAKS = {
 BLIND7_WORD_LEAKS = {
     # Gibraltar's one postal code, which the model retrained in the eleventh round no longer tags
     ('cr09_urgencias_lalineadelaconcepcion', 'GX11'),
+    # the kind of "Real Fábrica de Cristales de La Granja", which an institution's surrogate may
+    # keep (the fifteenth round's model cut the name before "de La Granja")
+    ('cr11_oftalmologia_segovia', 'Fábrica'),
     ('cr01_neumologia_cangasdelnarcea', 'España'), ('cr01_neumologia_cangasdelnarcea', 'Rodríguez'),
     ('cr02_reumatologia_estellalizarra', 'España'), ('cr03_urologia_lorca', 'España'),
     ('cr04_dermatologia_puertodelrosario', 'España'), ('cr05_pediatria_laseudurgell', 'Govern'),
@@ -616,8 +619,9 @@ BLIND9_WORD_LEAKS = {
     # a cooperative's legal form its surrogate keeps (the twelfth round)
     ('cr14_psiquiatria_estella', 'Coop'), ('cr03_urologia_lorca', 'Coop'),
     # "Barrio del Real" replaced, "Real" back in another street's surrogate ("Calle Real, 2": the
-    # fifteenth round's model drew it)
-    ('cr11_digestivo_melilla', 'Real'),
+    # fifteenth round's model drew it); a brotherhood's name in a description the fifteenth
+    # round's model cut ("presidenta de la Fraternidad Caporales San Simón de Linares")
+    ('cr11_digestivo_melilla', 'Real'), ('cr15_endocrinologia_linares', 'Caporales'),
     ('cr01_medicina_interna_monforte', 'España'), ('cr02_traumatologia_jaca', 'España'),
     ('cr02_traumatologia_jaca', 'GREIM'), ('cr03_urologia_lorca', 'España'),
     ('cr04_neumologia_cangas_del_narcea', 'España'), ('cr05_ginecologia_tortosa', 'ASSIR'),

@@ -1417,3 +1417,11 @@ def test_a_sentence_read_as_a_street_is_none() -> None:
     assert _tidied(text, ("CALLE", "Mejor el mío"), phone) == [phone]
     text = "Vive en Camino de las Viñas, 12."
     assert _tidied(text, ("CALLE", "Camino de las Viñas, 12")) == [("CALLE", "Camino de las Viñas, 12")]
+
+
+def test_a_name_runs_on_before_a_middle_dot() -> None:
+    """"Dr. Javier Pérez de Albéniz Lacasa · N.º col. …" found without "Lacasa" (the twelfth set
+    written blind): a middle dot ends the phrase as a comma does."""
+    staff = "NOMBRE_PERSONAL_SANITARIO"
+    text = "El Médico Forense: Dr. Javier Pérez de Albéniz Lacasa · N.º col. 505008127"
+    assert _tidied(text, (staff, "Javier Pérez de Albéniz"))[0] == (staff, "Javier Pérez de Albéniz Lacasa")

@@ -407,6 +407,7 @@ def test_letters_scanning_read_for_digits_are_digits_in_the_view(written: str, r
 
 @pytest.mark.parametrize("text", [
     "5 l de suero fisiológico", "grado II 2023", "IO 2345", "Calle Sol 12, 3º", "Ol 2", "CO2 40 mmHg",
+    "saturación de O2 100%, consciente",
     "HbA1c 7,2 %", "el 12/03/2025 a las 10:05",
 ])
 def test_words_and_short_numbers_are_left_alone(text: str) -> None:
