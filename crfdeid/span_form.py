@@ -305,6 +305,9 @@ _SPEAKER_TURN = regex.compile(r"[ \t]*(?:\[\d{1,2}:\d{2}(?::\d{2})?\]|\d{1,2}:\d
 #: The lower-case words a street's name holds ("Camino de las Viñas", "Rúa da Paz").
 _STREET_PARTICLES = frozenset({"de", "del", "la", "las", "los", "el", "y", "i", "da", "do", "dos", "das",
                                "dels", "les", "d", "l"})
+#: A field's key that is acronyms joined by a hyphen or a slash ("CIP-SNS", "TSI/CIP").
+_ACRONYM_KEY = regex.compile(r"\p{Lu}{2,6}(?:[-/]\p{Lu}{2,6})+")
+_ACRONYM_TAIL = regex.compile(r"(?:[-/]\p{Lu}{2,6})+(?![\p{L}\p{N}])")
 #: A colon, then a title: what comes before is a field's key ("Subinvestigadora: Dra. …").
 _KEY_BEFORE_TITLE = regex.compile(r"[ \t]*:[ \t]*(?:Dra?|Dña|Sra?|Srta|D|Prof)\.[ \t]")
 #: A preposition before a place a date's span took with it ("en Burela").
@@ -794,10 +797,13 @@ class SpanForm:
             return True  # "Servei de Nefrologia" (a hospital's department) had become "Grupo López"
         if value[:1].isdigit() and _HGVS.search(text, max(0, span.start - 12), span.start):
             return True
-        if (kind in _NAMED and value.isupper() and len(value) > 2 and _SINGLE_WORD.fullmatch(value)
-                and _KEY_COLON.match(text, span.end) and fold(value) not in self.surnames
+        tail = _ACRONYM_TAIL.match(text, span.end)  # "CIP" of "CIP-SNS:"
+        key_end = tail.end() if tail is not None and value.isupper() else span.end
+        if (kind in _NAMED and value.isupper() and len(value) > 2
+                and (_SINGLE_WORD.fullmatch(value) or _ACRONYM_KEY.fullmatch(value))
+                and _KEY_COLON.match(text, key_end) and fold(value) not in self.surnames
                 and fold(value) not in self.all_given and fold(value) not in self.places):
-            return True
+            return True  # "NUHSA:", "CIP-SNS:" (which had become "HZD-JCJ:")
         if (kind in ("town", "country") and doubted and value in self.clinical
                 and self._mixed_case_line(text, span)):
             return True  # "NAMC" (no known drug allergies) as a town, "OIA" (a foetus's position)

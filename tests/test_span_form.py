@@ -1425,3 +1425,11 @@ def test_a_name_runs_on_before_a_middle_dot() -> None:
     staff = "NOMBRE_PERSONAL_SANITARIO"
     text = "El Médico Forense: Dr. Javier Pérez de Albéniz Lacasa · N.º col. 505008127"
     assert _tidied(text, (staff, "Javier Pérez de Albéniz"))[0] == (staff, "Javier Pérez de Albéniz Lacasa")
+
+
+def test_an_acronym_key_is_no_name() -> None:
+    """"CIP-SNS: WNGJ…" with "CIP" a clinician: it had become "HZD-JCJ:" (the thirteenth set
+    written blind)."""
+    staff = "NOMBRE_PERSONAL_SANITARIO"
+    text = "Apellidos, nombre: WANG, Jianguo          CIP-SNS: WNGJ580811019016"
+    assert _tidied(text, (staff, "CIP")) == []
