@@ -305,6 +305,13 @@ _SPEAKER_TURN = regex.compile(r"[ \t]*(?:\[\d{1,2}:\d{2}(?::\d{2})?\]|\d{1,2}:\d
 #: The lower-case words a street's name holds ("Camino de las Viñas", "Rúa da Paz").
 _STREET_PARTICLES = frozenset({"de", "del", "la", "las", "los", "el", "y", "i", "da", "do", "dos", "das",
                                "dels", "les", "d", "l"})
+#: Languages a bilingual note heads its parts with ("[CATALÀ]", "CASTELLANO:"): no place.
+_LANGUAGE_NAMES = frozenset(fold(w) for w in (
+    "castellano", "español", "català", "catalán", "valencià", "valenciano", "galego", "gallego",
+    "euskara", "euskera", "aranés", "aranès", "asturianu", "english", "inglés", "français", "francés",
+    "deutsch", "alemán", "português", "portugués", "italiano", "árabe", "rumano", "română"))
+#: A line that is a heading alone: a word in brackets, or followed by a colon.
+_HEADING = regex.compile(r"[ \t]*[\[(]?[ \t]*\p{L}+[ \t]*[\])]?[ \t]*:?[ \t]*")
 #: A field's key that is acronyms joined by a hyphen or a slash ("CIP-SNS", "TSI/CIP").
 _ACRONYM_KEY = regex.compile(r"\p{Lu}{2,6}(?:[-/]\p{Lu}{2,6})+")
 _ACRONYM_TAIL = regex.compile(r"(?:[-/]\p{Lu}{2,6})+(?![\p{L}\p{N}])")
@@ -797,6 +804,9 @@ class SpanForm:
             return True  # "Servei de Nefrologia" (a hospital's department) had become "Grupo López"
         if value[:1].isdigit() and _HGVS.search(text, max(0, span.start - 12), span.start):
             return True
+        if (kind in ("town", "country", "region") and fold(value) in _LANGUAGE_NAMES
+                and _HEADING.fullmatch(_line_at(text, span.start))):
+            return True  # "[CATALÀ]" heading a bilingual note's Catalan part had become "[TÁRREGA]"
         tail = _ACRONYM_TAIL.match(text, span.end)  # "CIP" of "CIP-SNS:"
         key_end = tail.end() if tail is not None and value.isupper() else span.end
         if (kind in _NAMED and value.isupper() and len(value) > 2

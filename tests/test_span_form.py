@@ -1433,3 +1433,12 @@ def test_an_acronym_key_is_no_name() -> None:
     staff = "NOMBRE_PERSONAL_SANITARIO"
     text = "Apellidos, nombre: WANG, Jianguo          CIP-SNS: WNGJ580811019016"
     assert _tidied(text, (staff, "CIP")) == []
+
+
+def test_a_language_heading_a_bilingual_notes_part_is_no_place() -> None:
+    """"[CATALÀ]" and "[CASTELLANO]" heading the parts of a bilingual summary, tagged as places:
+    they had become "[TÁRREGA]" and "[ALCOLETGE]" (the thirteenth set written blind)."""
+    text = "Data de l'informe: 8 de març de 2026\n\n[CATALÀ]\nAntecedents. La Sra. Solé viu sola.\n"
+    assert _tidied(text, (TOWN, "CATALÀ")) == []
+    text = "Vive en Gallego desde 2010.\n"  # a place of that name in a sentence stays
+    assert _tidied(text, (TOWN, "Gallego")) == [(TOWN, "Gallego")]
