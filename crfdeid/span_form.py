@@ -302,6 +302,8 @@ _SCALE_BEFORE = regex.compile(r"(?i:escala|test|índice|indice|signo|maniobra|cl
 #: A transcript's speaker turn up to its text: a time of day, the speaker, a colon ("[10:03] Dra.
 #: Saiz: ").
 _SPEAKER_TURN = regex.compile(r"[ \t]*(?:\[\d{1,2}:\d{2}(?::\d{2})?\]|\d{1,2}:\d{2})[ \t]+[^:\n]{1,40}:[ \t]")
+#: Words with their offsets (a span's first words).
+_WORD_SPANS = regex.compile(r"\p{L}[\p{L}\p{M}'’-]*")
 #: The lower-case words a street's name holds ("Camino de las Viñas", "Rúa da Paz").
 _STREET_PARTICLES = frozenset({"de", "del", "la", "las", "los", "el", "y", "i", "da", "do", "dos", "das",
                                "dels", "les", "d", "l"})
@@ -478,6 +480,10 @@ class SpanForm:
             kind = category.get(span.label)
             if not span.fragments and span.end <= absorbed:
                 continue  # "Lohse" (as a company) of "Ingrid Bauer-Lohse"
+            if (kind in ("town", "country") and not span.fragments and self.devotional
+                    and (named := self._devotional_place(text, span)) is not None):
+                span, kind = named, category.get(named.label)  # "Estimada María del Pilar:", María a town
+                absorbed = max(absorbed, span.end)
             if (kind == "street" and out and category.get(out[-1].label) in _PEOPLE
                     and self._surname_after_name(text, span, out[-1])):
                 out[-1] = replace(out[-1], end=span.end)  # "(Roberto Lamas)" with "Lamas" a street
@@ -547,6 +553,7 @@ class SpanForm:
                 span = self._facility_as_person(text, span)  # "Parc Hospitalari Martí i Julià"
             if span is not None and category.get(span.label) in _PEOPLE:
                 span = self._title_lead(text, span)  # "Doña Pilar Menéndez Álvarez"
+                span = self._word_lead(text, span)  # "Soy María del Pilar Cueto Bada"
                 span = self._after_name(text, span)  # "su hijo Álvaro informados"
                 span = self._verb_inside(text, span)  # "Alba estudia Veterinaria"
                 limit = ordered[i + 1].start if i + 1 < len(ordered) else len(text)
@@ -1785,6 +1792,37 @@ class SpanForm:
                          and _OF_BEFORE.search(text, max(0, span.start - 8), span.start)))):
             return replace(span, label=town)
         return span
+
+    def _word_lead(self, text: str, span: Span) -> Span:
+        """A person's span that opens with a capitalised word of the language no name table holds,
+        a given name after it ("Soy María del Pilar Cueto Bada, la de la artritis": the verb had
+        become part of the surrogate, "Aceituno Martí del Bosque…"): the name starts at the
+        given name."""
+        if span.fragments:
+            return span
+        words = list(_WORD_SPANS.finditer(text, span.start, span.end))
+        if len(words) < 2 or words[0].start() != span.start:
+            return span
+        word = words[0].group()
+        first, second = fold(word), fold(words[1].group())
+        if (not word[:1].isupper() or word.isupper() or first in self.all_given or first in self.places
+                or first in self.kinship or first in self.closed or first in _STREET_PARTICLES
+                or second not in self.all_given or not self._known(word)
+                or (first in self.surnames and not self._common(word.lower()))):  # "Soy" is a surname too
+            return span
+        return replace(span, start=words[1].start())
+
+    def _devotional_place(self, text: str, span: Span) -> Span | None:
+        """A place's span that is a common given name followed by a devotional end of the pack
+        ("María" of "Estimada María del Pilar:", María a town of Almería: the name had become
+        "Cuevas del Almanzora del Paloma"): the whole name, the patient's (None: anything else)."""
+        patient = dict(self.category_labels).get("person_patient")
+        value = text[span.start : span.end]
+        m = _DEVOTION_AFTER.match(text, span.end)
+        if (patient is None or m is None or not _SINGLE_WORD.fullmatch(value) or fold(value) not in self.given
+                or fold(m.group().strip()) not in self.devotional):
+            return None
+        return replace(span, end=m.end(), label=patient)
 
     def _devotional_after(self, text: str, span: Span, limit: int) -> Span:
         """A given name cut before its devotional end ("María" of "Nombre: María del Cisne.",

@@ -1442,3 +1442,16 @@ def test_a_language_heading_a_bilingual_notes_part_is_no_place() -> None:
     assert _tidied(text, (TOWN, "CATALÀ")) == []
     text = "Vive en Gallego desde 2010.\n"  # a place of that name in a sentence stays
     assert _tidied(text, (TOWN, "Gallego")) == [(TOWN, "Gallego")]
+
+
+def test_a_verb_before_a_name_and_a_given_name_read_as_a_town_before_its_devotion() -> None:
+    """The thirteenth set's e-mail: "Soy María del Pilar Cueto Bada" with "Soy" in the span (the
+    surrogate began "Aceituno Martí…"), "Estimada María del Pilar:" with "María" a town (it had
+    become "Cuevas del Almanzora del Paloma")."""
+    text = "a las nueve. Soy María del Pilar Cueto Bada, la de la artritis"
+    assert _tidied(text, (PATIENT, "Soy María del Pilar Cueto Bada")) == [
+        (PATIENT, "María del Pilar Cueto Bada")]
+    text = "> Estimada María del Pilar:\n"
+    assert _tidied(text, (TOWN, "María"), (CLINICIAN, "Pilar")) == [(PATIENT, "María del Pilar")]
+    text = "Vive en María (Almería) desde 2019."
+    assert _tidied(text, (TOWN, "María")) == [(TOWN, "María")]
