@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import regex
 
-from .hl7 import with_found
+from .merge import with_found
 from .types import Span
 
 #: Where a detected span carries it (``Span.source``).

@@ -179,3 +179,29 @@ def _drop_overlaps(spans: list[Span]) -> list[Span]:
             continue
         out.append(span)
     return out
+
+
+def with_found(spans: list[Span], found: list[Span], blocked: Iterable[tuple[int, int]] = ()) -> list[Span]:
+    """``spans`` and ``found`` (spans a structure labels: no two of them overlap), each span of
+    ``spans`` overlapping one of ``found`` or a ``blocked`` range (where the structure says no
+    span is) dropped; sorted by offset."""
+    ranges = sorted([(s.start, s.end) for s in found] + [r for r in blocked if r[0] < r[1]])
+    if not ranges:
+        return spans
+    # ranges that do not overlap, sorted by start: their ends rise too, so the last one starting
+    # before a span's end is the one that can reach into it
+    merged: list[list[int]] = []
+    for a, b in ranges:
+        if merged and a < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    starts = [r[0] for r in merged]
+    ends = [r[1] for r in merged]
+
+    def overlapped(span: Span) -> bool:
+        i = bisect_left(starts, span.end)
+        return i > 0 and ends[i - 1] > span.start
+
+    kept = [s for s in spans if not overlapped(s)]
+    return sorted([*kept, *found], key=lambda s: (s.start, s.end, s.label))

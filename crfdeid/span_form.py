@@ -302,8 +302,6 @@ _SCALE_BEFORE = regex.compile(r"(?i:escala|test|índice|indice|signo|maniobra|cl
 #: A transcript's speaker turn up to its text: a time of day, the speaker, a colon ("[10:03] Dra.
 #: Saiz: ").
 _SPEAKER_TURN = regex.compile(r"[ \t]*(?:\[\d{1,2}:\d{2}(?::\d{2})?\]|\d{1,2}:\d{2})[ \t]+[^:\n]{1,40}:[ \t]")
-#: Words with their offsets (a span's first words).
-_WORD_SPANS = regex.compile(r"\p{L}[\p{L}\p{M}'’-]*")
 #: The lower-case words a street's name holds ("Camino de las Viñas", "Rúa da Paz").
 _STREET_PARTICLES = frozenset({"de", "del", "la", "las", "los", "el", "y", "i", "da", "do", "dos", "das",
                                "dels", "les", "d", "l"})
@@ -1800,7 +1798,7 @@ class SpanForm:
         given name."""
         if span.fragments:
             return span
-        words = list(_WORD_SPANS.finditer(text, span.start, span.end))
+        words = list(_WORDS.finditer(text, span.start, span.end))
         if len(words) < 2 or words[0].start() != span.start:
             return span
         word = words[0].group()
