@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import regex
 
-from .merge import with_found
+from .merge import LabelledStep, with_found
 from .types import Span
 
 #: Where a detected span carries it (``Span.source``).
@@ -67,15 +67,8 @@ CATEGORIES = tuple(sorted({category for _, category in _TAGS.values()}))
 
 
 @dataclass(frozen=True)
-class DicomHeader:
+class DicomHeader(LabelledStep):
     """The completion step: the scheme's label of each category the tag table names."""
-
-    labels: Mapping[str, str]
-
-    @classmethod
-    def for_scheme(cls, labels: Mapping[str, str | None]) -> DicomHeader | None:
-        kept = {category: label for category, label in labels.items() if label}
-        return cls(kept) if kept else None
 
     def spans(self, text: str) -> list[Span]:
         """The spans of the values of known tags in ``text``."""

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import regex
 
-from .merge import with_found
+from .merge import LabelledStep, with_found
 from .types import Span
 
 #: Where a detected span carries it (``Span.source``).
@@ -90,16 +90,8 @@ CATEGORIES = tuple(sorted({c for fields in _FIELDS.values() for _, c in fields.v
 
 
 @dataclass(frozen=True)
-class Hl7Fields:
+class Hl7Fields(LabelledStep):
     """The completion step: the scheme's label of each category the table names."""
-
-    labels: Mapping[str, str]
-
-    @classmethod
-    def for_scheme(cls, labels: Mapping[str, str | None]) -> Hl7Fields | None:
-        """The step with the labels the scheme has (None if it has none of them)."""
-        kept = {category: label for category, label in labels.items() if label}
-        return cls(kept) if kept else None
 
     def spans(self, text: str) -> list[Span]:
         """The spans of every HL7 message in ``text``."""
@@ -163,13 +155,13 @@ class Hl7Fields:
             if len(components) > 3 and "@" in components[3][1]:
                 wanted.append((*components[3], "email"))
         elif kind == "ts":
-            if components and _timestamp(components[0][1]):
+            if components and is_timestamp(components[0][1]):
                 wanted.append((*components[0], "date"))
         elif kind in ("sex", "town"):
             if components and components[0][1]:
                 wanted.append((*components[0], category))
         else:  # a field the table does not know: only what is plainly a timestamp
-            wanted += [(*c, "date") for c in components if _timestamp(c[1])]
+            wanted += [(*c, "date") for c in components if is_timestamp(c[1])]
         out = []
         for start, value, cat in wanted:
             label = labels.get(cat)
@@ -195,7 +187,7 @@ def _separators(chars: str) -> bool:
     return len(chars) == 5 and len(set(chars)) == 5 and not any(c.isalnum() or c.isspace() for c in chars)
 
 
-def _timestamp(value: str) -> bool:
+def is_timestamp(value: str) -> bool:
     """Is ``value`` a whole HL7 timestamp of a real date?"""
     found = _TIMESTAMP.fullmatch(value.strip())
     if found is None:

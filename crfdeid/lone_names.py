@@ -101,10 +101,14 @@ _CAPITAL = regex.compile(r"\p{Lu}")
 #: BCSTMN560718611 dos puntos": the twelfth set written blind).
 _LONG_LINE = regex.compile(r"(?m)^[^\n]{40,}$")
 _CODE = regex.compile(r"[\p{L}\p{N}]*\p{N}[\p{L}\p{N}]*")
-#: Two or three lower-case words on one line: a name in a note typed in lower case.
+#: Two or three lower-case words on one line: a name in a note typed in lower case (the given
+#: name maybe compound: "juan de dios").
 _LOWER_NAME = regex.compile(
-    r"(?<![\p{L}\p{N}])(?P<given>\p{Ll}{3,})[ ](?P<second>\p{Ll}{3,})(?:[ ](?P<third>\p{Ll}{3,}))?"
+    r"(?<![\p{L}\p{N}])(?P<given>\p{Ll}{3,}(?:[ ](?:de|del|de[ ]la|de[ ]los)[ ]\p{Ll}{3,})?)"
+    r"[ ](?P<second>\p{Ll}{3,})(?:[ ](?P<third>\p{Ll}{3,}))?"
     r"(?![\p{L}\p{N}])")
+#: The last word of a compound given name that is no given name itself ("Juan de Dios").
+_DEVOTIONAL = frozenset({"dios", "jesus", "cruz"})
 #: How far back a kinship word makes the name a relative's ("su hermano mayor, Ovidio").
 _KIN_WINDOW = 3
 #: A capitalised word of three letters or more after a word and one space: where a name after
@@ -123,8 +127,11 @@ _KIN_QUOTED = regex.compile(r"(?<![\p{L}\p{N}])(?P<kin>\p{L}+),?[ ]+(?P<open>[\"
                             r"(?P<name>\p{Lu}\p{Ll}{2,}(?:[ ]\p{Lu}\p{Ll}+)?)(?P<close>[\"”»)])")
 _CLOSING = {'"': '"', "“": "”", "«": "»", "(": ")"}
 #: A capitalised word after a comma or a coordinating "y"/"e"/"i": the next item of a list.
-_LISTED = regex.compile(r"(?:,[ ]+(?:(?:y|e|i)[ ]+)?|(?<=\p{L})[ ](?:y|e|i)[ ]+)"
+_LISTED = regex.compile(r"(?:,[ ]+(?:(?:y|e|i)[ ]+)?|(?<=[\p{L})])[ ](?:y|e|i)[ ]+)"
                         r"(?P<name>\p{Lu}\p{Ll}{2,})(?![\p{L}\p{N}'’-])")
+#: What may stand between a listed person and the list's next name: an aside in brackets ("Sus
+#: hijos, Thiago (8 años) y Valentina (5 años)", the fourteenth set written blind).
+_ASIDE = regex.compile(r"[ ]?\([^()\n]{1,30}\)")
 _LOWER_OR_TITLE = regex.compile(r"(?<![\p{L}\p{N}])\p{L}\p{Ll}+(?![\p{L}\p{N}])")
 #: What says the next name is a partner's ("Casado con Mihaela", "viuda de Anselmo").
 _PARTNER = regex.compile(r"(?<![\p{L}\p{N}])(?i:casad[oa][ ]con|se[ ]cas[óo][ ]con|cas[óo][ ]con"
@@ -161,7 +168,7 @@ _AGED = regex.compile(
 #: A nickname in quotation marks ("«Loli»", '"Curro"'), maybe after an opening parenthesis.
 #: (The article inside the quotes stays outside the span: «el Chato».)
 _NICKNAME = regex.compile(r"(?P<paren>\([ \t]*)?[«\"“](?:(?:el|la|El|La)[ ])?"
-                       r"(?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+)?)[»\"”]")
+                       r"(?P<name>\p{Lu}(?:\p{Ll}+|\p{Lu}+)(?:[ ]\p{Lu}(?:\p{Ll}+|\p{Lu}+))?)[»\"”]")
 #: What a nickname follows when no name stands before it ("Alias: «Tato»", "conocido como",
 #: "prefiere que le llamen «Hans»", "refiere que «Fulgen» lleva…": the seventh set written blind).
 _NICKNAME_CUE = regex.compile(
@@ -278,13 +285,17 @@ class LoneNames:
         found: list[Span] = []
         # overlapped: "paciente manuel outeiriño castro" is tried from "manuel" too
         for m in (m for start, end in lines for m in _LOWER_NAME.finditer(text, start, end, overlapped=True)):
-            words = [m["given"], *(w for w in (m["second"], m["third"]) if w)]
+            words = [m["given"].split()[0], *(w for w in (m["second"], m["third"]) if w)]
             if fold(words[0]) not in self.names:
                 continue
+            compound = " " in m["given"]
+            if compound and fold(m["given"].split()[-1]) not in self.names | _DEVOTIONAL:
+                continue  # "juan de dios", "maría del carmen" are given names; "maría de baza" is not
             # none a word of the language; or, in a dictated line, the first surname none ("paciente
             # manuel outeiriño castro": the twelfth set written blind; "manuel" and "castro" are
-            # words to the lexicon)
-            if any(self._known(w) for w in words) and (
+            # words to the lexicon); a compound given name says enough ("juan de dios ortega
+            # quesada": the fourteenth set's dictation, "ortega" a bird to the lexicon)
+            if not compound and any(self._known(w) for w in words) and (
                     (len(lines) == 1 and lines[0] == (0, len(text))) or self._known(words[1])):
                 continue
             k = 2 if not m["third"] or fold(m["third"]) not in self.surnames else 3
@@ -434,9 +445,10 @@ class LoneNames:
 
     def nicknames(self, text: str, taken: list[tuple[int, int]], spans: Sequence[Span]) -> list[Span]:
         """A nickname in quotation marks: after a person's name and an opening parenthesis
-        ("MAQUEDA TOLEDO, DOLORES («Loli»)", that person's label), or after "alias", "apodo",
-        "conocido como" ("conocido en su pueblo como «Monchu»", the patient's). A span of
-        another kind on it gives way ("Monchu" had become the town "Barcelona")."""
+        ("MAQUEDA TOLEDO, DOLORES («Loli»)", "ZHOU LIN («LUCÍA»)": that person's label), or
+        after "alias", "apodo", "conocido como" ("conocido en su pueblo como «Monchu»", the
+        patient's). A span of another kind on it gives way ("Monchu" had become the town
+        "Barcelona")."""
         people = self._people()
         found: list[Span] = []
         for m in _NICKNAME.finditer(text):
@@ -527,7 +539,8 @@ class LoneNames:
             if fold(m["name"]) not in self.names or _touches(taken, start, end):
                 continue
             before = [p for p in persons if p[1] <= m.start()]
-            if before and before[-1][1] == m.start():  # right after a person: the list goes on
+            if before and (before[-1][1] == m.start() or _ASIDE.fullmatch(text, before[-1][1], m.start())):
+                # right after a person, or after an aside about them: the list goes on
                 found.append(Span(start, end, before[-1][2], source=KIN_SOURCE))
                 insort(persons, (start, end, before[-1][2]))  # "Marta, Lucía y Sara"
                 continue

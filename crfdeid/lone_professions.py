@@ -133,7 +133,8 @@ class LoneProfessions:
             "before": regex.compile(
                 rf"(?<![\p{{L}}\p{{N}}])(?i:{words(self.before)})[ \t]*\n?[ \t]*(?<=[ \t\n])"),
             "after": regex.compile(rf"[ \t]+(?i:{words(self.after)}){bound}"),
-            "join": regex.compile(rf"(?:[ \t]*,|[ \t]+(?i:{words(self.joins)}){bound})[ \t]*\n?[ \t]*"),
+            # "azafata, dependienta", "peón agrícola (vendimiador; tractorista ocasional)"
+            "join": regex.compile(rf"(?:[ \t]*[,;(]|[ \t]+(?i:{words(self.joins)}){bound})[ \t]*\n?[ \t]*"),
             "follow": regex.compile(
                 rf"[ \t]+(?i:{words(self.stops)}|{words(self.prepositions)}|{words(self.after)}){bound}"),
             "complement": regex.compile(

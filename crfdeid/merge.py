@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from .errors import CrfdeidError
 from .io.text import read_yaml
@@ -179,6 +179,21 @@ def _drop_overlaps(spans: list[Span]) -> list[Span]:
             continue
         out.append(span)
     return out
+
+
+@dataclass(frozen=True)
+class LabelledStep:
+    """A completion step that reads a structure (an HL7 message, a DICOM header, a CDA
+    document, a dictation's spoken numbers) and gives each category it finds the scheme's label
+    for it: built from the scheme, absent when the scheme has none of its categories."""
+
+    labels: Mapping[str, str]
+
+    @classmethod
+    def for_scheme(cls, labels: Mapping[str, str | None]) -> Self | None:
+        """The step with the labels the scheme has (None if it has none of them)."""
+        kept = {category: label for category, label in labels.items() if label}
+        return cls(kept) if kept else None
 
 
 def with_found(spans: list[Span], found: list[Span], blocked: Iterable[tuple[int, int]] = ()) -> list[Span]:

@@ -32,6 +32,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from .acronyms import with_acronyms
+from .cda import CATEGORIES as CDA_CATEGORIES
+from .cda import CdaDocument, with_cda
 from .dicom_header import CATEGORIES as DICOM_CATEGORIES
 from .dicom_header import DicomHeader, with_dicom_header
 from .errors import CrfdeidError
@@ -44,6 +46,8 @@ from .lone_professions import LoneProfessions, with_lone_professions
 from .rules import DEFAULT_TIMEOUT, RuleEngine, RuleTimeout
 from .schemes import DEFAULT_SCHEME, LabelMap, Scheme, dropped_rules_message, load_scheme
 from .span_form import SpanForm
+from .spoken import CATEGORIES as SPOKEN_CATEGORIES
+from .spoken import SpokenNumbers, with_spoken_numbers
 from .table_columns import TableColumns, with_table_columns
 from .textview import TextView
 from .types import Document, Span
@@ -104,10 +108,11 @@ class Completion:
     (``crfdeid.acronyms``; never the pack's ``clinical`` ones, "UCI"), then the given names
     standing alone (``crfdeid.lone_names``), the places named after a preposition
     (``crfdeid.lone_places``), the occupations named where a note says what one does
-    (``crfdeid.lone_professions``), the cells of a table's column whose header names an
+    (``crfdeid.lone_professions``), the identifiers a dictation reads aloud
+    (``crfdeid.spoken``), the cells of a table's column whose header names an
     identifier (``crfdeid.table_columns``), and the fields of an HL7 v2 message
-    (``crfdeid.hl7``) and a DICOM header's values (``crfdeid.dicom_header``): last, a
-    structure overrules what was read into it."""
+    (``crfdeid.hl7``), a DICOM header's values (``crfdeid.dicom_header``) and an HL7 CDA
+    document's header (``crfdeid.cda``): last, a structure overrules what was read into it."""
 
     scheme: Scheme
     clinical: frozenset[str]
@@ -118,6 +123,8 @@ class Completion:
     table_columns: TableColumns | None = None
     hl7: Hl7Fields | None = None
     dicom: DicomHeader | None = None
+    cda: CdaDocument | None = None
+    spoken: SpokenNumbers | None = None
 
     def __call__(self, text: str, spans: list[Span]) -> list[Span]:
         if self.form is not None:
@@ -126,9 +133,11 @@ class Completion:
         spans = with_lone_names(text, spans, self.lone_names)
         spans = with_lone_places(text, spans, self.lone_places)
         spans = with_lone_professions(text, spans, self.lone_professions)
+        spans = with_spoken_numbers(text, spans, self.spoken)
         spans = with_table_columns(text, spans, self.table_columns)
         spans = with_hl7_fields(text, spans, self.hl7)
-        return with_dicom_header(text, spans, self.dicom)
+        spans = with_dicom_header(text, spans, self.dicom)
+        return with_cda(text, spans, self.cda)
 
 
 def merge_detected(policy: MergePolicy, crf_spans: list[Span], rule_spans: Iterable[Span]) -> list[Span]:
@@ -250,8 +259,11 @@ class Pipeline:
                                                      (self._pack.table_columns if self._pack else ())})
         hl7 = Hl7Fields.for_scheme({c: self.scheme.label_for(c) for c in HL7_CATEGORIES})
         dicom = DicomHeader.for_scheme({c: self.scheme.label_for(c) for c in DICOM_CATEGORIES})
+        cda = CdaDocument.for_scheme({c: self.scheme.label_for(c) for c in CDA_CATEGORIES})
+        spoken = SpokenNumbers.for_language(self._pack.language if self._pack else None,
+                                            {c: self.scheme.label_for(c) for c in SPOKEN_CATEGORIES})
         return Completion(self.scheme, clinical, lone, SpanForm.for_pack(self.scheme, self._pack), places,
-                          professions, columns, hl7, dicom)
+                          professions, columns, hl7, dicom, cda, spoken)
 
     @cached_property
     def _pack(self) -> LanguagePack | None:

@@ -43,6 +43,7 @@ from typing import Any
 
 import regex
 
+from . import spoken
 from .memo import Memo
 from .occurrences import Scannable, find_whole_words, name_words, word_bounds
 from .packs import NO_PACK
@@ -690,10 +691,18 @@ class Pseudonymiser:
                 # read as detection read it: "982 l28 455" is a phone whose "l" scanning misread
                 # (a surrogate "980 v48 950" kept the misreading's shape, "O7/O1/1967" a date
                 # "O30/O10/1965"); a kept part stays as written
-                read = ocr_digits(part)
+                # a dictated identifier ("dos cinco nueve … letra ene") is drawn as the characters
+                # it stands for and said back in words
+                said = spoken.read(part) if self.language == "es" else None
+                read = ocr_digits(part) if said is None else said
                 surrogate = generator.generate(read, label, start, state)
                 if surrogate.kept:
                     out.append(surrogate.text if read is part else part)
+                elif said is not None:
+                    out.append(spoken.speak(surrogate.text, part))
+                elif part.islower() and not surrogate.text.islower():
+                    # a note typed in lower case keeps it ("martos" had become "Sansomendi")
+                    out.append(in_form_of(surrogate.text.lower(), part))
                 else:
                     out.append(in_form_of(surrogate.text, part))
                 kept = kept and surrogate.kept

@@ -865,19 +865,20 @@ BLIND13 = BLIND.parent / "es_blind13"
 #: What still leaks from the thirteenth set (blind once, then read: the fifteenth round): "España",
 #: "ESP" in an HL7 address and "Guardia Civil" (kept by the policy), nationalities the scheme files
 #: as facts about the patient ("rumana", "española", "chino"), a national professional body, a
-#: trial subject's initials with dots before the name they abbreviate ("M.P.G. (Manuel Pastor
-#: …)"), a Catalan occupation after an elided "d'" ("treballa d'infermera"); a month alone (kept:
-#: no date to shift); words of public bodies the surrogates keep ("Castilla-La Mancha").
+#: Catalan occupation after an elided "d'" ("treballa d'infermera"); a month alone (kept: no date
+#: to shift); words of public bodies the surrogates keep ("Castilla-La Mancha"), or drew ("Real",
+#: a street's name, beside "Ciudad Real"). The trial subject's dotted initials ("M.P.G. (Manuel
+#: Pastor …)") are found since the sixteenth round (`initials-described`).
 BLIND13_LEAKS = {
     ('cr01_hl7_requena', 'ESP'), ('cr03_sbar_villanueva', 'rumana'), ('cr06_061_loja', 'Guardia Civil'),
-    ('cr09_ensayo_ontinyent', 'M.P.G.'),
     ('cr10_defuncion_astorga', 'Consejo General de Colegios Oficiales de Médicos de España'),
     ('cr10_defuncion_astorga', 'española'), ('cr11_telemedicina_reinosa', 'noviembre'),
     ('cr13_farmacia_tarancon', 'chino'), ('cr17_bilingue_balaguer', 'infermera'),
 }
 BLIND13_WORD_LEAKS = {
     ('cr01_hl7_requena', 'ESP'), ('cr06_061_loja', '1719'), ('cr06_061_loja', 'Autovía'),
-    ('cr09_ensayo_ontinyent', 'GmbH'), ('cr10_defuncion_astorga', 'Colegios'),
+    ('cr07_accidente_manzanares', 'Real'), ('cr09_ensayo_ontinyent', 'GmbH'),
+    ('cr10_defuncion_astorga', 'Colegios'),
     ('cr10_defuncion_astorga', 'España'), ('cr10_defuncion_astorga', 'Oficiales'),
     ('cr11_telemedicina_reinosa', 'Cantabria'), ('cr13_farmacia_tarancon', 'Castilla'),
     ('cr13_farmacia_tarancon', 'Mancha'), ('cr14_interconsulta_alfaro', 'julio'),
@@ -901,3 +902,76 @@ def test_what_the_embedded_model_finds_in_the_thirteenth_blind_set(blind13: dict
     # deidentify point (benchmarks/formats.py's measure); after the fifteenth round they prompted
     # 0.843 / 0.894 (an HL7 message, a DICOM header, delimited tables, an OCR'd report)
     assert _recall(blind13, point) >= floor
+
+
+# -- the fourteenth set written blind --------------------------------------------------------------
+BLIND14 = BLIND.parent / "es_blind14"
+#: What still leaks from the fourteenth set (blind once, then read: the sixteenth round): "España"
+#: and "Spain" (kept by the policy); the dictation's names and places said in lower case with no
+#: cue ("la encarni", "loli", "alcalá la real", "calle la fuente de la villa número dieciocho"), a
+#: year in words; a FHIR resource's licence number ("41/4112873", its kind two keys away); towns in
+#: capitals and bodies of a lab printout and a form ("C.S. SAHAGÚN", "ÁREA V ALTIPLANO", "ÓPTICA DE
+#: YECLA"), a hamlet no list holds ("Calabardina"), a health sector ("Sector Barbastro"); an
+#: occupation opening a ward list's line; the patient's given name alone in a chat after the tagger
+#: read the full name as a clinician's; words of public bodies and streets the surrogates keep, or
+#: drew ("Real", "Principal").
+BLIND14_LEAKS = {
+    ('cr01_fhir_carmona', '41/4112873'), ('cr01_fhir_carmona', 'España'),
+    ('cr02_censo_llerena', 'Conductor de camión'), ('cr03_cda_coria', 'España'),
+    ('cr04_vacunacion_ciudadrodrigo', 'ESPAÑA'), ('cr05_laboratorio_sahagun', 'SAHAGÚN'),
+    ('cr05_laboratorio_sahagun', 'Sahagún'), ('cr08_baja_daimiel', 'España'),
+    ('cr12_whatsapp_priego', 'Francisco'), ('cr13_dictado_martos', 'alcalá la real'),
+    ('cr13_dictado_martos', 'calle la fuente de la villa número dieciocho'),
+    ('cr13_dictado_martos', 'dos mil diecinueve'), ('cr13_dictado_martos', 'encarni'),
+    ('cr13_dictado_martos', 'instituto olivar de la villa'), ('cr13_dictado_martos', 'juan de dios'),
+    ('cr13_dictado_martos', 'loli'), ('cr13_dictado_martos', 'mari carmen'),
+    ('cr13_dictado_martos', 'ortega quesada'), ('cr14_transfusion_huescar', 'Baza'),
+    ('cr15_receta_aguilas', 'CONSEJERÍA DE SALUD'), ('cr15_receta_aguilas', 'Calabardina'),
+    ('cr16_oftalmologia_jumilla', 'YECLA'), ('cr16_oftalmologia_jumilla', 'ÁREA V ALTIPLANO'),
+    ('cr17_markdown_monzon', 'Barbastro'), ('cr18_turista_sort', 'España'), ('cr18_turista_sort', 'Spain'),
+    ('cr18_turista_sort', 'profesor de secundaria'),
+}
+BLIND14_WORD_LEAKS = {
+    ('cr01_fhir_carmona', '4112873'), ('cr01_fhir_carmona', 'España'), ('cr02_censo_llerena', 'Conductor'),
+    ('cr02_censo_llerena', 'SERRANO'), ('cr02_censo_llerena', 'Torres'), ('cr03_cda_coria', 'España'),
+    ('cr04_vacunacion_ciudadrodrigo', 'ASISTENCIA'), ('cr04_vacunacion_ciudadrodrigo', 'ESPAÑA'),
+    ('cr04_vacunacion_ciudadrodrigo', 'Traducción'), ('cr05_laboratorio_sahagun', 'PRIETO'),
+    ('cr05_laboratorio_sahagun', 'SAHAGÚN'), ('cr05_laboratorio_sahagun', 'Sahagún'),
+    ('cr06_cuidados_cuellar', '0387'), ('cr07_anestesia_illescas', 'Real'), ('cr08_baja_daimiel', '0034'),
+    ('cr08_baja_daimiel', 'Coop'), ('cr08_baja_daimiel', 'España'), ('cr08_baja_daimiel', 'Integrada'),
+    ('cr08_baja_daimiel', 'Llanura'), ('cr08_baja_daimiel', 'Real'),
+    ('cr09_farmacovigilancia_almagro', 'Continuada'), ('cr09_farmacovigilancia_almagro', 'Punto'),
+    ('cr09_farmacovigilancia_almagro', 'mayo'), ('cr10_lesiones_briviesca', 'María'),
+    ('cr10_lesiones_briviesca', 'Principal'), ('cr11_escolar_barbate', 'Atunes'),
+    ('cr12_whatsapp_priego', 'Burruecos'), ('cr12_whatsapp_priego', 'Francisco'),
+    ('cr12_whatsapp_priego', 'Margarita'), ('cr13_dictado_martos', 'carmen'),
+    ('cr13_dictado_martos', 'encarni'), ('cr13_dictado_martos', 'loli'), ('cr13_dictado_martos', 'villa'),
+    ('cr14_transfusion_huescar', '0087'), ('cr14_transfusion_huescar', 'BAZA'),
+    ('cr14_transfusion_huescar', 'Baza'), ('cr14_transfusion_huescar', 'DOLORES'),
+    ('cr14_transfusion_huescar', 'Tejidos'), ('cr15_receta_aguilas', '0418'),
+    ('cr15_receta_aguilas', '3007'), ('cr15_receta_aguilas', '8836'),
+    ('cr15_receta_aguilas', 'Calabardina'), ('cr15_receta_aguilas', 'NAVARRO'),
+    ('cr15_receta_aguilas', 'Región'), ('cr16_oftalmologia_jumilla', 'ALTIPLANO'),
+    ('cr16_oftalmologia_jumilla', 'AMOR'), ('cr16_oftalmologia_jumilla', 'ESC'),
+    ('cr16_oftalmologia_jumilla', 'YECLA'), ('cr17_markdown_monzon', 'Barbastro'),
+    ('cr18_turista_sort', 'Bath'), ('cr18_turista_sort', 'Cold'), ('cr18_turista_sort', 'España'),
+    ('cr18_turista_sort', 'JHN'), ('cr18_turista_sort', 'Ltd'), ('cr18_turista_sort', 'Spain'),
+}
+
+
+@pytest.fixture(scope="module")
+def blind14() -> dict[str, Document]:
+    return load_corpus([BLIND14])
+
+
+def test_what_leaks_from_the_fourteenth_blind_set_is_what_we_know_of(blind14: dict[str, Document]) -> None:
+    _known_leaks_only(blind14, (18, 998), BLIND14_LEAKS, BLIND14_WORD_LEAKS)
+
+
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.745), ("deidentify", 0.835)])
+def test_what_the_embedded_model_finds_in_the_fourteenth_blind_set(blind14: dict[str, Document], point: str,
+                                                                  floor: float) -> None:
+    # blind, once, with the code of 73ad1d7 (2026-12-07): 0.728 on the best path, 0.820 at the
+    # deidentify point (benchmarks/formats.py's measure); after the sixteenth round they prompted
+    # 0.769 / 0.858 (a CDA document, a dictation's spoken numbers, a ward list, a transfusion record)
+    assert _recall(blind14, point) >= floor

@@ -195,6 +195,21 @@ def test_a_name_in_a_note_typed_in_lower_case() -> None:
     assert patients == ["ahmed benjelloun"]
 
 
+@pytest.mark.parametrize("text, name", [
+    # the fourteenth set written blind: "ortega" is a bird to the lexicon, "dios" a word
+    ("[DICTADO]\n\nnuevo párrafo paciente juan de dios ortega quesada repito ortega quesada con q setenta y",
+     "juan de dios ortega quesada"),
+    ("nuevo párrafo la paciente maría del carmen ruiz lópez de sesenta años acude sola a la consulta",
+     "maría del carmen ruiz lópez"),
+])
+def test_a_compound_given_name_in_a_dictated_line(text: str, name: str) -> None:
+    assert STEP is not None
+    assert [(text[s.start:s.end], s.label) for s in STEP.lower_case(text, [])] == [(name, PATIENT)]
+    # a town after "de" makes no compound given name
+    line = "nuevo párrafo la paciente maría de baza ruiz lópez de sesenta años acude sola a la consulta"
+    assert [line[s.start:s.end] for s in STEP.lower_case(line, [])] != ["maría de baza ruiz lópez"]
+
+
 def test_a_name_in_a_dictated_line_of_a_note_with_capitals() -> None:
     # the twelfth set written blind: a voice-dictation transcript under a header in capitals; its
     # codes have capitals, its words none. "manuel" and "castro" are words to the lexicon, the
@@ -328,6 +343,9 @@ def test_initials_without_a_title_or_inside_a_span_are_left(text: str) -> None:
     # the seventh set written blind: both had been left in the output
     ("Vive con su esposa. Prefiere que le llamen «Hans». Cardiopatía isquémica.", [], "Hans", PATIENT),
     ("Su esposa refiere que «Fulgen» lleva dos meses con hematuria.", [], "Fulgen", PATIENT),
+    # the fourteenth set written blind: a form in capitals
+    ("ACUDE CON SU HIJA, ZHOU LIN («LUCÍA»), QUE HACE DE INTÉRPRETE.", [("ZHOU LIN", RELATIVE)], "LUCÍA",
+     RELATIVE),
 ])
 def test_a_nickname_in_quotation_marks(text: str, marked: list[tuple[str, str]], nickname: str,
                                        label: str) -> None:
@@ -453,6 +471,14 @@ def test_a_name_listed_right_after_a_persons_takes_its_label() -> None:
         ("Lucía", PATIENT), ("Sara", PATIENT)]  # each name goes on from the one found before it
     text = "Sus hijos Aitana, Rubén y Noelia la visitan."
     assert _found(text, [Span(10, 16, RELATIVE)]) == [("Rubén", RELATIVE), ("Noelia", RELATIVE)]
+
+
+def test_a_name_listed_after_an_aside_in_brackets() -> None:
+    # the fourteenth set written blind: each child's age in brackets had cut the list
+    text = "Sus hijos, Thiago (8 años) y Valentina (5 años), estaban en casa."
+    assert _listed(text, [("Thiago", RELATIVE)]) == [("Valentina", RELATIVE)]
+    # an aside after something else than a person goes on no list
+    assert _listed("Vino Marta. Tiene diabetes (tipo 2) y Lucía dice que…", [("Marta", PATIENT)]) == []
 
 
 def test_a_name_listed_after_a_plural_kinship_word_is_a_relative() -> None:

@@ -70,6 +70,14 @@ def test_an_occupation_in_its_context_is_found(text: str, found: list[str]) -> N
     assert _found(text) == found
 
 
+def test_the_trades_in_brackets_after_an_occupation_found() -> None:
+    # the fourteenth set written blind: a form's field (the rules' span), its trades in brackets
+    text = "Ocupación ........ peón agrícola (vendimiador; tractorista ocasional)"
+    field = Span(text.index("peón"), text.index(" ("), LABEL, source="rule:occupation-field")
+    assert _found(text, [field]) == ["vendimiador", "tractorista ocasional"]
+    assert _found("Ocupación: camarera (hostelería; temporada)", [Span(11, 19, LABEL)]) == []
+
+
 def test_an_occupation_after_a_relatives_name() -> None:
     text = "VIVE CON SU ESPOSA. SU HIJO JUAN DE DIOS, GUARDIA CIVIL EN LINARES, LE ACOMPAÑA."
     name = Span(text.index("JUAN"), text.index("JUAN") + len("JUAN DE DIOS"), RELATIVE)

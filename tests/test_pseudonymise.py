@@ -478,3 +478,16 @@ def test_a_span_scanning_misread_is_replaced_as_what_it_says() -> None:
     day = lambda d: dt.datetime.strptime(d, "%d/%m/%Y").date()  # noqa: E731
     assert day(birth) - dt.date(1967, 1, 7) == day(admitted) - dt.date(2025, 1, 7)  # one shift
     assert re.fullmatch(r"\d{3} \d{3} \d{3}", phone) and phone != "982 128 455"
+
+
+def test_a_note_typed_in_lower_case_gets_its_surrogates_in_lower_case():
+    # the fourteenth set's dictation: "centro de salud de martos" had become "… de Sansomendi"
+    text = "vive en martos con su hija lucía y la lleva el doctor ignacio peinado"
+    spans = tuple(Span(text.index(w), text.index(w) + len(w), label) for w, label in (
+        ("martos", "TERRITORIO"), ("lucía", "FAMILIARES_SUJETO_ASISTENCIA"),
+        ("ignacio peinado", "NOMBRE_PERSONAL_SANITARIO")))
+    for seed in range(5):
+        result = Pseudonymiser(seed=seed).pseudonymise(Document("d", text, spans))
+        for span in result.document.spans:
+            new = result.document.text[span.start:span.end]
+            assert new == new.lower() and new not in ("martos", "lucía", "ignacio peinado"), (seed, new)

@@ -535,3 +535,19 @@ def test_a_relatives_name_words_are_never_another_persons_surrogate():
                      seed=seed)
         words = {fold(w) for new in new_texts(result) for w in new.split()}
         assert not words & {"carmen", "seoane", "diaz", "dolores"}, (seed, new_texts(result))
+
+
+def test_a_name_never_becomes_one_that_looks_like_it():
+    # "Francisco Aguilera Expósito" had become "Francesc Aguera Romero": one edit is not all a
+    # reader links, the same first letters and most of the word are too
+    from crfdeid.surrogates.base import resembles
+
+    assert resembles("francesc", "francisco") and resembles("aguera", "aguilera")
+    assert resembles("martin", "martinez")  # the same first five letters
+    assert not resembles("lucas", "lucia") and not resembles("saez", "sanchez")
+    assert not resembles("953550812", "953558899")  # a phone keeps its area code
+    text = "Paciente: Francisco Aguilera Expósito. Acude con su hija."
+    for seed in range(30):
+        new = new_texts(run(text, ("NOMBRE_SUJETO_ASISTENCIA", "Francisco Aguilera Expósito"), seed=seed))[0]
+        for word, original in zip(new.split(), ["Francisco", "Aguilera", "Expósito"], strict=False):
+            assert not resembles(normalise(word), normalise(original)), (seed, new)

@@ -370,6 +370,30 @@ def test_the_other_towns_of_a_province_go_where_its_paired_town_went():
         assert capital == province and later != town
 
 
+@pytest.mark.parametrize("text", [
+    "Vive en Coria (10800), Cáceres.",
+    "Localidad: Coria\nCP: 10800\nProvincia: Cáceres",
+    # the fourteenth set written blind: a CDA's address, each part in its element
+    "<city>Coria</city>\n        <postalCode>10800</postalCode>\n        <state>Cáceres</state>",
+])
+def test_a_province_past_the_postal_code_follows_its_town(text):
+    # "Coria (10800), Cáceres" had kept a town of Cáceres and made the province Pontevedra
+    items = [(T, "Coria"), (T, "10800"), (T, "Cáceres")]
+    for seed in range(8):
+        town, code, province = new_texts(run(text, *items, seed=seed))
+        assert province == province_of(town) != "Cáceres", (town, province)
+        assert code.startswith(DATA.province_code[province])
+
+
+def test_a_province_after_a_sentence_is_no_pair_nor_the_town_named_again():
+    # "desde Cartaya y desde Huelva capital": words between them, the capital (tested above);
+    # "Bern … 3010 Bern": the city named again, not its canton
+    text = "Domicilio: Plasencia. Trasladado desde Coria y luego a Cáceres capital."
+    for seed in range(4):
+        _, town, capital = new_texts(run(text, (T, "Plasencia"), (T, "Coria"), (T, "Cáceres"), seed=seed))
+        assert capital != "Cáceres" and town != "Coria"
+
+
 def test_a_paired_town_never_goes_to_a_province_the_note_names():
     # "Lepe (Huelva)" drawn as "Tomares" (Sevilla) in a note naming Sevilla: "(Huelva)" could not
     # become "(Sevilla)", an original, and was drawn on its own ("Tomares (Cádiz)")

@@ -192,6 +192,21 @@ def _within_one_edit(a: str, b: str) -> bool:
     return Levenshtein.distance(a, b, score_cutoff=1) <= 1
 
 
+#: A one-word surrogate of at least this many letters is checked for resemblance, not just one edit.
+RESEMBLANCE_LENGTH = 5
+
+
+def resembles(a: str, b: str) -> bool:
+    """Do two normalised single words look alike: the same first five letters, or at most
+    three edits in ten? "Francisco" had become "Francesc", "Aguilera" "Aguera": one edit apart
+    is not all a reader links ("Francesc Aguera" reads as the original, misspelt). Words with
+    a digit, a space or a hyphen are left to the one-edit check (a phone keeps its area code,
+    a hospital its kind)."""
+    if len(a) < RESEMBLANCE_LENGTH or len(b) < RESEMBLANCE_LENGTH or not (a.isalpha() and b.isalpha()):
+        return False
+    return a[:5] == b[:5] or Levenshtein.normalized_similarity(a, b) >= 0.7
+
+
 @dataclass(frozen=True)
 class ForeignPlace:
     """A place of the note in another country ("Casablanca (Marruecos)", "Localidad/ Provincia:
@@ -456,10 +471,11 @@ class DocumentState:
     def _safe(self, candidate: str, key: str, check_close: bool, values: set[str],
               telling: set[str] | None = None) -> bool:
         """The safety check of a draw: not empty, not the original ``key`` nor one edit from it
-        (``check_close``), no original of the note, none in it, not handed out already; for a
-        hospital or health centre (``telling``), no word that tells one of the note's apart."""
+        nor, for one word, like it (``check_close``: ``resembles``), no original of the note,
+        none in it, not handed out already; for a hospital or health centre (``telling``), no
+        word that tells one of the note's apart."""
         norm = normalise(candidate)
-        if not norm or norm == key or (check_close and _within_one_edit(norm, key)):
+        if not norm or norm == key or (check_close and (_within_one_edit(norm, key) or resembles(norm, key))):
             return False
         if telling and not telling.isdisjoint(_WORDS_ONLY.sub(" ", norm).split()):
             return False

@@ -51,6 +51,10 @@ _TO_COUNTRY = re.compile(r"[^\S\n]*[,.;:()/^-]{0,2}[^\S\n]*")
 COUNTRY_WINDOW = 60
 #: How far (characters, same line or the next) a postal code looks for the town it belongs to.
 TOWN_WINDOW = 40
+#: How far (characters) a province looks back, past postal codes, for its town: an address's
+#: fields on their own lines ("Localidad: Coria / CP: 10800 / Provincia: Cáceres", a CDA's
+#: ``<city>``, ``<postalCode>``, ``<state>``).
+PROVINCE_WINDOW = 120
 #: How far (characters, same line or the next) a hospital or health centre looks for its town.
 FACILITY_WINDOW = 80
 #: Fallback chains kept by a generator (they depend on the pack alone), at most this many.
@@ -69,6 +73,13 @@ _ChainKey = tuple[str | None, bool, tuple[frozenset[str], ...]]
 #: What separates a town from its province written after it: "Alcorcón (Madrid)", "Getafe,
 #: Madrid", "Aranda de Duero / Burgos", "Utrera - Sevilla", "Aranjuez. Madrid".
 _PAIR_GAP = re.compile(r"\s*[(,/.^-]\s*|\s+")  # "^": an HL7 address's components
+
+#: What may stand between a town and its province besides postal codes: punctuation, line
+#: breaks, markup and the fields' names ("Coria (10800), Cáceres", "Localidad: Coria / CP:
+#: 10800 / Provincia: Cáceres", "<city>Coria</city> <postalCode>…"), never a sentence's words.
+_FIELD_GAP = re.compile(
+    r"(?:\s|[,;:()/.\-^|*#>]|<[^<>\n]*>|(?i:c\.?\s?p\.?|c[óo]digo\s+postal|provincia|prov\.|municipio"
+    r"|localidad|poblaci[óo]n|estado|state|city|postal\s?code|postcode|zip))*")
 
 #: What a birthplace follows ("natural de", "originario de la región de", "nacida en").
 _ORIGIN_BEFORE = re.compile(
@@ -154,6 +165,7 @@ class TerritoryGenerator:
             if province is not None and (town[1] == province if town else self.unknown(text[a_start:a_end])):
                 state.town_pairs[b_start] = a_start
                 state.paired_towns[a_start] = province
+        self._pair_past_postal_codes(text, places, state)
         paired = set(state.paired_towns)
 
         def rank(span: tuple[int, int, str]) -> tuple[int, int]:
@@ -173,6 +185,32 @@ class TerritoryGenerator:
                 self.generate(text[start:end], label, start, state)
             except Exception:  # surfaces again, per span, in generate
                 continue
+
+    def _pair_past_postal_codes(self, text: str, places: list[tuple[int, int]], state: DocumentState) -> None:
+        """Pair a province with the town before it when only postal codes (and what an address
+        puts between its fields) stand between them and the town lies in that province: "Coria
+        (10800), Cáceres" had kept a town of Cáceres and made the province Pontevedra."""
+        for i, (b_start, b_end) in enumerate(places):
+            if b_start in state.town_pairs:
+                continue
+            province = self.data.province_lookup.get(fold(text[b_start:b_end].strip()))
+            if province is None:
+                continue
+            gap_end = b_start
+            for a_start, a_end in reversed(places[:i]):
+                if b_start - a_end > PROVINCE_WINDOW or not _FIELD_GAP.fullmatch(text, a_end, gap_end):
+                    break
+                piece = text[a_start:a_end].strip()
+                if _POSTAL.fullmatch(piece) or self.postal.read(piece):
+                    gap_end = a_start
+                    continue
+                if fold(piece) == fold(text[b_start:b_end].strip()):
+                    break  # the town named again ("Bern … 3010 Bern"), not its canton
+                town = self.data.find_town(piece)
+                if town is not None and town[1] == province and a_start not in state.paired_towns:
+                    state.town_pairs[b_start] = a_start
+                    state.paired_towns[a_start] = province
+                break
 
     def country_code(self, text: str) -> str | None:
         """The ISO code of a country name written as a place or a country ("Marruecos", "EE.
