@@ -134,6 +134,19 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
                 if word[0].isupper() and not _closed(word, pack, particles):
                     wanted.setdefault(fold(word), _Wanted(span.label, True, pack.is_stopword(word),
                                                           _upper(word)))
+            if original.islower():
+                # a name typed in lower case: its runs of two words or more, each a string (a
+                # dictation's "juan de dios ortega quesada", then "repito ortega quesada"), never
+                # a lower-case word alone ("ortega" is a bird, "quesada" a pastry)
+                parts = original.split()
+                for i in range(len(parts)):
+                    for j in range(i + 2, len(parts) + 1):
+                        run = parts[i:j]
+                        if run[0] in particles or run[-1] in particles:
+                            continue
+                        key_run = normalise(" ".join(run))
+                        if len(key_run) >= MIN_LENGTH:
+                            wanted.setdefault(key_run, _Wanted(span.label, False, False, False))
     if not wanted:
         return ()
     taken = sorted((s.start, s.end) for s in document.spans)

@@ -98,6 +98,15 @@ _COMMA = regex.compile(r"[ \t]*,[ \t]*")
 #: Under this mean marginal a tagger's span is one it doubted (MEDDOCAN train+dev: the prose
 #: words it tagged as names at the de-identification point all scored under 0.1).
 _DOUBT = 0.5
+#: A word short enough to be an abbreviation, and a full stop and a number after it ("Pág. 1/2").
+_SHORT_WORD = regex.compile(r"\p{Lu}\p{Ll}{1,3}")
+_NUMBER_AFTER_STOP = regex.compile(r"\.[ \t]?\d")
+#: A number, or a list of numbers parted by commas ("202", "205, 206, 208"): no identifier's
+#: groups ("1 58 03 66 136 047 21", a French social security number, stays whatever its label).
+_NUMBER_LIST = regex.compile(r"\d{1,4}(?:,[ ]?\d{1,4})*")
+#: What a house number follows: a street's last word or abbreviation, a comma or a space between
+#: ("Real 41", "C/ Mayor, 12", "s/n"), on the same line.
+_AFTER_A_NAME = regex.compile(r"[\p{L}º.][,/-]?[ \t]{0,2}$")  # "Ctra. N-122" too
 #: The kinds a doubted surname after a person's name was read as ("Begoña Goikoetxea" with the
 #: surname as a company, "Roberto Lamas" as a street).
 _SURNAME_AS_PLACE = frozenset({"organisation", "town", "country", "hospital", "street"})
@@ -261,7 +270,7 @@ def _law_numbers(text: str) -> tuple[tuple[int, int], ...]:
 #: A line of numbers only, four or more (a table's row, maybe a date first): no telephone's.
 _NUMBERS_ONLY = regex.compile(r"[ \t]*(?:[\d][\d/.,:-]*[ \t]+){3,}[\d][\d/.,:-]*[ \t]*")
 #: A run of a telephone number's digits and separators around a span.
-_PHONE_RUN = regex.compile(r"\+?\(?\d[\d \t./()-]*\d|\d")
+_PHONE_RUN = regex.compile(r"\+?\(?\d(?:[\d./()-]|[ \t](?![ \t]))*\d|\d")  # never over a column gap
 #: The fewest digits of a telephone or fax number (MEDDOCAN train+dev: every one has 6 or more).
 _PHONE_DIGITS = 6
 #: A hospital's department, which MEDDOCAN never annotates (528 "Servicio/Unidad/Sección de …"
@@ -765,7 +774,8 @@ class SpanForm:
                 and _KEY_BEFORE_TITLE.match(text, span.end) and fold(value) not in self.all_given
                 and fold(value) not in self.surnames):
             return True  # "Subinvestigadora: Dra. Aitana Pla" (a field's key) had become "Silva:"
-        if kind == "date" and span.score is not None and self.calendar and self._no_date(value):
+        if (kind == "date" and span.score is not None and self.calendar and self._no_date(value)
+                and not (value.strip().isdigit() and _glued(text, span))):
             return True  # "Hexavalente" of "06/05/2025  Hexavalente" had become "Fnmawyykptj"
         if (kind == "date" and span.score is not None and value.isdigit() and len(value) <= 3
                 and (unit := _UNIT_AFTER.match(text, span.end)) is not None
@@ -778,6 +788,9 @@ class SpanForm:
         if (kind == "town" and doubted and value.isdigit() and len(value) <= 3
                 and not {text[span.start - 1 : span.start], text[span.end : span.end + 1]} & _CODE_MARKS):
             return True  # "GLUC. 112" (a glucose) as a town: no place is three digits or fewer
+        if (doubted and kind in _NAMED and _SHORT_WORD.fullmatch(value)
+                and _NUMBER_AFTER_STOP.match(text, span.end)):
+            return True  # "Pág. 1/2" of a printout's header as a hospital had become "Medina del Campo. 1/2"
         if any(a <= span.start and span.end <= b for a, b in _law_numbers(text)):
             return True  # "conforme al sistema de la Ley 35/2015": a law, no one's number ("Ley 28/2757")
         if kind in ("phone", "fax"):
@@ -794,13 +807,20 @@ class SpanForm:
         if kind in ("email", "url") and span.score is not None and span.score < _DOUBT \
                 and not any(c in value for c in "@./") and fold(value) in self.sex_words:
             return True  # "Sexe: Home" as an e-mail address (other words: _refit)
+        if (kind == "email" and span.score is not None and span.score < _DOUBT / 5
+                and not any(c in value for c in "@./") and "arroba" not in value.lower()
+                and "@" not in text[max(0, span.start - 3) : span.end + 3]):
+            return True  # "river" of "the Noguera Pallaresa river" (at 0.03) had become "ismael"
         if (kind == "email" and span.score is not None and not any(c in value for c in "@./")
                 and "arroba" not in value.lower() and _SINGLE_WORD.fullmatch(value)
                 and _heading(text, span.start)):
             return True  # "PROVES COMPLEMENTÀRIES" (a heading) with its word as an address
-        if (kind == "organisation" and span.score is not None and span.score < _DOUBT / 5
-                and self._common_words_only(value)):
-            return True  # "Consulta de Consejo Genético en Cáncer Hereditario" ("… en Grupo Ayala")
+        if (kind in ("organisation", "hospital", "health_centre") and span.score is not None
+                and span.score < _DOUBT / 5
+                and self._common_words_only(value, single=kind == "organisation" and _in_prose(text, span))):
+            return True  # "Consulta de Consejo Genético en Cáncer Hereditario" ("… en Grupo Ayala");
+            # "Trabaja de auxiliar…" ("Laboratorios Márquez de…"), "HOSPITAL DE LLERENA - GESTIÓN
+            # DE CAMAS" (a second hospital's name)
         short = _SINGLE_WORD.fullmatch(value) or (kind == "organisation" and len(_WORDS.findall(value)) <= 3)
         if doubted and short and _DEPARTMENT_BEFORE.search(text, max(0, span.start - 24), span.start):
             return True  # "Servizo de Cardioloxía" with "Cardioloxía" as an e-mail address; "Servei
@@ -836,6 +856,12 @@ class SpanForm:
             return True  # "Centro de Valladolid: C/ …" with "Centro" as an organisation
         if kind in ("street", *_PEOPLE) and span.score is not None and _NUMBER_KEY.fullmatch(value):
             return True  # "psiquiatra, Nº Col 48 48 11307" with "Nº Col" as a street (at 0.58)
+        if (kind == "street" and span.score is not None and not _WORDS.findall(value)
+                and _NUMBER_LIST.fullmatch(value) and not _glued(text, span)
+                and not _AFTER_A_NAME.search(text, max(0, span.start - 4), span.start)
+                and not _NAME_AFTER.match(text, span.end)):
+            return True  # numbers after no street's name: a list's or a table's ("Camas libres: 202,
+            # 205, 206" as a street had become "Camas libres: 202, 551, 467")
         if kind == "street" and span.score is not None and span.score < _DOUBT:
             words = _WORDS.findall(value)
             if not words:  # a number: not the house number after a street, a decimal's part
@@ -861,6 +887,11 @@ class SpanForm:
         numbers = regex.findall(r"\d+", value)
         if not numbers:
             return True
+        if not words and value.strip().isdigit():
+            # a bare number no date can be alone: three digits, or two over 31 ("201" of a ward
+            # list's beds had become "896"; "Camas libres: 202, 205…" a street's numbers)
+            bare = value.strip()
+            return len(bare) == 3 or (len(bare) <= 2 and int(bare) > 31)
         other = [w for w in words if w not in self.function_words and w not in self.age_units
                  and w not in self.closed and len(w) > 2]
         if not other or len(numbers) != 1:
@@ -869,13 +900,14 @@ class SpanForm:
         number = numbers[0]
         return len(number) <= 2 or (len(number) <= 4 and not 1800 <= int(number) <= 2100)
 
-    def _common_words_only(self, value: str) -> bool:
-        """Two words or more, each capitalised and a word of the language that no table holds as
-        a given name or a place, none a facility's kind: a heading's words ("Cáncer
-        Hereditario"; Cáncer is a surname too), not a name ("Cruz Roja": Cruz is a given name)."""
+    def _common_words_only(self, value: str, single: bool = False) -> bool:
+        """Two words or more (``single``: or one), each capitalised and a word of the language
+        that no table holds as a given name or a place, none a facility's kind: a heading's words
+        ("Cáncer Hereditario"; Cáncer is a surname too), a sentence's first verb ("Trabaja"), not
+        a name ("Cruz Roja": Cruz is a given name)."""
         words = _WORDS.findall(value)
         content = [w for w in words if fold(w) not in self.function_words]
-        return len(content) >= 2 and all(
+        return len(content) >= (1 if single else 2) and all(
             w[:1].isupper() and self._known(w) and fold(w) not in self.all_given
             and fold(w) not in self.places
             and fold(w) not in self._facility_type_heads and fold(w) not in self._facility_type_words
@@ -2292,6 +2324,32 @@ def _alternatives(forms: Iterable[str]) -> str:
     return "|".join(regex.escape(f) for f in sorted(forms, key=len, reverse=True))
 
 
+def _glued(text: str, span: Span) -> bool:
+    """Is the span joined to a letter or digit by a hyphen, slash or full stop ("5400-544", a
+    postal code; "119-129", a street's numbers; "0412-007")? Then it is a piece of a longer
+    identifier, not a number alone."""
+    before, after = text[max(0, span.start - 2) : span.start], text[span.end : span.end + 2]
+    return bool(_GLUE_BEFORE.fullmatch(before) or _GLUE_AFTER.fullmatch(after))
+
+
+_GLUE_BEFORE = regex.compile(r"[\p{L}\p{N}][-/.]")
+_GLUE_AFTER = regex.compile(r"[-/.][\p{L}\p{N}]")
+#: A capitalised word after a number on its line: a street's name after its house number ("14
+#: Otley Road", as English addresses write it).
+_NAME_AFTER = regex.compile(r"[ \t]\p{Lu}\p{Ll}+")
+
+
+def _in_prose(text: str, span: Span) -> bool:
+    """Is a word among lower-case words: none capitalised right before it, the next three in
+    lower case ("Trabaja de auxiliar administrativa"), unlike a piece of a longer name ("Puesto
+    de la Guardia Civil", "Hermanos Sangro", "SECTOR ZARAGOZA III")?"""
+    before = _WORDS.findall(text[max(0, span.start - 30) : span.start].rsplit("\n", 1)[-1])
+    if before and before[-1][:1].isupper():
+        return False
+    after = _WORDS.findall(text[span.end : span.end + 40].split("\n", 1)[0])[:3]
+    return len(after) == 3 and all(w.islower() for w in after)
+
+
 def _table_cut(text: str, span: Span) -> Span:
     """A tagger's span over a table's columns, a number among them ("esposa           81    ama"
     as a relative, "52    tractorista" as an occupation: a household table of the twelfth set
@@ -2314,7 +2372,10 @@ def _table_cut(text: str, span: Span) -> Span:
             runs[-1] = (runs[-1][0], b)
         else:
             runs.append((a, b))
-    best = max((r for r in runs if r[0] >= 0), key=lambda r: r[1] - r[0], default=None)
+    # a run of words only: an empty cell after a gap or a bracket alone is none ("1  " had become
+    # an empty span, "1  :" the colon)
+    best = max((r for r in runs if r[0] >= 0 and _LETTER.search(text, r[0], r[1])),
+               key=lambda r: r[1] - r[0], default=None)
     return span if best is None else replace(span, start=best[0], end=best[1])
 
 

@@ -103,8 +103,10 @@ class TableColumns:
 
         found: list[Span] = []
         names: list[tuple[int, int]] = []
-        if (self.fields or self.relative_fields) and ":" in text:
-            for key in _KEY_VALUE.finditer(text):
+        if self.fields or self.relative_fields:
+            keys = [*(_KEY_VALUE.finditer(text) if ":" in text else ()),
+                    *(_KEY_SPACED.finditer(text) if "  " in text else ()), *_KEY_ABOVE.finditer(text)]
+            for key in keys:
                 field = fold(key["key"].strip())
                 label = (self.patient if field in self.fields
                          else self.relative if field in self.relative_fields else None)
@@ -115,6 +117,8 @@ class TableColumns:
                 # the whole value, else what comes before its first comma ("Oksana Bondarenko,
                 # +34 634 …"; "SURNAMES, Given" is whole)
                 name = _name_cell(value) or _name_cell(value.split(",", 1)[0])
+                if key.re is _KEY_ABOVE and name != value.strip():
+                    continue  # under a heading, the whole line must be the name
                 if name and not held(begin, begin + len(name), label):
                     names.append((begin, begin + len(name)))
                     found.append(Span(begin, begin + len(name), label, source=SOURCE))
@@ -177,6 +181,9 @@ class TableColumns:
         cells = _cells(line) if delimiter is None else _delimited(line, delimiter)
         if len(cells) < 3 or any(c.endswith(":") for _, c in cells):
             return None
+        if any(len(_DIGIT.findall(c)) >= 5 for _, c in cells):
+            return None  # a value in it: a form's line laid out in columns ("PACIENTE  PRIETO DEL RÍO,
+            # JOSÉ MARÍA  NHC  24-1187340"), whose next lines' keys had been read as names
         header = [(offset, cell, self.headers.get(_header_key(cell))) for offset, cell in cells]
         if not any(label for _, _, label in header):
             return None
@@ -218,6 +225,14 @@ def _delimited(line: str, delimiter: str) -> list[tuple[int, str]]:
 _KEY_VALUE = regex.compile(
     r"(?m)(?:^|(?<=[ ]{2}|\t))[ \t]*(?P<key>\p{L}[\p{L} ]{2,30}?)[ \t]*:[ \t]*"
     r"(?P<value>[^\n\t]+?)(?=[ ]{2,}|\t|[ \t]*$)")
+#: A form's field laid out in columns: its name in capitals at a line's start, two spaces or more,
+#: its value ("PACIENTE      PRIETO DEL RÍO, JOSÉ MARÍA      NHC  24-1187340": a lab printout).
+_KEY_SPACED = regex.compile(
+    r"(?m)^[ \t]*(?P<key>\p{Lu}[\p{Lu} ]{2,30}?)[ ]{2,}(?P<value>[^\n\t]+?)(?=[ ]{2,}|\t|[ \t]*$)")
+#: A form's heading on its own line, in capitals, and the next line its value ("PACIENTE" / "  DEL
+#: CASTILLO Y NAVARRO, JOSÉ MIGUEL": an e-prescription sheet, the fourteenth set written blind).
+_KEY_ABOVE = regex.compile(
+    r"(?m)^[ \t]*(?P<key>\p{Lu}[\p{Lu} ]{2,30}?)[ \t]*:?[ \t]*\n[ \t]*(?P<value>[^\n]+?)[ \t]*$")
 #: A title before a field's name ("Contacto: Sra. Oksana Bondarenko"): not part of the name.
 _HONORIFIC = regex.compile(r"^(?:(?:D|Dña|Dª|Sr|Sra|Srta|Dr|Dra)\.|Don|Doña)[ \t]+")
 #: A word of a person's name in a table's cell: capitalised, an initial, or a particle.

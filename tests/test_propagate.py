@@ -234,3 +234,16 @@ def test_a_name_that_only_adds_punctuation_to_a_span_takes_nothing_over():
     spans = (Span(first, first + len("Hospital del MAR."), "HOSPITAL"),
              Span(second, second + len("Hospital del Mar"), "HOSPITAL"))
     assert found(Document("d", text, spans)) == []
+
+
+def test_a_lower_case_names_runs_of_words_are_propagated_never_a_word_alone():
+    # the fourteenth set's dictation: "paciente juan de dios ortega quesada repito ortega quesada";
+    # "ortega" alone is a bird, "quesada" a pastry
+    text = ("paciente juan de dios ortega quesada repito ortega quesada con q; vio una ortega en el "
+            "campo y comió quesada; tampoco localizamos a juan de dios el hijo")
+    name = "juan de dios ortega quesada"
+    doc = Document("d", text, (Span(9, 9 + len(name), "NOMBRE_SUJETO_ASISTENCIA"),))
+    spans = propagate(doc, lambda _: True, load_pack("es"), frozenset({"de", "del"}))
+    found = {text[s.start:s.end] for s in spans}
+    assert {"ortega quesada", "juan de dios"} <= found
+    assert "ortega" not in found and "quesada" not in found

@@ -119,9 +119,11 @@ def test_the_shipped_rules_searched_without_any_prefilter_are_known():
     """A ratchet: a rule edit that loses its prefilters (and its speed) shows up here."""
     bare = {f"{pack}:{r.id}" for pack in PACKS for r in RuleEngine.from_pack(pack).rules
             if r.shape.first is None and r.shape.trigger is None}
-    # any capital letter; any letter or digit; codes told by their shape alone (a capital or a digit)
+    # any capital letter; any letter or digit; codes told by their shape alone (a capital or a digit);
+    # a blood unit's donation number and a patient's dotted initials, each a capital first (the
+    # sixteenth round: both fail at the next character almost everywhere)
     assert bare == {"de:de-kvnr", "none:id-alphanumeric", "es:code-mixed", "es:code-year-serial",
-                    "es:code-hyphenated"}
+                    "es:code-hyphenated", "es:blood-donation-number", "es:initials-described"}
 
 
 # --- the fold the trigger index runs over ------------------------------------------------------

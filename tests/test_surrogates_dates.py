@@ -251,3 +251,20 @@ def test_dates_without_separators_are_shifted_in_their_own_format():
     shift = shifted - dt.date(2025, 3, 12)
     assert dt.datetime.strptime(birth, "%Y%m%d").date() == dt.date(1958, 4, 12) + shift
     assert len(code) == 8 and code != "20251340" and GEN.parse("20251340") is None
+
+
+def test_an_english_date_shifts_into_an_english_month_and_a_spanish_one_stays_spanish():
+    # the fourteenth set's bilingual discharge of a patient from abroad: "23 March 1996 / 23 de
+    # marzo de 1996", each written its own way; "may" and "mar" are Spanish abbreviations too
+    text = ("Date of birth / Fecha de nacimiento: 23 March 1996 / 23 de marzo de 1996. "
+            "Flight home on July 16, 2025. Ingresó el 23-may-2019.")
+    items = [("FECHAS", "23 March 1996"), ("FECHAS", "23 de marzo de 1996"), ("FECHAS", "July 16, 2025"),
+             ("FECHAS", "23-may-2019")]
+    # May has no English form: Spanish writes "may" too (a shifted English date in May reads "Mayo")
+    english = "January|February|March|April|Mayo|June|July|August|September|October|November|December"
+    for seed in range(6):
+        born_en, born_es, flight, admitted = new_texts(run(text, *items, seed=seed))
+        day, month, year = born_en.split()
+        assert re.fullmatch(english, month) and born_es.startswith(f"{day} de ") and born_es.endswith(year)
+        assert re.fullmatch(rf"(?:{english}) \d{{1,2}}, \d{{4}}", flight), flight
+        assert re.fullmatch(r"\d{2}-[a-z]{3}-\d{4}", admitted), admitted  # "12-oct-2017", not "october"

@@ -551,3 +551,19 @@ def test_a_name_never_becomes_one_that_looks_like_it():
         new = new_texts(run(text, ("NOMBRE_SUJETO_ASISTENCIA", "Francisco Aguilera Expósito"), seed=seed))[0]
         for word, original in zip(new.split(), ["Francisco", "Aguilera", "Expósito"], strict=False):
             assert not resembles(normalise(word), normalise(original)), (seed, new)
+
+
+def test_a_list_of_patients_takes_each_ones_sex_from_the_name():
+    # the fourteenth set's ward list: the note's "patient" was a woman by its "/ M" columns, and
+    # "GARCÍA-CARRASCO MERINO, JOSÉ IGNACIO  78 / V" had become "JULIA NURIA"
+    text = ("201  GARCÍA-CARRASCO MERINO, JOSÉ IGNACIO    78 / V\n"
+            "203  EL AMRANI BOUZID, FATIMA ZAHRA          54 / M\n"
+            "209  HIDALGO RUBIO, ENCARNACIÓN              83 / M\n")
+    names = ["GARCÍA-CARRASCO MERINO, JOSÉ IGNACIO", "EL AMRANI BOUZID, FATIMA ZAHRA",
+             "HIDALGO RUBIO, ENCARNACIÓN"]
+    data = surrogate_data("es")
+    for seed in range(6):
+        new = new_texts(run(text, *(("NOMBRE_SUJETO_ASISTENCIA", n) for n in names), seed=seed))
+        given = new[0].split(", ")[1].split()[0]
+        men, women = data.given.get(fold(given), (0, 0))
+        assert men > women, (seed, new[0])

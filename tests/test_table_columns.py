@@ -200,3 +200,21 @@ def test_a_cells_pieces_give_way_to_the_cell() -> None:
     # a span running out of the cell keeps it as it is
     wide = [Span(start - 7, start + 4, "OTRO_NUMERO_IDENTIF", source="crf")]
     assert ("0040 722 315 604", PEOPLE["phone"]) not in _people(text, wide)
+
+
+def test_a_lab_printouts_fields_laid_out_in_columns() -> None:
+    """The fourteenth set's lab printout: the patient's field with no colon, its surnames had
+    leaked; the line, read as a table's header, had made "Nº PETICIÓN" under it a patient."""
+    text = ("PACIENTE      PRIETO DEL RÍO, JOSÉ MARÍA                   NHC        24-1187340\n"
+            "F.NAC.        02/08/1949   EDAD 76 A   SEXO V              TIS        LE0291183476\n"
+            "PETICIONARIO  Dra. ROBLES ALONSO, EULALIA                  CENTRO     C.S. SAHAGÚN\n"
+            "Nº PETICIÓN   2509-260417                                  MUESTRA    S25-0938814\n")
+    assert _people(text) == [("PRIETO DEL RÍO, JOSÉ MARÍA", PEOPLE["person_patient"])]
+
+
+def test_a_name_on_the_line_under_its_heading() -> None:
+    """An e-prescription sheet (the fourteenth set written blind): "PACIENTE" alone, the name on
+    the next line; a heading over a sentence names no one."""
+    text = "PACIENTE\n  DEL CASTILLO Y NAVARRO, JOSÉ MIGUEL\n  CIP autonómico: CANJ580917013024\n"
+    assert _people(text) == [("DEL CASTILLO Y NAVARRO, JOSÉ MIGUEL", PEOPLE["person_patient"])]
+    assert _people("PACIENTE\nAcude Por Dolor Torácico de dos horas.\n") == []

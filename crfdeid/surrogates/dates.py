@@ -42,6 +42,9 @@ _TOKEN = re.compile(r"[0-9]+|[^\W\d_]+")
 #: The year of a full date (a day, a month as number or word, a four-digit year): "14.03.2019",
 #: "3. Jänner 2022", "12. März 2019".
 _FULL_DATE_YEAR = re.compile(r"(?<!\d)\d{1,2}\.\s?(?:\d{1,2}\.|[^\W\d_]{3,}\.?\s)\s?((?:19|20)\d\d)(?!\d)")
+#: The region code of English months (the pack's calendar, ``EN``): a form counts as English only
+#: capitalised as English writes it ("May", not the Spanish abbreviation of "23-may-2019").
+_ENGLISH = "EN"
 _ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
 #: Two-digit years at or below this are 20xx, above it 19xx.
 PIVOT = 30
@@ -244,7 +247,8 @@ class DateGenerator:
         folded = fold(part.text).rstrip(".")
         if folded != fold(old.name):
             return next(((r, style) for r, style, form in old.forms
-                         if r and fold(form).rstrip(".") == folded), None)
+                         if r and fold(form).rstrip(".") == folded
+                         and (r != _ENGLISH or part.text.istitle())), None)
         before = text[: part.start].casefold().replace("’", "'")
         region = next((r for r, (_, elided) in self.elision.items() if before.endswith(elided.casefold())),
                       region)
