@@ -923,9 +923,8 @@ BLIND14_LEAKS = {
     ('cr12_whatsapp_priego', 'Francisco'), ('cr13_dictado_martos', 'alcalá la real'),
     ('cr13_dictado_martos', 'calle la fuente de la villa número dieciocho'),
     ('cr13_dictado_martos', 'dos mil diecinueve'), ('cr13_dictado_martos', 'encarni'),
-    ('cr13_dictado_martos', 'instituto olivar de la villa'), ('cr13_dictado_martos', 'juan de dios'),
-    ('cr13_dictado_martos', 'loli'), ('cr13_dictado_martos', 'mari carmen'),
-    ('cr13_dictado_martos', 'ortega quesada'), ('cr14_transfusion_huescar', 'Baza'),
+    ('cr13_dictado_martos', 'instituto olivar de la villa'), ('cr13_dictado_martos', 'loli'),
+    ('cr13_dictado_martos', 'mari carmen'), ('cr14_transfusion_huescar', 'Baza'),
     ('cr15_receta_aguilas', 'CONSEJERÍA DE SALUD'), ('cr15_receta_aguilas', 'Calabardina'),
     ('cr16_oftalmologia_jumilla', 'YECLA'), ('cr16_oftalmologia_jumilla', 'ÁREA V ALTIPLANO'),
     ('cr17_markdown_monzon', 'Barbastro'), ('cr18_turista_sort', 'España'), ('cr18_turista_sort', 'Spain'),
@@ -935,27 +934,25 @@ BLIND14_WORD_LEAKS = {
     ('cr01_fhir_carmona', '4112873'), ('cr01_fhir_carmona', 'España'), ('cr02_censo_llerena', 'Conductor'),
     ('cr02_censo_llerena', 'SERRANO'), ('cr02_censo_llerena', 'Torres'), ('cr03_cda_coria', 'España'),
     ('cr04_vacunacion_ciudadrodrigo', 'ASISTENCIA'), ('cr04_vacunacion_ciudadrodrigo', 'ESPAÑA'),
-    ('cr04_vacunacion_ciudadrodrigo', 'Traducción'), ('cr05_laboratorio_sahagun', 'PRIETO'),
-    ('cr05_laboratorio_sahagun', 'SAHAGÚN'), ('cr05_laboratorio_sahagun', 'Sahagún'),
-    ('cr06_cuidados_cuellar', '0387'), ('cr07_anestesia_illescas', 'Real'), ('cr08_baja_daimiel', '0034'),
-    ('cr08_baja_daimiel', 'Coop'), ('cr08_baja_daimiel', 'España'), ('cr08_baja_daimiel', 'Integrada'),
-    ('cr08_baja_daimiel', 'Llanura'), ('cr08_baja_daimiel', 'Real'),
-    ('cr09_farmacovigilancia_almagro', 'Continuada'), ('cr09_farmacovigilancia_almagro', 'Punto'),
-    ('cr09_farmacovigilancia_almagro', 'mayo'), ('cr10_lesiones_briviesca', 'María'),
-    ('cr10_lesiones_briviesca', 'Principal'), ('cr11_escolar_barbate', 'Atunes'),
-    ('cr12_whatsapp_priego', 'Burruecos'), ('cr12_whatsapp_priego', 'Francisco'),
-    ('cr12_whatsapp_priego', 'Margarita'), ('cr13_dictado_martos', 'carmen'),
-    ('cr13_dictado_martos', 'encarni'), ('cr13_dictado_martos', 'loli'), ('cr13_dictado_martos', 'villa'),
-    ('cr14_transfusion_huescar', '0087'), ('cr14_transfusion_huescar', 'BAZA'),
-    ('cr14_transfusion_huescar', 'Baza'), ('cr14_transfusion_huescar', 'DOLORES'),
-    ('cr14_transfusion_huescar', 'Tejidos'), ('cr15_receta_aguilas', '0418'),
-    ('cr15_receta_aguilas', '3007'), ('cr15_receta_aguilas', '8836'),
-    ('cr15_receta_aguilas', 'Calabardina'), ('cr15_receta_aguilas', 'NAVARRO'),
-    ('cr15_receta_aguilas', 'Región'), ('cr16_oftalmologia_jumilla', 'ALTIPLANO'),
-    ('cr16_oftalmologia_jumilla', 'AMOR'), ('cr16_oftalmologia_jumilla', 'ESC'),
-    ('cr16_oftalmologia_jumilla', 'YECLA'), ('cr17_markdown_monzon', 'Barbastro'),
-    ('cr18_turista_sort', 'Bath'), ('cr18_turista_sort', 'Cold'), ('cr18_turista_sort', 'España'),
-    ('cr18_turista_sort', 'JHN'), ('cr18_turista_sort', 'Ltd'), ('cr18_turista_sort', 'Spain'),
+    ('cr04_vacunacion_ciudadrodrigo', 'Traducción'), ('cr05_laboratorio_sahagun', 'SAHAGÚN'),
+    ('cr05_laboratorio_sahagun', 'Sahagún'), ('cr06_cuidados_cuellar', '0387'),
+    ('cr07_anestesia_illescas', 'Real'), ('cr08_baja_daimiel', '0034'), ('cr08_baja_daimiel', 'Coop'),
+    ('cr08_baja_daimiel', 'España'), ('cr08_baja_daimiel', 'Integrada'), ('cr08_baja_daimiel', 'Llanura'),
+    ('cr08_baja_daimiel', 'Real'), ('cr09_farmacovigilancia_almagro', 'Continuada'),
+    ('cr09_farmacovigilancia_almagro', 'Punto'), ('cr09_farmacovigilancia_almagro', 'mayo'),
+    ('cr10_lesiones_briviesca', 'María'), ('cr10_lesiones_briviesca', 'Principal'),
+    ('cr11_escolar_barbate', 'Atunes'), ('cr12_whatsapp_priego', 'Burruecos'),
+    ('cr12_whatsapp_priego', 'Francisco'), ('cr12_whatsapp_priego', 'Margarita'),
+    ('cr13_dictado_martos', 'carmen'), ('cr13_dictado_martos', 'encarni'), ('cr13_dictado_martos', 'loli'),
+    ('cr13_dictado_martos', 'villa'), ('cr14_transfusion_huescar', '0087'),
+    ('cr14_transfusion_huescar', 'BAZA'), ('cr14_transfusion_huescar', 'Baza'),
+    ('cr14_transfusion_huescar', 'DOLORES'), ('cr14_transfusion_huescar', 'Tejidos'),
+    ('cr15_receta_aguilas', 'Calabardina'), ('cr15_receta_aguilas', 'Región'),
+    ('cr16_oftalmologia_jumilla', 'ALTIPLANO'), ('cr16_oftalmologia_jumilla', 'AMOR'),
+    ('cr16_oftalmologia_jumilla', 'ESC'), ('cr16_oftalmologia_jumilla', 'YECLA'),
+    ('cr17_markdown_monzon', 'Barbastro'), ('cr18_turista_sort', 'Bath'), ('cr18_turista_sort', 'Cold'),
+    ('cr18_turista_sort', 'España'), ('cr18_turista_sort', 'JHN'), ('cr18_turista_sort', 'Ltd'),
+    ('cr18_turista_sort', 'Spain'),
 }
 
 
@@ -968,10 +965,10 @@ def test_what_leaks_from_the_fourteenth_blind_set_is_what_we_know_of(blind14: di
     _known_leaks_only(blind14, (18, 998), BLIND14_LEAKS, BLIND14_WORD_LEAKS)
 
 
-@pytest.mark.parametrize("point, floor", [("viterbi", 0.745), ("deidentify", 0.835)])
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.755), ("deidentify", 0.845)])
 def test_what_the_embedded_model_finds_in_the_fourteenth_blind_set(blind14: dict[str, Document], point: str,
                                                                   floor: float) -> None:
     # blind, once, with the code of 73ad1d7 (2026-12-07): 0.728 on the best path, 0.820 at the
     # deidentify point (benchmarks/formats.py's measure); after the sixteenth round they prompted
-    # 0.769 / 0.858 (a CDA document, a dictation's spoken numbers, a ward list, a transfusion record)
+    # 0.777 / 0.864 (a CDA document, a dictation's spoken numbers, a ward list, a lab printout)
     assert _recall(blind14, point) >= floor
