@@ -1494,3 +1494,10 @@ def test_a_number_glued_to_a_code_or_before_a_street_stays(text: str, label: str
     start = text.index(words)
     kept = FORM(text, _spans(text, (label, words), score=0.04))
     assert any(s.start <= start and start + len(words) <= s.end for s in kept), kept  # maybe made whole
+
+
+def test_a_medical_acronym_the_tagger_doubted_is_no_body() -> None:
+    # the fourteenth set's pre-op form: "[X] SAOS (CPAP)" had become "[X] CNIO (CPAP)"
+    text = "[ ] EPOC / asma      [X] SAOS (CPAP)      [ ] Nefropatía"
+    assert _tidied(text, ("INSTITUCION", "SAOS"), score=0.09) == []
+    assert _tidied(text, ("INSTITUCION", "SAOS"), score=0.9) == [("INSTITUCION", "SAOS")]
