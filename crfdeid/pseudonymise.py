@@ -693,7 +693,10 @@ class Pseudonymiser:
                 # "O30/O10/1965"); a kept part stays as written
                 # a dictated identifier ("dos cinco nueve … letra ene") is drawn as the characters
                 # it stands for and said back in words
-                said = spoken.read(part) if self.language == "es" else None
+                # (the spoken step's own spans, or four spoken words or more: a surname "Tres" or
+                # "Arroba", a given name "Una", is a name)
+                said = (spoken.read(part) if self.language == "es" and (
+                    span.source == spoken.SOURCE or len(part.split()) >= 4) else None)
                 read = ocr_digits(part) if said is None else said
                 surrogate = generator.generate(read, label, start, state)
                 if surrogate.kept:

@@ -86,3 +86,16 @@ def test_a_dictated_note_is_replaced_in_words() -> None:
     for words in said:  # every surrogate of a spoken identifier is spoken too
         assert not any(c.isdigit() for c in words), words
         assert spoken.read(words) is not None, words
+
+
+def test_a_name_that_is_a_number_word_is_a_name() -> None:
+    # the surnames "Tres", "Doce", "Arroba" and the given name "Una" are in the pack's tables: a
+    # name is never read aloud (tests/property/test_surrogates_every_entry.py caught it)
+    from crfdeid.pseudonymise import Pseudonymiser
+    from crfdeid.types import Document, Span
+
+    text = "Paciente: Una Tres Arroba, 40 años."
+    name = Span(10, 25, "NOMBRE_SUJETO_ASISTENCIA")
+    result = Pseudonymiser(seed=2).pseudonymise(Document("d", text, (name,)))
+    new = result.text[result.spans[0].start:result.spans[0].end]
+    assert not set(new.split()) & {"Una", "Tres", "Arroba"} and not any(c.isdigit() for c in new), new
