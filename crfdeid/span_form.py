@@ -666,6 +666,14 @@ class SpanForm:
                 if (span is not None and category.get(span.label) in _NAMED_PEOPLE
                         and self._no_name(text, span)):
                     continue  # "Noche, lluvia, asfalto mojado" with "lluvia" as a country
+            if (span is not None and kind in ("hospital", "organisation", "health_centre")
+                    and category.get(span.label) == kind and span.score is not None and span.score < _DOUBT
+                    and len(_WORDS.findall(text, span.start, span.end)) >= 2
+                    and self._names_only(text[span.start : span.end])
+                    and (person := self._title_or_kin(text, span)) is not None):
+                span = replace(span, label=person)  # "Mi padre es Francisco Aguilera Expósito" as a
+                # hospital (at 0.15) had left "la cura de Francisco" in clear: a name's words
+                # propagate only from a person's span
             if (span is not None and kind in _PEOPLE and not span.fragments
                     and _PLACE_FIELD.search(text, max(0, span.start - 32), span.start)
                     and (town := dict(self.category_labels).get("town"))):

@@ -1501,3 +1501,14 @@ def test_a_medical_acronym_the_tagger_doubted_is_no_body() -> None:
     text = "[ ] EPOC / asma      [X] SAOS (CPAP)      [ ] Nefropatía"
     assert _tidied(text, ("INSTITUCION", "SAOS"), score=0.09) == []
     assert _tidied(text, ("INSTITUCION", "SAOS"), score=0.9) == [("INSTITUCION", "SAOS")]
+
+
+def test_a_relatives_name_read_as_a_body_is_the_relative() -> None:
+    # the fourteenth set's chat: "Mi padre es Francisco Aguilera Expósito" as a hospital (at 0.15),
+    # so "la cura de Francisco" had stayed in clear (a name's words propagate from a person's span)
+    text = "Estamos en calle Río 23. Mi padre es Francisco Aguilera Expósito, Paco. El NUHSA es AN0377"
+    assert _tidied(text, (HOSPITAL, "Francisco Aguilera Expósito"), score=0.15) == [
+        (RELATIVE, "Francisco Aguilera Expósito")]
+    # a hospital named after people, with no kinship word or title before it, stays a hospital
+    text = "Trasladado al Gregorio Marañón para estudio."
+    assert _tidied(text, (HOSPITAL, "Gregorio Marañón"), score=0.15) == [(HOSPITAL, "Gregorio Marañón")]
