@@ -912,15 +912,14 @@ BLIND14 = BLIND.parent / "es_blind14"
 #: year in words; a FHIR resource's licence number ("41/4112873", its kind two keys away); towns in
 #: capitals and bodies of a lab printout and a form ("C.S. SAHAGÚN", "ÁREA V ALTIPLANO", "ÓPTICA DE
 #: YECLA"), a hamlet no list holds ("Calabardina"), a health sector ("Sector Barbastro"); an
-#: occupation opening a ward list's line; the patient's given name alone in a chat after the tagger
-#: read the full name as a clinician's; words of public bodies and streets the surrogates keep, or
-#: drew ("Real", "Principal").
+#: occupation opening a ward list's line; words of public bodies and streets the surrogates keep,
+#: or drew ("Real", "Principal").
 BLIND14_LEAKS = {
     ('cr01_fhir_carmona', '41/4112873'), ('cr01_fhir_carmona', 'España'),
     ('cr02_censo_llerena', 'Conductor de camión'), ('cr03_cda_coria', 'España'),
     ('cr04_vacunacion_ciudadrodrigo', 'ESPAÑA'), ('cr05_laboratorio_sahagun', 'SAHAGÚN'),
     ('cr05_laboratorio_sahagun', 'Sahagún'), ('cr08_baja_daimiel', 'España'),
-    ('cr12_whatsapp_priego', 'Francisco'), ('cr13_dictado_martos', 'alcalá la real'),
+    ('cr13_dictado_martos', 'alcalá la real'),
     ('cr13_dictado_martos', 'calle la fuente de la villa número dieciocho'),
     ('cr13_dictado_martos', 'dos mil diecinueve'), ('cr13_dictado_martos', 'encarni'),
     ('cr13_dictado_martos', 'instituto olivar de la villa'), ('cr13_dictado_martos', 'loli'),
@@ -942,17 +941,16 @@ BLIND14_WORD_LEAKS = {
     ('cr09_farmacovigilancia_almagro', 'Punto'), ('cr09_farmacovigilancia_almagro', 'mayo'),
     ('cr10_lesiones_briviesca', 'María'), ('cr10_lesiones_briviesca', 'Principal'),
     ('cr11_escolar_barbate', 'Atunes'), ('cr12_whatsapp_priego', 'Burruecos'),
-    ('cr12_whatsapp_priego', 'Francisco'), ('cr12_whatsapp_priego', 'Margarita'),
-    ('cr13_dictado_martos', 'carmen'), ('cr13_dictado_martos', 'encarni'), ('cr13_dictado_martos', 'loli'),
-    ('cr13_dictado_martos', 'villa'), ('cr14_transfusion_huescar', '0087'),
-    ('cr14_transfusion_huescar', 'BAZA'), ('cr14_transfusion_huescar', 'Baza'),
-    ('cr14_transfusion_huescar', 'DOLORES'), ('cr14_transfusion_huescar', 'Tejidos'),
-    ('cr15_receta_aguilas', 'Calabardina'), ('cr15_receta_aguilas', 'Región'),
-    ('cr16_oftalmologia_jumilla', 'ALTIPLANO'), ('cr16_oftalmologia_jumilla', 'AMOR'),
-    ('cr16_oftalmologia_jumilla', 'ESC'), ('cr16_oftalmologia_jumilla', 'YECLA'),
-    ('cr17_markdown_monzon', 'Barbastro'), ('cr18_turista_sort', 'Bath'), ('cr18_turista_sort', 'Cold'),
-    ('cr18_turista_sort', 'España'), ('cr18_turista_sort', 'JHN'), ('cr18_turista_sort', 'Ltd'),
-    ('cr18_turista_sort', 'Spain'),
+    ('cr12_whatsapp_priego', 'Margarita'), ('cr13_dictado_martos', 'carmen'),
+    ('cr13_dictado_martos', 'encarni'), ('cr13_dictado_martos', 'loli'), ('cr13_dictado_martos', 'villa'),
+    ('cr14_transfusion_huescar', '0087'), ('cr14_transfusion_huescar', 'BAZA'),
+    ('cr14_transfusion_huescar', 'Baza'), ('cr14_transfusion_huescar', 'DOLORES'),
+    ('cr14_transfusion_huescar', 'Tejidos'), ('cr15_receta_aguilas', 'Calabardina'),
+    ('cr15_receta_aguilas', 'Región'), ('cr16_oftalmologia_jumilla', 'ALTIPLANO'),
+    ('cr16_oftalmologia_jumilla', 'AMOR'), ('cr16_oftalmologia_jumilla', 'ESC'),
+    ('cr16_oftalmologia_jumilla', 'YECLA'), ('cr17_markdown_monzon', 'Barbastro'),
+    ('cr18_turista_sort', 'Bath'), ('cr18_turista_sort', 'Cold'), ('cr18_turista_sort', 'España'),
+    ('cr18_turista_sort', 'JHN'), ('cr18_turista_sort', 'Ltd'), ('cr18_turista_sort', 'Spain'),
 }
 
 
