@@ -15,7 +15,7 @@ Spanish (the ``es`` pack) only: the words are the language's.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import regex
@@ -93,27 +93,36 @@ def read(text: str) -> str | None:
             out.append(_SIGNS.get(word, words[i]))
             i += 1
         return "".join(out) if "@" in out else None
-    out, i, digits = [], 0, 0
-    while i < len(words):
-        word = words[i].lower()
-        if word in _DIGITS or word in _TEENS:
-            value = _DIGITS.get(word) or _TEENS[word]
-        elif word in _TENS:
-            value = _TENS[word] + "0"
-            if i + 2 < len(words) and words[i + 1].lower() == "y" and words[i + 2].lower() in _DIGITS:
-                value = _TENS[word] + _DIGITS[words[i + 2].lower()]
-                i += 2
-        elif word == "letra" and i + 1 < len(words) and words[i + 1].lower() in _ANY_LETTER:
-            value = _ANY_LETTER[words[i + 1].lower()]
-            i += 1
-        elif word in _LETTERS:
-            value = _LETTERS[word]
-        else:
+    lowered = [w.lower() for w in words]
+    out, i = [], 0
+    while i < len(lowered):
+        step = _step(lowered, i)
+        if step is None:
             return None
-        digits += sum(c.isdigit() for c in value)
+        value, i = step
         out.append(value)
-        i += 1
-    return "".join(out) if digits else None
+    characters = "".join(out)
+    return characters if any(c.isdigit() for c in characters) else None
+
+
+def _step(words: Sequence[str], i: int) -> tuple[str, int] | None:
+    """What the (lower-case) words from ``i`` on say first — a digit, a number of two digits
+    ("doce", "cincuenta y cinco"), a letter ("be", "letra ene") — and the index after it; None
+    for a word that says none."""
+    word = words[i]
+    if word in _DIGITS:
+        return _DIGITS[word], i + 1
+    if word in _TEENS:
+        return _TEENS[word], i + 1
+    if word in _TENS:
+        if i + 2 < len(words) and words[i + 1] == "y" and words[i + 2] in _DIGITS:
+            return _TENS[word] + _DIGITS[words[i + 2]], i + 3
+        return _TENS[word] + "0", i + 1
+    if word == "letra" and i + 1 < len(words) and words[i + 1] in _ANY_LETTER:
+        return _ANY_LETTER[words[i + 1]], i + 2
+    if word in _LETTERS:
+        return _LETTERS[word], i + 1
+    return None
 
 
 def speak(characters: str, spoken: str = "") -> str:
@@ -136,41 +145,28 @@ def speak(characters: str, spoken: str = "") -> str:
 
 
 def _runs(text: str) -> Iterable[tuple[int, int, int, bool]]:
-    """Each run of spoken digits and letters: start, end, its digits, whether it has a letter."""
+    """Each run of spoken digits and letters (its words one space or tab apart): start, end, its
+    digits, whether it has a letter."""
     words = list(_WORD.finditer(text))
+    lowered = [w.group().lower() for w in words]
     i = 0
     while i < len(words):
-        start = i
+        start = j = i
         digits, letters, end = 0, False, -1
-        j = i
         while j < len(words):
-            word = words[j].group().lower()
-            gap = text[words[j - 1].end():words[j].start()] if j > start else " "
-            if gap not in (" ", "\t") and j > start:
+            if j > start and text[words[j - 1].end():words[j].start()] not in (" ", "\t"):
                 break
-            if word in _DIGITS or word in _TEENS:
-                digits += 1 if word in _DIGITS else 2
-                end = j
-            elif word in _TENS:
-                digits += 2
-                end = j
-                if (j + 2 < len(words) and words[j + 1].group().lower() == "y"
-                        and words[j + 2].group().lower() in _DIGITS):
-                    j += 2
-                    end = j
-            elif word == "letra" and j + 1 < len(words) and words[j + 1].group().lower() in _ANY_LETTER:
-                j += 1
-                letters, end = True, j
-            elif word in _LETTERS:
-                letters = True
-                end = j
-            else:
+            step = _step(lowered, j)
+            if step is None:
                 break
-            j += 1
+            value, j = step
+            digits += sum(c.isdigit() for c in value)
+            letters = letters or any(c.isalpha() for c in value)
+            end = j - 1
         if end >= start and digits:
             # a run starts and ends at a digit or a letter named as one, never at "un"/"una"
             first = start
-            while first < end and words[first].group().lower() in ("un", "una"):
+            while first < end and lowered[first] in ("un", "una"):
                 first += 1
             yield words[first].start(), words[end].end(), digits, letters
         i = max(j, i + 1)

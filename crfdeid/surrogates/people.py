@@ -457,7 +457,7 @@ class PeopleGenerator:
         patient = self.patient_sex(text, spans, state.folded)
         occurrences: list[Occurrence] = []
         people: list[Person] = []
-        mentions: list = []
+        named: list[tuple[int, list, str, str]] = []  # (start, classified, label, text) per mention
         evidence: dict[tuple[str, ...], Counter] = {}
         for start, end, label in spans:
             if label not in PERSON_LABELS and label != "FAMILIARES_SUJETO_ASISTENCIA":
@@ -468,20 +468,19 @@ class PeopleGenerator:
             ):
                 continue
             classified = self.read(state, start, span_text)
-            mentions.append((start, classified, label, span_text))
+            named.append((start, classified, label, span_text))
         # a note of several patients (a ward list, an appointment list) says no one sex of "the
         # patient": each name's own evidence decides ("GARCÍA-CARRASCO MERINO, JOSÉ IGNACIO
         # 78 / V" in a list of women had become "JULIA NURIA")
-        firsts = {key[0] for _, c, label, _ in mentions
-                  if label == PATIENT_LABEL and (key := self.given_key(c))}
+        firsts = {key[0] for _, c, label, _ in named if label == PATIENT_LABEL and (key := self.given_key(c))}
         note_patient = patient if len(firsts) <= 1 else None
-        for start, classified, label, span_text in mentions:
+        for start, classified, label, span_text in named:
             key = self.given_key(classified)
             if key:
                 evidence.setdefault(key, Counter()).update(
                     self.sex_evidence(text, start, span_text, label, classified, note_patient)
                 )
-        mentions = [(start, classified) for start, classified, _, _ in mentions]
+        mentions = [(start, classified) for start, classified, _, _ in named]
         # every mention of a person takes the person's sex, read from all of them at once
         state.people_sex = {key: self.decide(votes) for key, votes in evidence.items()}
         split = self.two_roles(text, mentions)
