@@ -41,7 +41,7 @@ _TAG = regex.compile(
 _ATTR = regex.compile(
     r"""(?:[\w.-]+:)?(?P<name>[A-Za-z][\w.-]*)\s*=\s*(?P<q>["'])(?P<value>[^"'<>]*)(?P=q)""")
 #: A title before a name written whole in ``<name>`` ("Dr. Adolfo Caballero Pulido").
-_TITLE = regex.compile(r"(?i)(?:(?:dr|dra|d|dña|dª|sr|sra|srta|prof|profa)\.?\s+)+")
+TITLE = regex.compile(r"(?i)(?:(?:dr|dra|d|dña|dª|sr|sra|srta|prof|profa)\.?\s+)+")
 #: A telecom's scheme, and the category of what follows it.
 _TELECOM = {"tel": "phone", "fax": "fax", "mailto": "email", "http": "url", "https": "url"}
 #: Elements whose ``value`` is a point in time.
@@ -76,13 +76,13 @@ _NEVER_PHI = frozenset({
 })
 #: Elements whose ids are codes of the standard, not of a person (a template, the type).
 _NOT_IDS = frozenset({"typeId", "templateId", "setId", "code", "value"})
-_HOSPITAL = regex.compile(
+HOSPITAL = regex.compile(
     r"(?i)\b(?:hospital|hosp\.|complejo\s+hospitalario|cl[íi]nica|policl[íi]nica|sanatorio)")
-_HEALTH_CENTRE = regex.compile(
+HEALTH_CENTRE = regex.compile(
     r"(?i)\b(?:centro\s+de\s+salud|c\.\s?s\.|consultorio|ambulatorio|centre\s+d'atenci[óo]|cap\b)")
-_INSURANCE = regex.compile(
-    r"(?i)cip|tsi|tis|nuss|nass|sip|seg(?:uridad)?[\s_-]?social|aseg|tarjeta|card|insur")
-_LICENCE = regex.compile(r"(?i)coleg|licen|ncol|n[º°]?\s*col")
+INSURANCE = regex.compile(
+    r"(?i)cip|tsi|tis|nuss|nass|nuhsa|sip|seg(?:uridad)?[\s_-]?social|aseg|tarjeta|card|insur")
+LICENCE = regex.compile(r"(?i)coleg|licen|ncol|n[º°]?\s*col")
 #: Where an organisation's name parts ("Servicio Extremeño de Salud - Área de Salud de Coria").
 _SPLIT = regex.compile(r"\s+-\s+|\s*[;|]\s*")
 
@@ -185,7 +185,7 @@ class CdaDocument(LabelledStep):
             category = _name_category(text[start:end], stack)
             if category in ("person_patient", "person_clinician", "person_relative"):
                 raw = text[start:end]
-                title = _TITLE.match(text, start + len(raw) - len(raw.lstrip()), end)
+                title = TITLE.match(text, start + len(raw) - len(raw.lstrip()), end)
                 if title is not None:
                     start = title.end()
         if category is None:
@@ -203,7 +203,7 @@ class CdaDocument(LabelledStep):
             while b > a and text[b - 1].isspace():
                 b -= 1
             if a < b and any(c.isalnum() for c in text[a:b]):
-                found.append((a, b, category if category not in _ORG_KINDS else _organisation(text[a:b])))
+                found.append((a, b, category if category not in _ORG_KINDS else organisation_kind(text[a:b])))
 
 
 _ORG_KINDS = frozenset({"hospital", "health_centre", "organisation"})
@@ -213,17 +213,18 @@ def _name_category(value: str, stack: list[str]) -> str | None:
     """Whose name: the nearest participant or organisation element around it."""
     for element in reversed(stack[:-1]):
         if element in _ORGANISATIONS:
-            return _organisation(value)
+            return organisation_kind(value)
         category = _PERSON.get(element)
         if category is not None:
             return category
     return None
 
 
-def _organisation(value: str) -> str:
-    if _HOSPITAL.search(value):
+def organisation_kind(value: str) -> str:
+    """A hospital, a health centre or another organisation, by the words of its name."""
+    if HOSPITAL.search(value):
         return "hospital"
-    if _HEALTH_CENTRE.search(value):
+    if HEALTH_CENTRE.search(value):
         return "health_centre"
     return "organisation"
 
@@ -236,13 +237,13 @@ def _id_category(root: str, stack: list[str]) -> str:
     """An identifier's category by the participant it belongs to and what its root says."""
     for element in reversed(stack):
         if element in ("patientRole", "patient"):
-            return "id_insurance" if _INSURANCE.search(root) else "id_patient"
+            return "id_insurance" if INSURANCE.search(root) else "id_patient"
         if element in ("encompassingEncounter", "encounter"):
             return "id_case"
         if element in _ORGANISATIONS:
             return "id_other"
         if _PERSON.get(element) == "person_clinician":
-            return "id_licence" if _LICENCE.search(root) else "id_employee"
+            return "id_licence" if LICENCE.search(root) else "id_employee"
         if _PERSON.get(element) == "person_relative":
             return "id_other"
     return "id_case"  # the document's own id, a set's: the episode it reports

@@ -189,7 +189,13 @@ def _separators(chars: str) -> bool:
 
 def is_timestamp(value: str) -> bool:
     """Is ``value`` a whole HL7 timestamp of a real date?"""
-    found = _TIMESTAMP.fullmatch(value.strip())
+    return is_whole_date(_TIMESTAMP, value.strip())
+
+
+def is_whole_date(pattern: regex.Pattern, value: str) -> bool:
+    """Does ``pattern`` (year, month and day its first three groups) match all of ``value``,
+    and is that day in the calendar?"""
+    found = pattern.fullmatch(value)
     if found is None:
         return False
     try:

@@ -222,9 +222,12 @@ class CalendarName:
 
     @property
     def regional_keys(self) -> frozenset[str]:
-        """The folded forms only a region writes the month with (not its name)."""
+        """The folded forms only a region writes the month with (not its name, nor a form the
+        name begins with: English "May" is the standard's "may" too)."""
         standard = {fold(f).rstrip(".") for r, _, f in self.forms if not r} | {fold(self.name)}
-        return frozenset(fold(f).rstrip(".") for r, _, f in self.forms if r) - standard
+        name = fold(self.name)
+        regional = {fold(f).rstrip(".") for r, _, f in self.forms if r}
+        return frozenset(key for key in regional if not name.startswith(key)) - standard
 
     def written(self, style: str, region: str = "") -> str:
         """The month in a style of ``MONTH_STYLES``, the region's form where it has one; the

@@ -37,6 +37,8 @@ from .cda import CdaDocument, with_cda
 from .dicom_header import CATEGORIES as DICOM_CATEGORIES
 from .dicom_header import DicomHeader, with_dicom_header
 from .errors import CrfdeidError
+from .fhir import CATEGORIES as FHIR_CATEGORIES
+from .fhir import FhirResource, with_fhir
 from .heap import collector_paused
 from .hl7 import CATEGORIES as HL7_CATEGORIES
 from .hl7 import Hl7Fields, with_hl7_fields
@@ -112,7 +114,8 @@ class Completion:
     (``crfdeid.spoken``), the cells of a table's column whose header names an
     identifier (``crfdeid.table_columns``), and the fields of an HL7 v2 message
     (``crfdeid.hl7``), a DICOM header's values (``crfdeid.dicom_header``) and an HL7 CDA
-    document's header (``crfdeid.cda``): last, a structure overrules what was read into it."""
+    document's header (``crfdeid.cda``) and a FHIR resource's elements (``crfdeid.fhir``): last,
+    a structure overrules what was read into it."""
 
     scheme: Scheme
     clinical: frozenset[str]
@@ -125,6 +128,7 @@ class Completion:
     dicom: DicomHeader | None = None
     cda: CdaDocument | None = None
     spoken: SpokenNumbers | None = None
+    fhir: FhirResource | None = None
 
     def __call__(self, text: str, spans: list[Span]) -> list[Span]:
         if self.form is not None:
@@ -137,7 +141,8 @@ class Completion:
         spans = with_table_columns(text, spans, self.table_columns)
         spans = with_hl7_fields(text, spans, self.hl7)
         spans = with_dicom_header(text, spans, self.dicom)
-        return with_cda(text, spans, self.cda)
+        spans = with_cda(text, spans, self.cda)
+        return with_fhir(text, spans, self.fhir)
 
 
 def merge_detected(policy: MergePolicy, crf_spans: list[Span], rule_spans: Iterable[Span]) -> list[Span]:
@@ -262,8 +267,9 @@ class Pipeline:
         cda = CdaDocument.for_scheme({c: self.scheme.label_for(c) for c in CDA_CATEGORIES})
         spoken = SpokenNumbers.for_language(self._pack.language if self._pack else None,
                                             {c: self.scheme.label_for(c) for c in SPOKEN_CATEGORIES})
+        fhir = FhirResource.for_scheme({c: self.scheme.label_for(c) for c in FHIR_CATEGORIES})
         return Completion(self.scheme, clinical, lone, SpanForm.for_pack(self.scheme, self._pack), places,
-                          professions, columns, hl7, dicom, cda, spoken)
+                          professions, columns, hl7, dicom, cda, spoken, fhir)
 
     @cached_property
     def _pack(self) -> LanguagePack | None:

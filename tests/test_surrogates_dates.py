@@ -260,11 +260,27 @@ def test_an_english_date_shifts_into_an_english_month_and_a_spanish_one_stays_sp
             "Flight home on July 16, 2025. Ingresó el 23-may-2019.")
     items = [("FECHAS", "23 March 1996"), ("FECHAS", "23 de marzo de 1996"), ("FECHAS", "July 16, 2025"),
              ("FECHAS", "23-may-2019")]
-    # May has no English form: Spanish writes "may" too (a shifted English date in May reads "Mayo")
-    english = "January|February|March|April|Mayo|June|July|August|September|October|November|December"
+    # "May" is English only in a note that writes other English months (Spanish writes "may" too)
+    english = "January|February|March|April|May|June|July|August|September|October|November|December"
     for seed in range(6):
         born_en, born_es, flight, admitted = new_texts(run(text, *items, seed=seed))
         day, month, year = born_en.split()
         assert re.fullmatch(english, month) and born_es.startswith(f"{day} de ") and born_es.endswith(year)
         assert re.fullmatch(rf"(?:{english}) \d{{1,2}}, \d{{4}}", flight), flight
         assert re.fullmatch(r"\d{2}-[a-z]{3}-\d{4}", admitted), admitted  # "12-oct-2017", not "october"
+
+
+def test_may_is_english_in_an_english_note_and_the_spanish_abbreviation_in_a_spanish_one():
+    # "discharged on 14 May 2025" beside "3 March 2025" had become "1 Feb 2023"; "14-May-2024"
+    # in a Spanish note must not become "01-February-2022"
+    english = "January|February|March|April|May|June|July|August|September|October|November|December"
+    text = "Admitted on 3 March 2025 and discharged on 14 May 2025."
+    spanish = "Ingreso el 3 de mayo de 2024; alta el 14-may-2024 (14-May-2024 en el volante)."
+    for seed in range(6):
+        _, discharged = new_texts(run(text, ("FECHAS", "3 March 2025"), ("FECHAS", "14 May 2025"),
+                                      seed=seed))
+        assert re.fullmatch(rf"\d{{1,2}} (?:{english}) \d{{4}}", discharged), discharged
+        _, lower, title = new_texts(run(spanish, ("FECHAS", "3 de mayo de 2024"), ("FECHAS", "14-may-2024"),
+                                        ("FECHAS", "14-May-2024"), seed=seed))
+        assert re.fullmatch(r"\d{2}-[a-z]{3}-\d{4}", lower), lower
+        assert re.fullmatch(r"\d{2}-[A-Z][a-z]{2}-\d{4}", title) and title[3:6] == lower[3:6].title(), title

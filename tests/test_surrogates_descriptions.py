@@ -98,3 +98,21 @@ def test_one_capitalised_word_of_the_language_is_kept_unless_a_name(text, kept):
     assert surrogate.kept == kept
     if not kept:
         assert surrogate.text != text
+
+
+def test_a_carers_name_filed_as_another_subject_gets_a_name_and_keeps_it_everywhere():
+    # a FHIR contact whose relationship is "cuidadora" (crfdeid.fhir) and the narrative's bare
+    # "Nicoleta" (a person's span): the name had become "un dato personal" in the contact
+    text = ("Contacto (cuidadora): Nicoleta Dumitrescu, 632 90 41 18. Vive con una cuidadora "
+            "rumana, Nicoleta, de lunes a viernes. Vecina: Paquita Cortés Ruiz.")
+    result = run(text, ("OTROS_SUJETO_ASISTENCIA", "Nicoleta Dumitrescu"),
+                 ("NOMBRE_PERSONAL_SANITARIO", "Nicoleta"),
+                 ("OTROS_SUJETO_ASISTENCIA", "Paquita Cortés Ruiz"))
+    carer, bare, neighbour = new_texts(result)
+    assert DATA.neutral["description"] not in result.text
+    assert carer.split()[0] == bare and bare != "Nicoleta" and "Dumitrescu" not in carer
+    assert len(neighbour.split()) == 3 and "Paquita" not in neighbour and "Cortés" not in neighbour
+    assert all(w[:1].isupper() for w in (carer + " " + neighbour).split())
+    # a description is no name: still generalised or kept
+    assert not REG["OTROS_SUJETO_ASISTENCIA"].people.is_name("síndrome de Down")
+    assert not REG["OTROS_SUJETO_ASISTENCIA"].people.is_name("Hijo Predilecto de Guadix")

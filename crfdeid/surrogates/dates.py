@@ -51,6 +51,13 @@ PIVOT = 30
 REFERENCE_YEAR = 2000  # a leap year: "29 de febrero" without a year still has a date
 
 
+def _counts(form_region: str, written: str, note_region: str) -> bool:
+    """Does a region's month form, as ``written``, say the date is in that region's language?
+    An English one only capitalised, in a note that writes English months (``note_region``):
+    "May" is Spanish's short form too, and any other English month makes a note English."""
+    return form_region != _ENGLISH or (written.istitle() and note_region == _ENGLISH)
+
+
 @dataclass
 class Part:
     start: int
@@ -94,10 +101,13 @@ class DateGenerator:
         self.styled = any(r == "" and style != "name" for m in data.pack.months for r, style, _ in m.forms)
         #: the regions that elide their "of" before a month ("d'octubre"): region -> (full, elided)
         self.elision = data.pack.month_elision
-        #: a region's own month spellings (letters, case folded, not the standard's) -> region
+        #: a region's own month spellings (letters, case folded, not the standard's) -> region;
+        #: a form the standard's name begins with is its abbreviation too and says no region
+        #: (English "May" is Spanish "may": "14-may-2024" had made a Spanish note English)
         standard = {f.rstrip(".").casefold() for m in data.pack.months for r, _, f in m.forms if not r}
         self.regional = {f.rstrip(".").casefold(): r for m in data.pack.months for r, _, f in m.forms
-                         if r and f.rstrip(".").casefold() not in standard}
+                         if r and f.rstrip(".").casefold() not in standard
+                         and not fold(m.name).startswith(fold(f).rstrip("."))}
         #: the pack's readings of two numbers (``date_readings``: day_month, month_year) -> separators
         self.readings = data.date_readings
 
@@ -247,8 +257,7 @@ class DateGenerator:
         folded = fold(part.text).rstrip(".")
         if folded != fold(old.name):
             return next(((r, style) for r, style, form in old.forms
-                         if r and fold(form).rstrip(".") == folded
-                         and (r != _ENGLISH or part.text.istitle())), None)
+                         if r and fold(form).rstrip(".") == folded and _counts(r, part.text, region)), None)
         before = text[: part.start].casefold().replace("’", "'")
         region = next((r for r, (_, elided) in self.elision.items() if before.endswith(elided.casefold())),
                       region)
@@ -283,18 +292,22 @@ class DateGenerator:
         dot = part.text[len(written) :]
         old = self.data.pack.month(written)
         target = self.data.pack.months[new.month - 1]
-        style, own = self.month_style(written, bool(dot), old)
+        style, own = self.month_style(written, bool(dot), old, region)
         word = target.written(style, own or region)
         return match_case(written, word) + (dot if style == "name" else "")
 
     @staticmethod
-    def month_style(written: str, dotted: bool, month: CalendarName | None) -> tuple[str, str]:
+    def month_style(
+        written: str, dotted: bool, month: CalendarName | None, region: str = ""
+    ) -> tuple[str, str]:
         """(style, region) of a month as written: the style and region of the pack's form with
-        its letters (the standard forms first), else the full name, or by its dot "abbreviated"
-        and without one "short"."""
+        its letters (the standard forms first; an English one only in an English note: "May"
+        there is the full name, in a Spanish note the short form), else the full name, or by
+        its dot "abbreviated" and without one "short"."""
         letters = written.casefold()
         forms = sorted(month.forms if month is not None else (), key=lambda f: f[0] != "")
-        region = next((r for r, _, form in forms if form.rstrip(".").casefold() == letters), "")
+        region = next((r for r, _, form in forms
+                       if form.rstrip(".").casefold() == letters and _counts(r, written, region)), "")
         if (month is not None and fold(written) == fold(month.name)) or any(
                 form.casefold() == letters for r, style, form in forms if style == "name" and r == region):
             return "name", region

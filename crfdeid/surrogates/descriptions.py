@@ -9,7 +9,8 @@ another profession of the same gender (the profession generator), a description 
 no one on its own (marital status, an age group, ethnicity words, a place among siblings — the
 pack's ``descriptions_kept`` words) is kept, a described mark keeps its head word alone (the
 pack's ``description_heads``: "tatuaje tribal maorí que cubre el hombro derecho" -> "tatuaje"),
-and anything else (a weapon) is generalised to the pack's neutral phrase. A title annotated apart
+a person's name (a carer, a neighbour) gets a name as people do, and anything else (a weapon)
+is generalised to the pack's neutral phrase. A title annotated apart
 from its name ("Dr. med.", "OA Dr.", "Prim. Univ.-Prof. Dr.": every word an honorific of the pack)
 identifies no one and is kept as well. The audit note says which.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from .base import LETTERS, DocumentState, Surrogate, fold
 from .data import SurrogateData
+from .people import PeopleGenerator
 from .places import CountryGenerator
 from .professions import ProfessionGenerator
 
@@ -53,8 +55,9 @@ class DescriptionGenerator:
     phase = 2
 
     def __init__(self, data: SurrogateData, countries: CountryGenerator,
-                 professions: ProfessionGenerator) -> None:
+                 professions: ProfessionGenerator, people: PeopleGenerator | None = None) -> None:
         self.data = data
+        self.people = people
         self.countries = countries
         self.professions = professions
         self.kept_words = data.descriptions_kept
@@ -66,13 +69,15 @@ class DescriptionGenerator:
         return "description"
 
     def kind(self, text: str) -> str:
-        """``nationality``, ``profession``, ``title``, ``kept``, ``with nationality`` or
+        """``name``, ``nationality``, ``profession``, ``title``, ``kept``, ``with nationality`` or
         ``generalised``."""
         stripped = text.strip()
         key = fold(stripped)
         data = self.data
         if is_title(stripped, self.titles):
             return "title"
+        if self.people is not None and self.people.is_name(stripped):
+            return "name"
         if key in data.nationality_forms or key in data.home_words or self.countries.home(stripped):
             return "nationality"
         if self.profession_prefix(stripped) is not None:
@@ -122,6 +127,11 @@ class DescriptionGenerator:
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         kind = self.kind(text)
+        if kind == "name":  # a carer's, a neighbour's: one surrogate with the note's other mentions
+            assert self.people is not None
+            surrogate = self.people.generate(text, "NOMBRE_PERSONAL_SANITARIO", start, state)
+            return Surrogate(surrogate.text, note=f"a name: {surrogate.note}".rstrip(": "),
+                             fallback=surrogate.fallback, kept=surrogate.kept)
         if kind == "nationality":
             return self.countries.generate(text, "PAIS", start, state)
         if kind == "profession":

@@ -27,6 +27,10 @@ from .scan import WordLed
 
 PERSON_LABELS = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO")
 PATIENT_LABEL = "NOMBRE_SUJETO_ASISTENCIA"
+#: Someone else around the patient (a carer, a neighbour): a name there is a person's name.
+OTHER_LABEL = "OTROS_SUJETO_ASISTENCIA"
+#: The longest name read under ``OTHER_LABEL``, in words.
+OTHER_NAME_WORDS = 5
 SEX_LABEL = "SEXO_SUJETO_ASISTENCIA"
 _WORD = LETTERS
 #: The last word of a text, maybe a comma or a colon after it, then spaces.
@@ -375,6 +379,22 @@ class PeopleGenerator:
             out.append((s, e, word, kind))
         return out
 
+    def is_name(self, text: str) -> bool:
+        """Is ``text`` a person's name written out ("Nicoleta Dumitrescu", "Paquita Cortés"):
+        a few capitalised words (particles between them), the first a given name of the
+        tables ("Hijo Predilecto de Guadix" is none, though Guadix is a surname)? What a carer
+        or a neighbour filed as another subject is called by (it had become "un dato personal"
+        in a FHIR contact's name)."""
+        found = words(text)
+        if not found or len(found) > OTHER_NAME_WORDS:
+            return False
+        particles = self.data.name_particles
+        named = [w for _, _, w in found if fold(w) not in particles]
+        if not named or any(not w[:1].isupper() for w in named):
+            return False
+        named = [fold(w) for w in named]
+        return named[0] in self.data.given
+
     def read(self, state: DocumentState, start: int, span_text: str) -> list[tuple[int, int, str, str]]:
         """``classify`` of a span of the note, read once: ``prepare``, ``generate``, kinship words
         and tags read each name span again."""
@@ -460,9 +480,11 @@ class PeopleGenerator:
         named: list[tuple[int, list, str, str]] = []  # (start, classified, label, text) per mention
         evidence: dict[tuple[str, ...], Counter] = {}
         for start, end, label in spans:
+            span_text = text[start:end]
+            if label == OTHER_LABEL and self.is_name(span_text):
+                label = "NOMBRE_PERSONAL_SANITARIO"  # a carer's name, read with everyone's
             if label not in PERSON_LABELS and label != "FAMILIARES_SUJETO_ASISTENCIA":
                 continue
-            span_text = text[start:end]
             if label == "FAMILIARES_SUJETO_ASISTENCIA" and not any(
                 w[0].isupper() and self.data.pack.kinship_term(w) is None for _, _, w in words(span_text)
             ):

@@ -76,10 +76,11 @@ _PAIR_GAP = re.compile(r"\s*[(,/.^-]\s*|\s+")  # "^": an HL7 address's component
 
 #: What may stand between a town and its province besides postal codes: punctuation, line
 #: breaks, markup and the fields' names ("Coria (10800), Cáceres", "Localidad: Coria / CP:
-#: 10800 / Provincia: Cáceres", "<city>Coria</city> <postalCode>…"), never a sentence's words.
+#: 10800 / Provincia: Cáceres", "<city>Coria</city> <postalCode>…", a FHIR address's
+#: ``"city": "Carmona", "district": "Sevilla"``), never a sentence's words.
 _FIELD_GAP = re.compile(
-    r"(?:\s|[,;:()/.\-^|*#>]|<[^<>\n]*>|(?i:c\.?\s?p\.?|c[óo]digo\s+postal|provincia|prov\.|municipio"
-    r"|localidad|poblaci[óo]n|estado|state|city|postal\s?code|postcode|zip))*")
+    r"(?:\s|[,;:()/.\-^|*#>\"']|<[^<>\n]*>|(?i:c\.?\s?p\.?|c[óo]digo\s+postal|provincia|prov\.|municipio"
+    r"|localidad|poblaci[óo]n|estado|state|city|postal\s?code|postcode|zip|district|county))*")
 
 #: What a birthplace follows ("natural de", "originario de la región de", "nacida en").
 _ORIGIN_BEFORE = re.compile(
