@@ -23,13 +23,12 @@ is prose, left to the tagger and the rules.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 import regex
 
 from .hl7 import is_timestamp
-from .merge import LabelledStep, with_found
+from .merge import LabelledStep
 from .types import Span
 
 #: Where a detected span carries it (``Span.source``).
@@ -247,13 +246,3 @@ def _id_category(root: str, stack: list[str]) -> str:
         if _PERSON.get(element) == "person_relative":
             return "id_other"
     return "id_case"  # the document's own id, a set's: the episode it reports
-
-
-def with_cda(text: str, spans: Iterable[Span], step: CdaDocument | None) -> list[Span]:
-    """``spans`` with the header values ``step`` labels; a detected span overlapping one, or
-    the markup, gives way."""
-    spans = list(spans)
-    if step is None:
-        return spans
-    found, blocked = step.read(text)
-    return with_found(spans, found, blocked)

@@ -34,21 +34,19 @@ rules, its XHTML tags blocked as markup.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import regex
 
 from .cda import INSURANCE, LICENCE, TITLE, organisation_kind
 from .hl7 import is_whole_date
-from .merge import LabelledStep, with_found
+from .json_offsets import JsonArray, JsonObject, JsonParser, JsonString, items, strings, texts
+from .merge import LabelledStep
 from .types import Span
 
 #: Where a detected span carries it (``Span.source``).
 SOURCE = "fhir"
-#: The JSON's tokens: a string (its content in group ``s``), punctuation, a literal.
-_TOKEN = regex.compile(
-    r'\s*+(?:"(?P<s>(?:[^"\\\n]|\\.)*+)"|(?P<p>[{}\[\]:,])|(?P<l>-?\d[\d.eE+-]*+|true|false|null))')
 #: A FHIR date, date-time or instant (``1957-06-29``, ``2025-03-14T09:20:00+01:00``).
 _DATE = regex.compile(
     r"((?:1[89]|20)\d{2})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?")
@@ -96,8 +94,6 @@ _ADDRESS = {"line": "street", "text": "street", "city": "town", "district": "reg
             "postalCode": "postal_code", "country": "country"}
 #: An XHTML tag inside a narrative.
 _MARKUP = regex.compile(r"<[^<>]*>")
-#: Deeper than this, the JSON is no resource: reading stops.
-_MAX_DEPTH = 100
 
 #: Every category the step can give a span.
 CATEGORIES = (
@@ -109,129 +105,6 @@ CATEGORIES = (
 
 
 @dataclass
-class _Str:
-    """A JSON string: its content's offsets in the text."""
-
-    start: int
-    end: int
-    text: str
-
-
-@dataclass
-class _Obj:
-    items: list[tuple[_Str, object]] = field(default_factory=list)
-
-    def get(self, key: str) -> object:
-        for k, v in self.items:
-            if k.text == key:
-                return v
-        return None
-
-    def string(self, key: str) -> str:
-        value = self.get(key)
-        return value.text if isinstance(value, _Str) else ""
-
-
-@dataclass
-class _Arr:
-    items: list[object] = field(default_factory=list)
-
-
-class _Parser:
-    """JSON with the offsets of its strings, read as far as it goes (a cut-off export is
-    closed where it stops)."""
-
-    def __init__(self, text: str, start: int) -> None:
-        self.text, self.at = text, start
-        self.keys: list[_Str] = []
-        self.punctuation: list[tuple[int, int]] = []
-
-    def _next(self) -> regex.Match | None:
-        found = _TOKEN.match(self.text, self.at)
-        if found is not None:
-            self.at = found.end()
-        return found
-
-    def value(self, depth: int = 0) -> object:
-        token = self._next()
-        if token is None or depth > _MAX_DEPTH:
-            raise ValueError
-        if token["s"] is not None:
-            return _Str(token.start("s"), token.end("s"), token["s"])
-        if token["l"] is not None:
-            return None
-        self.punctuation.append((token.start("p"), token.end("p")))
-        if token["p"] == "{":
-            obj = _Obj()
-            while True:
-                key = self._next()
-                if key is None:
-                    return obj
-                if key["p"] is not None:
-                    self.punctuation.append((key.start("p"), key.end("p")))
-                    if key["p"] == "}":
-                        return obj
-                    if key["p"] == ",":
-                        continue
-                    raise ValueError
-                if key["s"] is None:
-                    raise ValueError
-                name = _Str(key.start("s"), key.end("s"), key["s"])
-                self.keys.append(_Str(key.start(), key.end(), key["s"]))
-                colon = self._next()
-                if colon is None or colon["p"] != ":":
-                    return obj
-                self.punctuation.append((colon.start("p"), colon.end("p")))
-                try:
-                    obj.items.append((name, self.value(depth + 1)))
-                except ValueError:
-                    return obj
-        if token["p"] == "[":
-            arr = _Arr()
-            while True:
-                mark = self.at
-                token = self._next()
-                if token is None:
-                    return arr
-                if token["p"] in ("]", ","):
-                    self.punctuation.append((token.start("p"), token.end("p")))
-                    if token["p"] == "]":
-                        return arr
-                    continue
-                self.at = mark
-                try:
-                    arr.items.append(self.value(depth + 1))
-                except ValueError:
-                    return arr
-        raise ValueError
-
-
-def _items(value: object) -> Iterator[object]:
-    """A value that may be one element or an array of them, element by element."""
-    if isinstance(value, _Arr):
-        yield from value.items
-    elif value is not None:
-        yield value
-
-
-def _strings(value: object) -> Iterator[_Str]:
-    for item in _items(value):
-        if isinstance(item, _Str):
-            yield item
-
-
-def _texts(value: object) -> str:
-    """Every string under ``value`` (a type's text and its codings), joined."""
-    if isinstance(value, _Str):
-        return value.text
-    if isinstance(value, _Obj):
-        return " ".join(_texts(v) for _, v in value.items)
-    if isinstance(value, _Arr):
-        return " ".join(_texts(v) for v in value.items)
-    return ""
-
-
-@dataclass
 class _Reading:
     """What the walk over one JSON found."""
 
@@ -239,7 +112,7 @@ class _Reading:
     blocked: list[tuple[int, int]] = field(default_factory=list)
     types: dict[str, str] = field(default_factory=dict)  # "Patient/pat-1", fullUrl -> resourceType
 
-    def add(self, value: _Str, category: str | None, strip_title: bool = False) -> None:
+    def add(self, value: JsonString, category: str | None, strip_title: bool = False) -> None:
         if category is None:
             return
         start, end = value.start, value.end
@@ -290,7 +163,7 @@ def _roots(text: str, reading: _Reading) -> Iterator[object]:
         if start < 0:
             at = key + 1
             continue
-        parser = _Parser(text, start)
+        parser = JsonParser(text, start)
         try:
             root = parser.value()
         except ValueError:
@@ -302,12 +175,12 @@ def _roots(text: str, reading: _Reading) -> Iterator[object]:
 
 
 def _collect_types(node: object, types: dict[str, str]) -> None:
-    if isinstance(node, _Arr):
+    if isinstance(node, JsonArray):
         for item in node.items:
             _collect_types(item, types)
-    elif isinstance(node, _Obj):
+    elif isinstance(node, JsonObject):
         resource = node.get("resource")
-        if isinstance(resource, _Obj):
+        if isinstance(resource, JsonObject):
             kind, full = resource.string("resourceType"), node.string("fullUrl")
             if kind and full:
                 types[full] = kind
@@ -328,23 +201,23 @@ class _Context:
 
 
 def _walk(node: object, reading: _Reading, context: _Context, key: str = "") -> None:
-    if isinstance(node, _Arr):
+    if isinstance(node, JsonArray):
         for item in node.items:
             _walk(item, reading, context, key)
         return
-    if isinstance(node, _Str):
+    if isinstance(node, JsonString):
         value = node.text
         if key in _CODES:
             reading.blocked.append((node.start, node.end))
         elif is_whole_date(_DATE, value) or (_DATE_KEY.search(key) and _PARTIAL_DATE.fullmatch(value)):
             reading.add(node, "date")
         return
-    if not isinstance(node, _Obj):
+    if not isinstance(node, JsonObject):
         return
     kind = node.string("resourceType")
     if kind:
         owner = _PERSON.get(kind, "organisation" if kind in _ORGANISATIONS else "")
-        if kind == "RelatedPerson" and _NOT_KIN.search(_texts(node.get("relationship"))):
+        if kind == "RelatedPerson" and _NOT_KIN.search(texts(node.get("relationship"))):
             owner = "other"
         context = _Context(kind, owner, kind == "Patient")
     if _reference(node, reading, key):
@@ -352,45 +225,45 @@ def _walk(node: object, reading: _Reading, context: _Context, key: str = "") -> 
     for name, value in node.items:
         k = name.text
         if k == "identifier":
-            for item in _items(value):
-                if isinstance(item, _Obj):
+            for item in items(value):
+                if isinstance(item, JsonObject):
                     _identifier(item, reading, context)
                     _walk_codes(item, reading)
-        elif k == "serialNumber" and isinstance(value, _Str):
+        elif k == "serialNumber" and isinstance(value, JsonString):
             reading.add(value, "device")
         elif k == "name" and context.owner:
             _name(value, reading, context.owner)
         elif k == "alias" and context.owner == "organisation":
-            for alias in _strings(value):
+            for alias in strings(value):
                 reading.add(alias, organisation_kind(alias.text))
         elif k == "telecom":
-            for item in _items(value):
-                if isinstance(item, _Obj):
+            for item in items(value):
+                if isinstance(item, JsonObject):
                     _telecom(item, reading)
         elif k in ("address", "valueAddress", "birthPlace"):
-            for item in _items(value):
-                if isinstance(item, _Obj):
+            for item in items(value):
+                if isinstance(item, JsonObject):
                     _address(item, reading)
-        elif k == "gender" and context.patient and isinstance(value, _Str):
+        elif k == "gender" and context.patient and isinstance(value, JsonString):
             reading.add(value, "sex")
         elif k == "contact" and context.resource == "Patient":
-            for item in _items(value):
-                if isinstance(item, _Obj):
-                    kin = not _NOT_KIN.search(_texts(item.get("relationship")))
+            for item in items(value):
+                if isinstance(item, JsonObject):
+                    kin = not _NOT_KIN.search(texts(item.get("relationship")))
                     owner = "person_relative" if kin else "other"
                     _walk(item, reading, _Context(context.resource, owner, False), k)
         elif k == "extension":
-            for item in _items(value):
-                if isinstance(item, _Obj):
+            for item in items(value):
+                if isinstance(item, JsonObject):
                     _extension(item, reading, context)
-        elif k == "meta" and isinstance(value, _Obj):
+        elif k == "meta" and isinstance(value, JsonObject):
             source = value.get("source")
-            if isinstance(source, _Str) and source.text.startswith(("http://", "https://")):
+            if isinstance(source, JsonString) and source.text.startswith(("http://", "https://")):
                 reading.add(source, "url")
             _walk(value, reading, context, k)
-        elif k == "text" and isinstance(value, _Obj) and isinstance(value.get("div"), _Str):
+        elif k == "text" and isinstance(value, JsonObject) and isinstance(value.get("div"), JsonString):
             div = value.get("div")
-            assert isinstance(div, _Str)
+            assert isinstance(div, JsonString)
             reading.blocked += [(div.start + m.start(), div.start + m.end())
                                 for m in _MARKUP.finditer(div.text)]
             _walk_codes(value, reading)
@@ -398,22 +271,22 @@ def _walk(node: object, reading: _Reading, context: _Context, key: str = "") -> 
             _walk(value, reading, context, k)
 
 
-def _walk_codes(node: _Obj, reading: _Reading) -> None:
+def _walk_codes(node: JsonObject, reading: _Reading) -> None:
     """Block the standard's codes of an element the step read itself."""
     for name, value in node.items:
-        for item in _items(value):
-            if isinstance(item, _Obj):
+        for item in items(value):
+            if isinstance(item, JsonObject):
                 _walk_codes(item, reading)
-            elif isinstance(item, _Str) and name.text in _CODES:
+            elif isinstance(item, JsonString) and name.text in _CODES:
                 reading.blocked.append((item.start, item.end))
 
 
-def _reference(node: _Obj, reading: _Reading, key: str) -> bool:
+def _reference(node: JsonObject, reading: _Reading, key: str) -> bool:
     """A reference (``{"reference": "Practitioner/prac-1", "display": "Dra. …"}``): its
     display by the resource it points to, else by its element. True if ``node`` was one."""
     display = node.get("display")
     target = node.string("reference")
-    if not isinstance(display, _Str) or not (target or (key in _REFERRED and node.get("code") is None
+    if not isinstance(display, JsonString) or not (target or (key in _REFERRED and node.get("code") is None
                                                         and node.get("system") is None)):
         return False
     kind = (reading.types.get(target) or target.split("/", 1)[0]) if target else ""
@@ -425,11 +298,11 @@ def _reference(node: _Obj, reading: _Reading, key: str) -> bool:
     return True
 
 
-def _identifier(item: _Obj, reading: _Reading, context: _Context) -> None:
+def _identifier(item: JsonObject, reading: _Reading, context: _Context) -> None:
     value = item.get("value")
-    if not isinstance(value, _Str):
+    if not isinstance(value, JsonString):
         return
-    kind = " ".join((_texts(item.get("type")), item.string("system")))
+    kind = " ".join((texts(item.get("type")), item.string("system")))
     resource = context.resource
     if context.owner == "person_patient" and context.patient:
         category = "id_insurance" if INSURANCE.search(kind) else "id_patient"
@@ -445,20 +318,20 @@ def _identifier(item: _Obj, reading: _Reading, context: _Context) -> None:
 
 
 def _name(value: object, reading: _Reading, owner: str) -> None:
-    for item in _items(value):
-        if isinstance(item, _Str):
+    for item in items(value):
+        if isinstance(item, JsonString):
             category = organisation_kind(item.text) if owner == "organisation" else owner
             reading.add(item, category, strip_title=owner != "organisation")
-        elif isinstance(item, _Obj) and owner != "organisation":
+        elif isinstance(item, JsonObject) and owner != "organisation":
             for part in ("family", "given", "text"):
-                for piece in _strings(item.get(part)):
+                for piece in strings(item.get(part)):
                     reading.add(piece, owner, strip_title=part == "text")
             _walk_codes(item, reading)
 
 
-def _telecom(item: _Obj, reading: _Reading) -> None:
+def _telecom(item: JsonObject, reading: _Reading) -> None:
     value = item.get("value")
-    if isinstance(value, _Str):
+    if isinstance(value, JsonString):
         category = _TELECOM.get(item.string("system"))
         if category is None and "@" in value.text:
             category = "email"
@@ -466,38 +339,28 @@ def _telecom(item: _Obj, reading: _Reading) -> None:
     _walk_codes(item, reading)
 
 
-def _address(item: _Obj, reading: _Reading) -> None:
+def _address(item: JsonObject, reading: _Reading) -> None:
     for name, value in item.items:
         category = _ADDRESS.get(name.text)
         if category == "street" and name.text == "text" and item.get("line") is not None:
             continue  # the whole address again beside its parts: its parts are read
-        for piece in _strings(value):
+        for piece in strings(value):
             reading.add(piece, category)
     _walk_codes(item, reading)
 
 
-def _extension(item: _Obj, reading: _Reading, context: _Context) -> None:
+def _extension(item: JsonObject, reading: _Reading, context: _Context) -> None:
     url = item.string("url")
     if _OCCUPATION.search(url):
         for name, value in item.items:
             if name.text.startswith("value"):
-                texts = [value] if isinstance(value, _Str) else list(_strings(value.get("text"))) \
-                    if isinstance(value, _Obj) else []
+                texts = [value] if isinstance(value, JsonString) else list(strings(value.get("text"))) \
+                    if isinstance(value, JsonObject) else []
                 for piece in texts:
                     trail = _RETIRED.search(piece.text)
-                    cut = _Str(piece.start, piece.start + trail.start(), piece.text[:trail.start()]) \
+                    cut = JsonString(piece.start, piece.start + trail.start(), piece.text[:trail.start()]) \
                         if trail is not None else piece
                     reading.add(cut, "profession")
         _walk_codes(item, reading)
         return
     _walk(item, reading, context, "extension")
-
-
-def with_fhir(text: str, spans: Iterable[Span], step: FhirResource | None) -> list[Span]:
-    """``spans`` with the resources' values ``step`` labels; a detected span overlapping one,
-    or the JSON's markup, gives way."""
-    spans = list(spans)
-    if step is None:
-        return spans
-    found, blocked = step.read(text)
-    return with_found(spans, found, blocked)

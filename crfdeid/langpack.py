@@ -658,8 +658,8 @@ _SURROGATE_OPTIONAL_MAPS = ("home_country", "country_aliases", "country_display"
                             "hypocoristics", "islands")
 _SURROGATE_OPTIONAL_LISTS = ("name_acronyms", "medical_acronyms", "facility_qualifiers", "national_roads",
                              "streets_not_drawn", "po_boxes", "towns_not_drawn", "feminine_endings",
-                             "patient_name_fields", "clinical_eponyms", "district_kinds", "district_names",
-                             "description_heads", "institutions_regional")
+                             "patient_name_fields", "patient_name_part_fields", "clinical_eponyms",
+                             "district_kinds", "district_names", "description_heads", "institutions_regional")
 _MANIFEST_KEYS = ("language", "name", "version", "rules", "gazetteers", "closed_lists", "lone_names",
                   "lone_places", "lone_professions", "table_columns")
 #: ``lone_professions``: the word lists around an occupation (crfdeid/lone_professions.py).

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import accumulate
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Protocol, Self
 
 from .errors import CrfdeidError
 from .io.text import read_yaml
@@ -220,3 +220,20 @@ def with_found(spans: list[Span], found: list[Span], blocked: Iterable[tuple[int
 
     kept = [s for s in spans if not overlapped(s)]
     return sorted([*kept, *found], key=lambda s: (s.start, s.end, s.label))
+
+
+def with_read(text: str, spans: Iterable[Span], step: Reader | None) -> list[Span]:
+    """``spans`` with the values a structure step reads in ``text`` (a CDA document, a FHIR
+    resource, a machine export); a detected span overlapping one, or the markup the step says
+    no span may touch, gives way."""
+    spans = list(spans)
+    if step is None:
+        return spans
+    found, blocked = step.read(text)
+    return with_found(spans, found, blocked)
+
+
+class Reader(Protocol):
+    """A structure step that reads its spans and the ranges where no span may be."""
+
+    def read(self, text: str) -> tuple[list[Span], list[tuple[int, int]]]: ...

@@ -25,26 +25,32 @@ from __future__ import annotations
 import dataclasses
 import gc
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+import regex
+
 from .acronyms import with_acronyms
 from .cda import CATEGORIES as CDA_CATEGORIES
-from .cda import CdaDocument, with_cda
+from .cda import CdaDocument
 from .dicom_header import CATEGORIES as DICOM_CATEGORIES
 from .dicom_header import DicomHeader, with_dicom_header
 from .errors import CrfdeidError
 from .fhir import CATEGORIES as FHIR_CATEGORIES
-from .fhir import FhirResource, with_fhir
+from .fhir import FhirResource
 from .heap import collector_paused
 from .hl7 import CATEGORIES as HL7_CATEGORIES
 from .hl7 import Hl7Fields, with_hl7_fields
+from .key_values import CATEGORIES as KEY_VALUE_CATEGORIES
+from .key_values import KeyValues
+from .langpack import fold
 from .lone_names import LoneNames, with_lone_names
 from .lone_places import LonePlaces, with_lone_places
 from .lone_professions import LoneProfessions, with_lone_professions
+from .merge import with_read
 from .rules import DEFAULT_TIMEOUT, RuleEngine, RuleTimeout
 from .schemes import DEFAULT_SCHEME, LabelMap, Scheme, dropped_rules_message, load_scheme
 from .span_form import SpanForm
@@ -84,7 +90,7 @@ class NoteCandidates:
     view: TextView | None  # None: the note is its own view
     text: str = ""  # the text detection saw (the view's): where acronyms are looked for
     #: ``Pipeline.completion``: the acronyms and lone names the merged spans imply
-    completed: Callable[[str, list[Span]], list[Span]] | None = None
+    completed: Completion | None = None
 
     def promotable(self) -> list[tuple[str, float]]:
         return self.decoded.promotable()
@@ -94,7 +100,10 @@ class NoteCandidates:
         spans = merge_detected(self.policy, self.decoded.spans(point), self.rule_spans)
         if self.completed is not None:
             spans = self.completed(self.text, spans)
-        return spans if self.view is None else self.view.spans_to_original(spans)
+        if self.view is None:
+            return spans
+        spans = self.view.spans_to_original(spans)
+        return spans if self.completed is None else self.completed.on_original(self.view.original, spans)
 
     def crf_spans(self, point: OperatingPoint | None) -> list[Span]:
         """The tagger's spans alone at ``point`` (what the CRF contributes), sorted."""
@@ -114,8 +123,9 @@ class Completion:
     (``crfdeid.spoken``), the cells of a table's column whose header names an
     identifier (``crfdeid.table_columns``), and the fields of an HL7 v2 message
     (``crfdeid.hl7``), a DICOM header's values (``crfdeid.dicom_header``) and an HL7 CDA
-    document's header (``crfdeid.cda``) and a FHIR resource's elements (``crfdeid.fhir``): last,
-    a structure overrules what was read into it."""
+    document's header (``crfdeid.cda``), a FHIR resource's elements (``crfdeid.fhir``) and a
+    machine export's values by their keys (``crfdeid.key_values``): last, a structure overrules
+    what was read into it."""
 
     scheme: Scheme
     clinical: frozenset[str]
@@ -129,6 +139,7 @@ class Completion:
     cda: CdaDocument | None = None
     spoken: SpokenNumbers | None = None
     fhir: FhirResource | None = None
+    key_values: KeyValues | None = None
 
     def __call__(self, text: str, spans: list[Span]) -> list[Span]:
         if self.form is not None:
@@ -141,8 +152,66 @@ class Completion:
         spans = with_table_columns(text, spans, self.table_columns)
         spans = with_hl7_fields(text, spans, self.hl7)
         spans = with_dicom_header(text, spans, self.dicom)
-        spans = with_cda(text, spans, self.cda)
-        return with_fhir(text, spans, self.fhir)
+        spans = with_read(text, spans, self.cda)
+        spans = with_read(text, spans, self.fhir)
+        return with_read(text, spans, self.key_values)
+
+    def on_original(self, original: str, spans: list[Span]) -> list[Span]:
+        """What only the original text shows, after the spans found on the view are mapped back
+        to it: a table parted by tabs (the view writes a tab as a space, and the fifteenth set's
+        pharmacy export, its columns parted by tabs, had left every record number in clear)."""
+        if "\t" not in original:
+            return spans
+        phones = {label for label in self.scheme.labels if self.scheme.category(label) in ("phone", "fax")}
+        people = {label for label in self.scheme.labels
+                  if (self.scheme.category(label) or "").startswith("person_")}
+        return with_table_columns(original, _cut_at_tabs(original, spans, phones, people, self._common_word),
+                                  self.table_columns)
+
+    def _common_word(self, word: str) -> bool:
+        """A word of the language that no name list holds ("SUSPENDER"; not "Pastor")."""
+        lone = self.lone_names
+        if lone is None:
+            return False
+        folded = fold(word)
+        if folded in lone.names or folded in lone.surnames:
+            return False
+        from .lexicon import lexicon
+
+        try:
+            return lexicon().is_common(word.lower(), lone.language)
+        except ValueError:  # no lexicon for the language
+            return False
+
+
+def _cut_at_tabs(text: str, spans: list[Span], phones: Collection[str] = (), people: Collection[str] = (),
+                 common: Callable[[str], bool] = lambda word: False) -> list[Span]:
+    """A span that runs over a tab (a space in the view) cut into its cells: a tab parts a
+    table's cells ("Dra. Pastor<TAB>SUSPENDER" had been one clinician's name). A cell goes when
+    it cannot be what the label says: of a phone (a label of ``phones``), fewer than six digits
+    (a row of values, "119<TAB>136<TAB>141": glucose by the hour); of a person (``people``),
+    only words of the language no name list holds (``common``: "SUSPENDER", "Bomba")."""
+    out = []
+    for span in spans:
+        if span.fragments or "\t" not in text[span.start:span.end]:
+            out.append(span)
+            continue
+        pieces, at = [], span.start
+        for cut in regex.finditer(r"\s*\t\s*", text[span.start:span.end]):
+            pieces.append((at, span.start + cut.start()))
+            at = span.start + cut.end()
+        pieces.append((at, span.end))
+        for start, end in pieces:
+            cell = text[start:end]
+            if not any(c.isalnum() for c in cell):
+                continue
+            if span.label in phones and sum(c.isdigit() for c in cell) < 6:
+                continue
+            words = regex.findall(r"\p{L}+", cell)
+            if span.label in people and words and all(common(w) for w in words):
+                continue
+            out.append(dataclasses.replace(span, start=start, end=end))
+    return out
 
 
 def merge_detected(policy: MergePolicy, crf_spans: list[Span], rule_spans: Iterable[Span]) -> list[Span]:
@@ -219,9 +288,10 @@ class Pipeline:
         if view.exact:
             return self._run(document)
         found = self._run(view_document(view, document))
+        spans = view.spans_to_original(found.spans)
         return Detection(
             document.id,
-            tuple(view.spans_to_original(found.spans)),
+            tuple(self.completion.on_original(document.text, spans)),
             tuple(map_range_to_original(t, view) for t in found.timeouts),
         )
 
@@ -262,14 +332,17 @@ class Pipeline:
             [self.scheme.label_for(c) for c in ("person_patient", "person_relative")])
         columns = TableColumns.for_pack(self._pack, {c: self.scheme.label_for(c) for c in
                                                      (self._pack.table_columns if self._pack else ())})
+        if columns is not None and lone is not None:
+            columns = columns.with_names(lone.names, lone.surnames)
         hl7 = Hl7Fields.for_scheme({c: self.scheme.label_for(c) for c in HL7_CATEGORIES})
         dicom = DicomHeader.for_scheme({c: self.scheme.label_for(c) for c in DICOM_CATEGORIES})
         cda = CdaDocument.for_scheme({c: self.scheme.label_for(c) for c in CDA_CATEGORIES})
         spoken = SpokenNumbers.for_language(self._pack.language if self._pack else None,
                                             {c: self.scheme.label_for(c) for c in SPOKEN_CATEGORIES})
         fhir = FhirResource.for_scheme({c: self.scheme.label_for(c) for c in FHIR_CATEGORIES})
+        key_values = KeyValues.for_scheme({c: self.scheme.label_for(c) for c in KEY_VALUE_CATEGORIES})
         return Completion(self.scheme, clinical, lone, SpanForm.for_pack(self.scheme, self._pack), places,
-                          professions, columns, hl7, dicom, cda, spoken, fhir)
+                          professions, columns, hl7, dicom, cda, spoken, fhir, key_values)
 
     @cached_property
     def _pack(self) -> LanguagePack | None:

@@ -487,6 +487,11 @@ class SpanForm:
             kind = category.get(span.label)
             if not span.fragments and span.end <= absorbed:
                 continue  # "Lohse" (as a company) of "Ingrid Bauer-Lohse"
+            if not span.fragments and (text[span.start] in _QUOTES or text[span.end - 1] in _QUOTES):
+                unquoted = _unquoted(text, span)
+                if unquoted is None:
+                    continue
+                span = unquoted
             if (kind in ("town", "country") and not span.fragments and self.devotional
                     and (named := self._devotional_place(text, span)) is not None):
                 span, kind = named, category.get(named.label)  # "Estimada María del Pilar:", María a town
@@ -2554,6 +2559,34 @@ def _clock_part(text: str, start: int, end: int) -> bool:
             hour -= 1
         return _TIME.fullmatch(text, hour, end) is not None
     return False
+
+
+#: Quotation marks: a span may hold a quotation whole, never one of its marks alone.
+_QUOTES = frozenset('"“”«»„')
+
+
+def _unquoted(text: str, span: Span) -> Span | None:
+    """The span without a quotation mark at an edge whose partner is not inside it, or without
+    the two marks that wrap it whole: a YAML export's ``name: "Oliver James"`` had become a span
+    '"Oliver James' (None: only marks)."""
+    if span.fragments:
+        return span
+    start, end = span.start, span.end
+    value = text[start:end]
+    pairs = sum(c in _QUOTES for c in value)
+    if pairs == 2 and value[0] in _QUOTES and value[-1] in _QUOTES:
+        start, end, pairs = start + 1, end - 1, 0  # '"Yeyo"': the name, not its marks
+    while start < end and text[start] in _QUOTES and pairs % 2:
+        start, pairs = start + 1, pairs - 1
+    while end > start and text[end - 1] in _QUOTES and pairs % 2:
+        end, pairs = end - 1, pairs - 1
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if not any(c.isalnum() for c in text[start:end]):
+        return None
+    return span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end)
 
 
 def _shrunk(span: Span, start: int, end: int) -> Span | None:

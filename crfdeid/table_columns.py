@@ -29,7 +29,7 @@ Oksana Bondarenko, +34 …") names the person the same way.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import regex
 
@@ -68,6 +68,12 @@ class TableColumns:
     #: the occupation's label: a cell under its header ("Ocupación") is the occupation, up to
     #: where it says where ("tractorista en Agrícola…")
     profession: str | None = None
+    #: a header field of one part of the patient's name (``patient_name_part_fields``, folded:
+    #: "segundo apellido"), and the name tables (folded given names, surnames): a value of one
+    #: capitalised word there is the part when the tables know it
+    part_fields: frozenset[str] = frozenset()
+    given: frozenset[str] = frozenset()
+    surnames: frozenset[str] = frozenset()
 
     @classmethod
     def for_pack(cls, pack: LanguagePack | None, labels: Mapping[str, str | None]) -> TableColumns | None:
@@ -84,8 +90,15 @@ class TableColumns:
         relatives = frozenset(fold(w) for w in pack.table_columns.get("person_relative", ()))
         if not headers:
             return None
+        parts = frozenset(fold(f) for f in (pack.surrogate.get("patient_name_part_fields") or ()))
         return cls(headers, people, fields if patient else frozenset(), patient,
-                   relatives if relative else frozenset(), relative, labels.get("profession"))
+                   relatives if relative else frozenset(), relative, labels.get("profession"),
+                   parts if patient else frozenset())
+
+    def with_names(self, given: frozenset[str], surnames: frozenset[str]) -> TableColumns:
+        """The step with the name tables a field of one name part is checked against (the lone
+        names step's own sets: no second copy)."""
+        return replace(self, given=given, surnames=surnames)
 
     def spans(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """The cells under a header word that hold a digit (a name, under a person's header)
@@ -103,11 +116,24 @@ class TableColumns:
 
         found: list[Span] = []
         names: list[tuple[int, int]] = []
-        if self.fields or self.relative_fields:
-            keys = [*(_KEY_VALUE.finditer(text) if ":" in text else ()),
+        crossing: list[tuple[int, int]] = []
+        if self.fields or self.relative_fields or self.part_fields:
+            keys = [*(_KEY_VALUE.finditer(text) if ":" in text or "..." in text else ()),
                     *(_KEY_SPACED.finditer(text) if "  " in text else ()), *_KEY_ABOVE.finditer(text)]
             for key in keys:
                 field = fold(key["key"].strip())
+                if field in self.part_fields and key.re is _KEY_VALUE:
+                    part = self._name_part(key["value"]) or _name_cell(key["value"])
+                    if part:
+                        begin = key.start("value")
+                        if not held(begin, begin + len(part), self.patient or ""):
+                            names.append((begin, begin + len(part)))
+                            found.append(Span(begin, begin + len(part), self.patient or "", source=SOURCE))
+                            # a person's span over the part and the next field's name ("OLMEDO
+                            # Segundo") gives way: the field says where the name ends
+                            crossing += [(a, b) for a, b, lab in labelled
+                                         if lab in self.people and a < begin + len(part) and b > begin]
+                        continue
                 label = (self.patient if field in self.fields
                          else self.relative if field in self.relative_fields else None)
                 if label is None:
@@ -123,8 +149,9 @@ class TableColumns:
                     names.append((begin, begin + len(name)))
                     found.append(Span(begin, begin + len(name), label, source=SOURCE))
         if "  " not in text and "\t" not in text and ";" not in text and "|" not in text:
-            kept = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in names)]
-            return kept, found
+            kept = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in names)
+                    and (s.start, s.end) not in crossing]
+            return kept + _outside(text, spans, crossing, names), found
         lines = _lines(text)
         i = 0
         while i < len(lines):
@@ -169,8 +196,39 @@ class TableColumns:
                         # "0040" became "4885"): the cell whole, as its column says
                         names.append((begin, end))
                         found.append(Span(begin, end, label, source=SOURCE))
-        kept = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in names)]
-        return kept, found
+        kept = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in names)
+                and (s.start, s.end) not in crossing]
+        return kept + _outside(text, spans, crossing, names), found
+
+    def _name_part(self, value: str) -> str:
+        """A field's value of one capitalised word that the name tables know ("REBOLLO",
+        "AURELIO (en casa le llaman…)"), else ""."""
+        word = value.split("(", 1)[0].strip().rstrip(".,;")
+        if not word or not _NAME_PART.fullmatch(word) or not word[:1].isupper() or _DIGIT.search(word):
+            return ""
+        key = fold(word)
+        return word if key in self.given or key in self.surnames else ""
+
+    def _label_of(self, cell: str) -> str | None:
+        """The label of a header cell: its words a header word, else — for an identifier's
+        column, whose cells must hold a digit — a header word followed by what it is of ("Lote
+        dializador", "Episodio urgencias") or after it ("Monitor n.º serie"): the fifteenth
+        set's dialysis sheet left its lots in clear. A cell a span holds already keeps it (a
+        date under "Fecha episodio" stays a date)."""
+        key = _header_key(cell)
+        label = self.headers.get(key)
+        if label is not None:
+            return label
+        words = key.split()
+        for i in range(len(words) - 1, 0, -1):
+            label = self.headers.get(" ".join(words[:i]))
+            if label is not None and label not in self.people and label != self.profession:
+                return label
+        for i in range(1, len(words)):
+            label = self.headers.get(" ".join(words[i:]))
+            if label is not None and label not in self.people and label != self.profession:
+                return label
+        return None
 
     def _header(self, line: str) -> tuple[list[tuple[int, str, str | None]], str | None] | None:
         """A header line's cells (offset, text, the label of its column or None) and how its
@@ -184,10 +242,42 @@ class TableColumns:
         if any(len(_DIGIT.findall(c)) >= 5 for _, c in cells):
             return None  # a value in it: a form's line laid out in columns ("PACIENTE  PRIETO DEL RÍO,
             # JOSÉ MARÍA  NHC  24-1187340"), whose next lines' keys had been read as names
-        header = [(offset, cell, self.headers.get(_header_key(cell))) for offset, cell in cells]
+        header = [(offset, cell, self._label_of(cell)) for offset, cell in cells]
         if not any(label for _, _, label in header):
             return None
         return header, ("" if delimiter is None and "\t" in line else delimiter)
+
+
+def _outside(text: str, spans: Sequence[Span], crossing: list[tuple[int, int]],
+             names: list[tuple[int, int]]) -> list[Span]:
+    """What a span that ran over a field's name part holds outside the names found, each piece
+    after its field's colon ("Joaquim   Cognoms: Ferrer Mascarell" once "Joaquim" is the Nom
+    field's: "Ferrer Mascarell"); a piece of no letter, or that a found name holds, goes."""
+    out = []
+    for span in spans:
+        if (span.start, span.end) not in crossing:
+            continue
+        at = span.start
+        for a, b in [*sorted(names), (span.end, span.end)]:
+            if b <= at or a > span.end:
+                continue
+            piece_end = min(a, span.end)
+            if piece_end > at:
+                colon = text.rfind(":", at, piece_end)
+                start = colon + 1 if colon >= 0 else at
+                while start < piece_end and not text[start].isalnum():
+                    start += 1
+                end = piece_end
+                while end > start and not text[end - 1].isalnum() and text[end - 1] != ".":
+                    end -= 1
+                # a field's value (after its colon), or the span's own start before any field
+                # ("Segundo" alone, a field's name before its colon, goes)
+                value = colon >= 0 and any(c.isalpha() for c in text[start:end])
+                lead = start == span.start and end > start
+                if (value or lead) and not any(x <= start and end <= y for x, y in names):
+                    out.append(replace(span, start=start, end=end))
+            at = max(at, b)
+    return out
 
 
 def _header_key(cell: str) -> str:
@@ -221,9 +311,10 @@ def _delimited(line: str, delimiter: str) -> list[tuple[int, str]]:
 
 
 #: A header field and its value, up to a column gap or the line's end ("Persona usuaria: MAÍLLO
-#: HERNÁNDEZ, Petra     DNI: …"): the key at a line's start or after a column gap.
+#: HERNÁNDEZ, Petra     DNI: …"): the key at a line's start or after a column gap, a colon or
+#: dot leaders after it ("Nombre ............. AURELIO").
 _KEY_VALUE = regex.compile(
-    r"(?m)(?:^|(?<=[ ]{2}|\t))[ \t]*(?P<key>\p{L}[\p{L} ]{2,30}?)[ \t]*:[ \t]*"
+    r"(?m)(?:^|(?<=[ ]{2}|\t))[ \t]*(?P<key>\p{L}[\p{L} ]{2,30}?)[ \t]*(?::|[ \t]*\.{3,}:?)[ \t]*"
     r"(?P<value>[^\n\t]+?)(?=[ ]{2,}|\t|[ \t]*$)")
 #: A form's field laid out in columns: its name in capitals at a line's start, two spaces or more,
 #: its value ("PACIENTE      PRIETO DEL RÍO, JOSÉ MARÍA      NHC  24-1187340": a lab printout).

@@ -1512,3 +1512,13 @@ def test_a_relatives_name_read_as_a_body_is_the_relative() -> None:
     # a hospital named after people, with no kinship word or title before it, stays a hospital
     text = "Trasladado al Gregorio Marañón para estudio."
     assert _tidied(text, (HOSPITAL, "Gregorio Marañón"), score=0.15) == [(HOSPITAL, "Gregorio Marañón")]
+
+
+def test_a_quotation_mark_is_never_a_spans_edge_alone():
+    # a YAML export's quoted values had become '"Oliver James' and 'Hospital … de Torrevieja"'
+    text = ('  given_name: "Oliver James"\n  name: "Hospital Universitario de Torrevieja"\n'
+            '  nickname: «Yeyo» y el apodo "El Rubio" del pueblo\n')
+    assert _tidied(text, (PATIENT, '"Oliver James'), (HOSPITAL, 'Hospital Universitario de Torrevieja"'),
+                   (PATIENT, "«Yeyo»"), (PATIENT, '"El Rubio"'), score=0.9) == [
+        (PATIENT, "Oliver James"), (HOSPITAL, "Hospital Universitario de Torrevieja"), (PATIENT, "Yeyo"),
+        (PATIENT, "El Rubio")]

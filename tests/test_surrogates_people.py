@@ -567,3 +567,17 @@ def test_a_list_of_patients_takes_each_ones_sex_from_the_name():
         given = new[0].split(", ")[1].split()[0]
         men, women = data.given.get(fold(given), (0, 0))
         assert men > women, (seed, new[0])
+
+
+def test_a_user_name_becomes_another_with_the_surnames_surrogate():
+    # a YAML export's "generated_by: vrocamora" beside "Vanessa Rocamora Ballester" had been
+    # released as it was ("no name token"); a common word under a person's label stays
+    text = 'generated_by: "vrocamora"\nname: "Vanessa Rocamora Ballester"\nrole: el paciente'
+    result = run(text, ("NOMBRE_PERSONAL_SANITARIO", "vrocamora"),
+                 ("NOMBRE_PERSONAL_SANITARIO", "Vanessa Rocamora Ballester"),
+                 ("NOMBRE_PERSONAL_SANITARIO", "paciente"))
+    user, name, word = new_texts(result)
+    surname = name.split()[1]
+    assert user != "vrocamora" and user.isascii() and user.islower()
+    assert user[1:] == unicodedata.normalize("NFKD", surname).encode("ascii", "ignore").decode().lower()
+    assert word == "paciente"

@@ -87,7 +87,8 @@ def test_the_german_pack_names_its_headers() -> None:
 
 
 def test_the_pack_is_checked(tmp_path: Path) -> None:
-    assert_refused(tmp_path, "  vehicle: [matrícula]", [
+    line = '  vehicle: [matrícula, ambulancia, vehículo, "matrícula ambulancia", "unidad de transporte"]'
+    assert_refused(tmp_path, line, [
         ("  vehicles: [matrícula]", "unknown category 'vehicles'"),
         ("  vehicle: matrícula", "must be a list of header words"),
     ])
@@ -218,3 +219,65 @@ def test_a_name_on_the_line_under_its_heading() -> None:
     text = "PACIENTE\n  DEL CASTILLO Y NAVARRO, JOSÉ MIGUEL\n  CIP autonómico: CANJ580917013024\n"
     assert _people(text) == [("DEL CASTILLO Y NAVARRO, JOSÉ MIGUEL", PEOPLE["person_patient"])]
     assert _people("PACIENTE\nAcude Por Dolor Torácico de dos horas.\n") == []
+
+
+def test_a_tab_separated_export_read_through_the_pipeline_whose_view_has_no_tabs() -> None:
+    # the fifteenth set's pharmacy export: the detection view writes a tab as a space, and every
+    # record number and name of its columns had been left in clear; a span over a tab is cut
+    text = ("# Exportació del registre de dispensació (TSV)\n"
+            "data_hora\tnhc\tcip\tpacient\tmedicament\tlot\tfarmacèutic\tobservacions\n"
+            "2025-11-03 09:12\t1047733\tMAGA0560318004\tMARTÍNEZ GARRIGA, ANNA\tadalimumab 40 mg\t1184523\t"
+            "Berta Riera Camps\tRecull la pacient.\n"
+            "2025-11-04 12:05\t1220954\tELAS0890623001\tEL ASRI, HANANE\tenoxaparina 60 mg\tK5519B\t"
+            "Oriol Vilaró Sunyer\tBomba d'insulina.\n")
+    pipeline = load_pipeline(rules_only=True)
+    found = {(text[s.start:s.end], s.label) for s in pipeline.detect(Document("n", text))}
+    for cell, label in (("1047733", "ID_SUJETO_ASISTENCIA"), ("MAGA0560318004", "ID_ASEGURAMIENTO"),
+                        ("MARTÍNEZ GARRIGA, ANNA", "NOMBRE_SUJETO_ASISTENCIA"),
+                        ("1184523", "IDENTIF_DISPOSITIVOS_NRSERIE"), ("1220954", "ID_SUJETO_ASISTENCIA"),
+                        ("EL ASRI, HANANE", "NOMBRE_SUJETO_ASISTENCIA"),
+                        ("K5519B", "IDENTIF_DISPOSITIVOS_NRSERIE"),
+                        ("Oriol Vilaró Sunyer", "NOMBRE_PERSONAL_SANITARIO")):
+        assert (cell, label) in found, cell
+    assert all("\t" not in text[s.start:s.end] for s in pipeline.detect(Document("n", text)))
+
+
+def test_a_forms_name_parts_one_word_each_and_a_dot_led_field() -> None:
+    step = load_pipeline(rules_only=True).completion.table_columns
+    assert step is not None
+    text = ("Primer apellido: OLMEDO      Segundo apellido: REBOLLO      Nombre: VALENTINA\n"
+            'Nombre ............. AURELIO (en casa le llaman "Yeyo")\n'
+            "Nombre: Desconocido      Primer apellido: Pendiente\n")
+    crossing = Span(text.index("OLMEDO"), text.index("Segundo") + 7, "NOMBRE_PERSONAL_SANITARIO")
+    kept, found = step.complete(text, [crossing])
+    assert [(text[s.start:s.end], s.label) for s in found] == [
+        ("OLMEDO", "NOMBRE_SUJETO_ASISTENCIA"), ("REBOLLO", "NOMBRE_SUJETO_ASISTENCIA"),
+        ("VALENTINA", "NOMBRE_SUJETO_ASISTENCIA"), ("AURELIO", "NOMBRE_SUJETO_ASISTENCIA")]
+    assert kept == []  # "OLMEDO      Segundo" gave way to the field's value
+
+
+def test_a_header_word_with_what_it_is_of_and_an_ambulance_column() -> None:
+    text = ("| Fecha      | Monitor n.º serie | Lote dializador | Peso  | Ambulancia |\n"
+            "|------------|-------------------|-----------------|-------|------------|\n"
+            "| 03/11/2025 | 5008S-41X2291     | L2510447        | 78,4  | 4821 KZP   |\n"
+            "| 05/11/2025 | 5008S-41X2291     | L2510519        | 77,9  | 0377 LGD   |\n")
+    step = load_pipeline(rules_only=True).completion.table_columns
+    assert step is not None
+    found = [(text[s.start:s.end], s.label) for s in step.spans(text, [])]
+    device, plate = "IDENTIF_DISPOSITIVOS_NRSERIE", "IDENTIF_VEHICULOS_NRSERIE_PLACAS"
+    assert found == [("5008S-41X2291", device), ("L2510447", device), ("4821 KZP", plate),
+                     ("5008S-41X2291", device), ("L2510519", device), ("0377 LGD", plate)]
+
+
+def test_a_span_over_a_tab_is_cut_into_its_cells_and_a_row_of_values_is_no_phone() -> None:
+    from crfdeid.pipeline import _cut_at_tabs
+
+    text = ("Fecha\tAyunas\tComida\tCena\n19/09\t97\t119\t136\t141\nBerta Riera Camps\tRecull la pacient\n"
+            "Dra. Pastor\tBaeza Ruiz\n")
+    row = Span(text.index("119"), text.index("141") + 3, "NUMERO_TELEFONO")
+    name = Span(text.index("Berta"), text.index("Recull") + 6, "NOMBRE_PERSONAL_SANITARIO")
+    two = Span(text.index("Pastor"), text.index("Ruiz") + 4, "NOMBRE_PERSONAL_SANITARIO")
+    common = {"recull", "la", "pacient"}.__contains__
+    cut = _cut_at_tabs(text, [row, name, two], {"NUMERO_TELEFONO"}, {"NOMBRE_PERSONAL_SANITARIO"},
+                       lambda word: common(word.lower()))
+    assert [text[s.start:s.end] for s in cut] == ["Berta Riera Camps", "Pastor", "Baeza Ruiz"]

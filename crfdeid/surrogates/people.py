@@ -27,6 +27,8 @@ from .scan import WordLed
 
 PERSON_LABELS = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO")
 PATIENT_LABEL = "NOMBRE_SUJETO_ASISTENCIA"
+#: A user name: lower-case letters (four or more), maybe digits after them ("vrocamora", "igoni2").
+_USER_NAME = regex.compile(r"(?P<letters>[a-zñç]{4,30})(?P<digits>\d{0,4})")
 #: Someone else around the patient (a carer, a neighbour): a name there is a person's name.
 OTHER_LABEL = "OTROS_SUJETO_ASISTENCIA"
 #: The longest name read under ``OTHER_LABEL``, in words.
@@ -112,6 +114,13 @@ class Group:
     kinds: Counter = field(default_factory=Counter)
     sexes: Counter = field(default_factory=Counter)
     particles: Counter = field(default_factory=Counter)
+
+
+def _ascii(text: str) -> str:
+    """``text`` without its accents ("Núñez" -> "Nunez"): a user name's letters."""
+    import unicodedata
+
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
 
 
 def words(text: str) -> list[tuple[int, int, str]]:
@@ -814,8 +823,43 @@ class PeopleGenerator:
         pieces.append(text[last:])
         result = "".join(pieces)
         if not classified:
+            user = self.user_name(state, text)
+            if user is not None:
+                return Surrogate(user, note="a user name: its letters drawn as a name's")
             return Surrogate(text, kept=True, note="no name token")
         return self.with_fallback(result, [t for _, _, t, _ in classified], state)
+
+    def user_name(self, state: DocumentState, text: str) -> str | None:
+        """A person's user name ("vrocamora", "sgelabert": an export's ``generated_by``) as
+        another, or None for anything else: its initials and the surname it ends with are
+        replaced as a name's (the surname as in the note's other mentions), in lower-case
+        ASCII, as user names are written. It had been released as it was ("no name token")."""
+        found = _USER_NAME.fullmatch(text.strip())
+        if found is None or self._common_word(found["letters"]):
+            return None
+        letters = found["letters"]
+        # initials (three at most) and the longest surname the tables know after them, else
+        # one initial before a long run ("vrocamora": v + rocamora)
+        cut = next((i for i in range(min(3, len(letters) - 3) + 1) if letters[i:] in self.data.surname),
+                   1 if len(letters) > 6 else 0)
+        head, tail = letters[:cut], letters[cut:]
+        initials = "".join(self.replace_token(state, c.upper(), "initial", None) for c in head).lower()
+        surname = _ascii(self.replace_token(state, tail.capitalize(), "surname", None)).lower()
+        new = initials + surname
+        if not new or new == letters:
+            return None
+        start, end = found.span("letters")
+        stripped = text.strip()
+        lead = len(text) - len(text.lstrip())
+        return text[:lead] + stripped[:start] + new + stripped[end:] + text[lead + len(stripped):]
+
+    def _common_word(self, word: str) -> bool:
+        from ..lexicon import lexicon
+
+        try:
+            return lexicon().is_known(word, self.data.pack.language)
+        except ValueError:  # no lexicon for the language
+            return False
 
     def _devotional(self, between: str, folded: str) -> bool:
         """Is ``folded`` a name said after the words ``between`` ("del", "de los")?"""

@@ -1,0 +1,336 @@
+"""The values of a machine export (YAML, INI, plain JSON) read by their keys.
+
+Devices, apps and hospital systems export a patient's record as configuration files: an insulin
+pump's platform writes ``patient:`` / ``given_name: "Oliver James"`` / ``preferred_name:
+"Olly"``, ``generated_by: "vrocamora"``, ``guardians:`` / ``- name: "Claire Whitfield"`` /
+``occupation: "veterinaria"``. The tagger, trained on prose, reads a value by the words around it:
+the fifteenth set written blind left a nickname, two occupations and three user names of one
+YAML export in clear, and made "male", "mother" and "iOS" e-mail addresses. The key says what a
+value is, and the keys above it whose it is, so the step reads the export as its program does.
+
+An export is found by its keys: five lines or more of ``key: value`` (YAML), ``key = value``
+(INI) or ``"key": value`` (JSON), three of them keys a program writes (``snake_case``,
+``camelCase``, or dotted); a FHIR resource is ``crfdeid.fhir``'s. A key is split into its words
+(``workplace_city`` -> workplace, city), and its last word (or the whole key) says the category:
+a name, an occupation, an identifier by its kind, a phone, an address part, a date, the sex.
+Whose a name is follows from the keys it is under: ``patient`` the patient's, ``guardians`` or
+``emergency_contact`` a relative's, ``care_team`` a clinician's, ``clinic`` or ``school`` an
+organisation's; a ``contact`` of an organisation is someone else (a teacher, a neighbour). A
+value is taken only in the shape its category has (a name in capitals, a number with a digit, a
+date a real day). Values of keys a program fills with its own words (``model``, ``platform``,
+``firmware``, ``unit``…) take no span, nor do the keys themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import regex
+
+from .cda import TITLE, organisation_kind
+from .hl7 import is_whole_date
+from .json_offsets import JsonArray, JsonObject, JsonParser, JsonString
+from .merge import LabelledStep
+from .types import Span
+
+#: Where a detected span carries it (``Span.source``).
+SOURCE = "key-value"
+#: A YAML or INI line: indentation, an optional list dash, the key, ":" or "=", the value.
+_LINE = regex.compile(
+    r"(?m)^(?P<indent>[ \t]*)(?P<dash>-[ \t]+)?(?P<key>[A-Za-z_][\w.\-]{0,60}?)[ \t]*(?P<sep>:|=)(?:[ \t]+|$)"
+    r"(?P<value>[^\n]*)$")
+#: An INI section's header (``[patient]``).
+_SECTION = regex.compile(r"[ \t]*\[(?P<name>[A-Za-z_][\w.\- ]{0,60})\][ \t]*$")
+#: A YAML flow mapping on its own line (``- {ts: "…", user: "vrocamora"}``), its key optional.
+_FLOW = regex.compile(
+    r"(?P<indent>[ \t]*)(?P<dash>-[ \t]+)?(?:(?P<key>[A-Za-z_][\w.\-]{0,60}?)[ \t]*:[ \t]*)?"
+    r"\{(?P<body>[^{}\n]*)\}[ \t]*$")
+#: One pair of a flow mapping: its key, and its value up to the next comma (a quoted one whole).
+_FLOW_PAIR = regex.compile(
+    r'(?P<key>[A-Za-z_][\w.\-]{0,60})[ \t]*:[ \t]*(?P<value>"[^"\n]*"|\'[^\'\n]*\'|[^,}\n]*)')
+#: A JSON member ``"key": `` anywhere in a line.
+_JSON_KEY = regex.compile(r'"[A-Za-z_][\w.\-]{0,60}"\s*:')
+#: A key a program writes: words parted by "_", "." or "-", or joined in camelCase.
+_MACHINE = regex.compile(r"[a-z][a-z0-9]*(?:[_.\-][a-zA-Z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+")
+#: A key's words.
+_KEY_WORDS = regex.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+#: Fewer key lines than this, or fewer machine keys than ``_MIN_MACHINE``: no export.
+_MIN_KEYS = 5
+_MIN_MACHINE = 3
+#: A date of a calendar: ISO (``2011-06-04``, ``2025-11-13T09:41:07+01:00``) or day first.
+_ISO_DATE = regex.compile(
+    r"((?:1[89]|20)\d{2})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?")
+_DAY_FIRST = regex.compile(r"(\d{1,2})[/.\-](\d{1,2})[/.\-]((?:1[89]|20)\d{2})")
+_COMPACT = regex.compile(r"(\d{4})(\d{2})(\d{2})")
+#: A value in the shape of a person's name: capitalised words, particles between them.
+_NAME = regex.compile(
+    r"\p{Lu}[\p{L}'’\-]*\.?"
+    r"(?:[ \t]+(?:\p{Lu}[\p{L}'’\-]*\.?|de|del|la|las|los|y|i|da|do|dos|van|von|der|ben|el|al))*")
+#: A user name: one token of letters, digits, dots, hyphens and underscores, a letter first.
+_USER = regex.compile(r"\p{L}[\p{L}\d._\-]{1,40}")
+
+#: The last word of a key (or the whole key, its words joined by "_") -> category.
+_CATEGORY = {
+    **dict.fromkeys(("name", "names", "nombre", "nombres", "given_name", "family_name", "first_name",
+                     "last_name", "surname", "surnames", "apellido", "apellidos", "preferred_name",
+                     "nickname", "alias", "full_name", "display_name", "middle_name", "second_surname",
+                     "primer_apellido", "segundo_apellido", "nom", "cognoms", "given", "family"), "name"),
+    **dict.fromkeys(("by", "user", "username", "user_name", "login", "usuario", "operator", "signed_by",
+                     "author"), "user"),
+    **dict.fromkeys(("occupation", "profession", "job", "ocupacion", "profesion", "ocupacio", "professio"),
+                    "profession"),
+    **dict.fromkeys(("license", "licence", "license_number", "licence_number", "collegiate", "colegiado",
+                     "num_colegiado", "n_colegiado"), "id_licence"),
+    **dict.fromkeys(("employee", "employee_id", "employee_number", "staff_id", "empleado", "num_empleado"),
+                    "id_employee"),
+    **dict.fromkeys(("nhc", "mrn", "medical_record", "record_number", "historia", "historia_clinica",
+                     "patient_id", "dni", "nie", "nif", "passport", "pasaporte", "ssn"), "id_patient"),
+    **dict.fromkeys(("sip", "cip", "tsi", "tis", "nuss", "nass", "naf", "insurance", "insurance_number",
+                     "policy", "policy_number", "poliza", "health_card", "card_number", "nuhsa"),
+                    "id_insurance"),
+    **dict.fromkeys(("episode", "episodio", "encounter", "encounter_id", "case_number", "visit_id",
+                     "admission_id"), "id_case"),
+    **dict.fromkeys(("serial", "serial_number", "serialnumber", "imei", "udi", "lot", "lot_number", "lote"),
+                    "device"),
+    **dict.fromkeys(("plate", "license_plate", "matricula"), "vehicle"),
+    **dict.fromkeys(("phone", "telephone", "tel", "mobile", "movil", "telefono", "phone_number", "cell"),
+                    "phone"),
+    **dict.fromkeys(("fax",), "fax"),
+    **dict.fromkeys(("email", "mail", "e_mail", "correo"), "email"),
+    **dict.fromkeys(("url", "web", "website", "portal", "homepage"), "url"),
+    **dict.fromkeys(("ip", "ip_address"), "ip"),
+    **dict.fromkeys(("address", "street", "line", "line1", "line2", "calle", "direccion", "domicilio"),
+                    "street"),
+    **dict.fromkeys(("city", "town", "locality", "municipality", "municipio", "localidad", "poblacion",
+                     "place", "birth_place", "birthplace", "village"), "town"),
+    **dict.fromkeys(("province", "state", "region", "provincia", "county", "district"), "region"),
+    **dict.fromkeys(("postal_code", "postalcode", "zip", "zipcode", "zip_code", "postcode", "cp",
+                     "codigo_postal"), "postal_code"),
+    **dict.fromkeys(("country", "pais", "nationality"), "country"),
+    **dict.fromkeys(("sex", "gender", "sexo"), "sex"),
+    **dict.fromkeys(("age", "edad", "age_years"), "age"),
+}
+#: Words of a key whose value is a date when it reads as one.
+_DATE_WORDS = frozenset({"date", "at", "on", "dob", "birth", "time", "timestamp", "fecha", "born", "day",
+                         "since", "until", "from", "to", "created", "updated", "issued", "sync"})
+#: The keys above a name -> whose it is.
+_WHOSE = {
+    **dict.fromkeys(("patient", "paciente", "pacient", "subject", "person", "persona", "usuario_paciente",
+                     "participant", "participante"), "person_patient"),
+    **dict.fromkeys(("guardian", "guardians", "parent", "parents", "contact_person", "emergency_contact",
+                     "emergency", "relative", "relatives", "family", "familiar", "familiares", "next_of_kin",
+                     "kin", "tutor", "tutors", "caregiver", "mother", "father", "spouse"), "person_relative"),
+    **dict.fromkeys(("care_team", "team", "staff", "clinician", "clinicians", "doctor", "doctors",
+                     "physician", "nurse", "nurses", "practitioner", "practitioners", "professional",
+                     "professionals", "author", "medico", "enfermera", "prescriber", "requester"),
+                    "person_clinician"),
+    **dict.fromkeys(("clinic", "hospital", "centre", "center", "organization", "organisation", "school",
+                     "company", "employer", "insurer", "pharmacy", "lab", "laboratory", "facility",
+                     "provider", "institution", "centro", "site", "sede"), "organisation"),
+}
+#: Keys a program fills with its own words: their values take no span.
+_CODES = frozenset({"model", "platform", "firmware", "version", "unit", "units", "status", "type", "insulin",
+                    "format", "encoding", "language", "locale", "timezone", "alerts", "role", "relation",
+                    "relationship", "code", "codes", "mode", "kind", "category", "rate"})
+
+#: First words of a key that name a thing, not a person or a place ("device_name", "file_name").
+_NOT_A_PERSON = frozenset({"device", "model", "file", "product", "app", "drug", "brand", "program", "sensor",
+                           "project", "study", "test", "form", "template", "report", "host", "server"})
+
+#: Every category the step can give a span.
+CATEGORIES = (
+    "date", "id_patient", "id_insurance", "id_licence", "id_employee", "id_case", "device", "vehicle",
+    "phone", "fax", "email", "url", "ip", "street", "town", "postal_code", "region", "country",
+    "person_patient", "person_clinician", "person_relative", "other", "hospital", "health_centre",
+    "organisation", "sex", "age", "profession",
+)
+
+
+@dataclass(frozen=True)
+class _Pair:
+    key: str
+    path: tuple[str, ...]  # the keys above it, outermost first
+    start: int  # the value's offsets (quotes and a comment left out)
+    end: int
+
+
+def _words(key: str) -> list[str]:
+    return [w.lower() for w in _KEY_WORDS.findall(key)]
+
+
+def _yaml_pairs(text: str) -> Iterator[_Pair]:
+    """``key: value`` and ``key = value`` lines, each with the keys above it by indentation; a
+    flow mapping's pairs (``- {ts: "…", user: "sgelabert"}``) under the key of its line."""
+    stack: list[tuple[int, str]] = []  # (indentation, key) of the open parents
+    at = 0
+    for raw in text.splitlines(keepends=True):
+        line_start, at = at, at + len(raw)
+        section = _SECTION.match(text, line_start, line_start + len(raw.rstrip("\r\n")))
+        if section is not None:  # an INI section: the keys below are its
+            stack = [(-1, section["name"])]
+            continue
+        line = _LINE.match(text, line_start, line_start + len(raw.rstrip("\r\n")))
+        flow = _FLOW.match(text, line_start, line_start + len(raw.rstrip("\r\n")))
+        if line is None and flow is None:
+            continue
+        found = line or flow
+        assert found is not None
+        indent = len(found["indent"].expandtabs(2)) + (len(found["dash"]) if found["dash"] else 0)
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        if flow is not None:
+            path = tuple(k for _, k in stack) + ((flow["key"],) if flow["key"] else ())
+            for pair in _FLOW_PAIR.finditer(text, flow.start("body"), flow.end("body")):
+                yield from _value(text, pair["key"], path, pair.start("value"), pair.end("value"))
+            continue
+        assert line is not None
+        key = line["key"]
+        if not text[line.start("value"):line.end("value")].strip():
+            stack.append((indent, key))
+            continue
+        yield from _value(text, key, tuple(k for _, k in stack), line.start("value"), line.end("value"))
+
+
+def _value(text: str, key: str, path: tuple[str, ...], start: int, end: int) -> Iterator[_Pair]:
+    """The pair of ``key`` and the value written at ``[start, end)``: its quotes, or a
+    comment after it, left out; none for a block or a flow collection."""
+    value = text[start:end]
+    stripped = value.strip()
+    if not stripped:
+        return
+    if stripped[0] in "\"'":
+        opening = value.index(stripped[0])
+        close = value.find(stripped[0], opening + 1)
+        if close < 0:
+            return
+        start, end = start + opening + 1, start + close
+    else:
+        comment = regex.search(r"[ \t]+#", value)
+        end = start + (comment.start() if comment else len(value.rstrip()))
+        start += len(value) - len(value.lstrip())
+    if start < end and text[start] not in "{[&*|>":
+        yield _Pair(key, path, start, end)
+
+
+def _json_pairs(node: object, path: tuple[str, ...] = ()) -> Iterator[_Pair]:
+    if isinstance(node, JsonArray):
+        for item in node.items:
+            yield from _json_pairs(item, path)
+    elif isinstance(node, JsonObject):
+        for key, value in node.items:
+            if isinstance(value, JsonString):
+                yield _Pair(key.text, path, value.start, value.end)
+            else:
+                yield from _json_pairs(value, (*path, key.text))
+
+
+@dataclass(frozen=True)
+class KeyValues(LabelledStep):
+    """The completion step: the scheme's label of each category an export's keys name."""
+
+    def spans(self, text: str) -> list[Span]:
+        return self.read(text)[0]
+
+    def read(self, text: str) -> tuple[list[Span], list[tuple[int, int]]]:
+        """The spans of the export's values, and where no span may be (its keys, the values of
+        keys a program fills)."""
+        if '"resourceType"' in text or (":" not in text and "=" not in text):
+            return [], []
+        pairs, blocked = self._pairs(text)
+        found: list[tuple[int, int, str]] = []
+        for pair in pairs:
+            category = _category(pair, text[pair.start:pair.end])
+            if category == "code":
+                blocked.append((pair.start, pair.end))
+            elif category is not None:
+                start = pair.start
+                if category.startswith("person_") and (title := TITLE.match(text, start, pair.end)):
+                    start = title.end()  # "Dr. Xoán Lema Outeiro": the name
+                found.append((start, pair.end, category))
+        out: list[Span] = []
+        for start, end, category in sorted(found):
+            label = self.labels.get(category)
+            if label is not None and (not out or start >= out[-1].end):
+                out.append(Span(start, end, label, source=SOURCE))
+        return out, blocked
+
+    @staticmethod
+    def _pairs(text: str) -> tuple[list[_Pair], list[tuple[int, int]]]:
+        """The export's pairs and its keys' ranges; none when ``text`` is no export."""
+        if len(_JSON_KEY.findall(text)) >= _MIN_KEYS:
+            start = text.find("{")
+            if start >= 0:
+                parser = JsonParser(text, start)
+                try:
+                    root = parser.value()
+                except ValueError:
+                    root = None
+                keys = parser.keys
+                machine = sum(bool(_MACHINE.fullmatch(k.text.strip('"'))) for k in keys)
+                if len(keys) >= _MIN_KEYS and machine >= _MIN_MACHINE:
+                    return list(_json_pairs(root)), [(k.start, k.end) for k in keys]
+        lines = list(_LINE.finditer(text))
+        if len(lines) < _MIN_KEYS or sum(bool(_MACHINE.fullmatch(m["key"])) for m in lines) < _MIN_MACHINE:
+            return [], []
+        return list(_yaml_pairs(text)), [(m.start("key"), m.end("key")) for m in lines]
+
+
+def _category(pair: _Pair, value: str) -> str | None:
+    """What the value of ``pair`` is by its key and the keys above it ("code": the program's
+    own words; None: nothing the step reads)."""
+    words = _words(pair.key)
+    if not words or not any(c.isalnum() for c in value):
+        return None
+    whole = "_".join(words)
+    category = _CATEGORY.get(whole)
+    if category is None and (whole in _CODES or words[-1] in _CODES):
+        return "code"
+    if category is None and words[0] in _NOT_A_PERSON and words[-1] in ("name", "names"):
+        return "code"  # a device's, a file's or an app's name
+    if category is None and words[0] not in _NOT_A_PERSON:
+        # the last word that says ("workplace_city", "passport_gb", "last_sync_ip")
+        category = next((_CATEGORY[w] for w in reversed(words) if w in _CATEGORY), None)
+    if _date(value) and (category is None or set(words) & _DATE_WORDS):
+        return "date"  # "birth_date", "generated_at", "paired_at", "last_sync"
+    if words[-1] == "contact":
+        return "other" if _NAME.fullmatch(value) else None  # a school's contact: a teacher
+    if category is None:
+        return None
+    parents = [w for key in pair.path for w in [*_words(key), "_".join(_words(key))]]
+    whose = next((_WHOSE[w] for w in reversed(parents) if w in _WHOSE), None)
+    if category == "name":
+        if not _NAME.fullmatch(TITLE.sub("", value, count=1) if TITLE.match(value) else value):
+            return None
+        if whose == "organisation":
+            return _organisation(value, parents)
+        return whose or "person_patient"
+    if category == "user":
+        return "person_clinician" if _USER.fullmatch(value) else None
+    if category in ("sex", "age") and whose not in (None, "person_patient"):
+        return None
+    letters, digits = any(c.isalpha() for c in value), any(c.isdigit() for c in value)
+    if category in ("town", "region", "country", "profession") and not letters:
+        return None
+    if category.startswith(("id_", "device", "vehicle", "phone", "fax", "age", "postal")) and not digits:
+        return None
+    if category == "email" and "@" not in value:
+        return None
+    return category
+
+
+def _date(value: str) -> bool:
+    value = value.strip()
+    return is_whole_date(_ISO_DATE, value) or _day_first(value)
+
+
+def _day_first(value: str) -> bool:
+    found = _DAY_FIRST.fullmatch(value)
+    return found is not None and is_whole_date(_COMPACT, f"{found[3]}{int(found[2]):02d}{int(found[1]):02d}")
+
+
+def _organisation(value: str, parents: list[str]) -> str:
+    kind = organisation_kind(value)
+    if kind == "organisation" and any(w in ("clinic", "hospital") for w in parents):
+        return "hospital"
+    return kind

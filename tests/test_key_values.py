@@ -1,0 +1,125 @@
+"""A machine export's values read by their keys (invented exports, none of the fifteenth set's:
+an INI file of a sleep-apnoea device, a plain JSON of a home-care app, a YAML of a clinical
+study; and prose, which is no export)."""
+
+from __future__ import annotations
+
+from crfdeid.key_values import CATEGORIES, SOURCE, KeyValues
+from crfdeid.schemes import load_scheme
+
+SCHEME = load_scheme("meddocan")
+STEP = KeyValues.for_scheme({c: SCHEME.label_for(c) for c in CATEGORIES})
+
+INI = """; Exportación del equipo de CPAP - no editar
+[device]
+model = AirSense 10 AutoSet
+serial_number = 23181944713
+firmware = SX567-0401
+[patient]
+first_name = Remedios
+last_name = Carballo Iglesias
+birth_date = 14/03/1952
+phone_number = 986 41 22 07
+city = Vilagarcía de Arousa
+postal_code = 36600
+[prescriber]
+name = Dr. Xoán Lema Outeiro
+licence_number = 363614882
+[session]
+last_upload_at = 2025-09-30T06:12:44Z
+upload_ip = 88.12.201.17
+"""
+
+JSON = """{
+  "export_id": "HC-APP-20251002-771",
+  "created_at": "2025-10-02T08:00:00+02:00",
+  "patient": {
+    "fullName": "Ignacio Bermejo Lanza",
+    "nickname": "Nacho",
+    "nhc": "00451877",
+    "address": {"street": "Calle Alcalde Sáinz de Baranda 12, 4.º B", "city": "Madrid", "zip": "28009"},
+    "emergencyContact": {"name": "Lucía Bermejo Ortega", "relationship": "hija", "mobile": "+34 611 208 334"}
+  },
+  "caregiver_visits": [
+    {"visit_date": "2025-09-29", "nurse": {"name": "Mónica Pizarro"}, "employee_id": "SERMAS-55012"}
+  ],
+  "app": {"platform": "Android", "version": "3.2.1", "device_name": "Galaxy Tab"}
+}"""
+
+YAML = """study:
+  protocol: "ONCO-PULM-07"
+  site:
+    name: "Complejo Hospitalario de Navarra"
+    city: Pamplona
+  participant:
+    given_name: Itziar
+    family_name: "Goñi Ezkurra"
+    occupation: "pastelera"
+    sex: F
+    age_years: 58
+  study_nurse:
+    name: Aitor Zabaleta   # coordinador
+    email: azabaleta@navarra-ejemplo.es
+  entered_by: "igoni"
+"""
+
+
+def _found(text: str) -> list[tuple[str, str]]:
+    assert STEP is not None
+    return [(text[s.start:s.end], s.label) for s in STEP.spans(text)]
+
+
+def test_an_ini_export_by_its_keys_and_sections() -> None:
+    assert _found(INI) == [
+        ("23181944713", "IDENTIF_DISPOSITIVOS_NRSERIE"), ("Remedios", "NOMBRE_SUJETO_ASISTENCIA"),
+        ("Carballo Iglesias", "NOMBRE_SUJETO_ASISTENCIA"), ("14/03/1952", "FECHAS"),
+        ("986 41 22 07", "NUMERO_TELEFONO"), ("Vilagarcía de Arousa", "TERRITORIO"), ("36600", "TERRITORIO"),
+        ("Xoán Lema Outeiro", "NOMBRE_PERSONAL_SANITARIO"), ("363614882", "ID_TITULACION_PERSONAL_SANITARIO"),
+        ("2025-09-30T06:12:44Z", "FECHAS"), ("88.12.201.17", "DIREC_PROT_INTERNET"),
+    ]
+    assert all(s.source == SOURCE for s in STEP.spans(INI))
+
+
+def test_a_json_export_whose_names_follow_the_keys_above_them() -> None:
+    assert _found(JSON) == [
+        ("2025-10-02T08:00:00+02:00", "FECHAS"), ("Ignacio Bermejo Lanza", "NOMBRE_SUJETO_ASISTENCIA"),
+        ("Nacho", "NOMBRE_SUJETO_ASISTENCIA"), ("00451877", "ID_SUJETO_ASISTENCIA"),
+        ("Calle Alcalde Sáinz de Baranda 12, 4.º B", "CALLE"), ("Madrid", "TERRITORIO"),
+        ("28009", "TERRITORIO"), ("Lucía Bermejo Ortega", "FAMILIARES_SUJETO_ASISTENCIA"),
+        ("+34 611 208 334", "NUMERO_TELEFONO"), ("2025-09-29", "FECHAS"),
+        ("Mónica Pizarro", "NOMBRE_PERSONAL_SANITARIO"), ("SERMAS-55012", "ID_EMPLEO_PERSONAL_SANITARIO"),
+    ]
+    _, blocked = STEP.read(JSON)
+    covered = "".join(JSON[a:b] for a, b in blocked)
+    assert '"platform"' in covered and "Android" in covered and "Galaxy Tab" in covered
+    assert "Nacho" not in covered
+
+
+def test_a_yaml_export_with_comments_quotes_and_a_user_name() -> None:
+    assert _found(YAML) == [
+        ("Complejo Hospitalario de Navarra", "HOSPITAL"), ("Pamplona", "TERRITORIO"),
+        ("Itziar", "NOMBRE_SUJETO_ASISTENCIA"), ("Goñi Ezkurra", "NOMBRE_SUJETO_ASISTENCIA"),
+        ("pastelera", "PROFESION"), ("F", "SEXO_SUJETO_ASISTENCIA"), ("58", "EDAD_SUJETO_ASISTENCIA"),
+        ("Aitor Zabaleta", "NOMBRE_PERSONAL_SANITARIO"),
+        ("azabaleta@navarra-ejemplo.es", "CORREO_ELECTRONICO"),
+        ("igoni", "NOMBRE_PERSONAL_SANITARIO"),
+    ]
+
+
+def test_prose_and_a_forms_fields_are_no_export() -> None:
+    assert STEP is not None
+    note = ("Nombre: Ana Ruiz\nEdad: 45\nDomicilio: Calle Mayor 3\nTeléfono: 600 000 000\n"
+            "Motivo: dolor torácico\nJuicio clínico: angina estable\n")
+    assert STEP.read(note) == ([], [])
+    assert STEP.read("Paciente de 45 años, ratio: 3, name: none.") == ([], [])
+
+
+def test_a_de_identified_yaml_keeps_its_keys_and_program_words() -> None:
+    from crfdeid.deidentify import Deidentifier
+
+    out = Deidentifier(rules_only=True, seed=2).deidentify(YAML).text
+    for original in ("Itziar", "Goñi Ezkurra", "pastelera", "Aitor Zabaleta", "azabaleta", "igoni"):
+        assert original not in out, original
+    keys = [line.split(":", 1)[0] for line in YAML.splitlines()]
+    assert [line.split(":", 1)[0] for line in out.splitlines()] == keys
+    assert 'protocol: "ONCO-PULM-07"' in out and "   # coordinador" in out
