@@ -117,6 +117,16 @@ _KIN_WINDOW = 3
 #: (``_KIN_NAME_AT``: one to three capitalised words, particles between).
 _AFTER_A_WORD = regex.compile(r"(?<=\p{L}[ ])\p{Lu}\p{Ll}{2,}")
 _KIN_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?P<kin>\p{L}+)[ ]$")
+#: Someone else around the patient, then the name: "su amiga Rosa Bertomeu", "la vecina, Mari Luz,".
+_OTHER_NAMED = regex.compile(
+    r"(?<![\p{L}\p{N}])(?i:amig[oa]|vecin[oa]|cuidador[a]?|compañer[oa](?:[ ]de[ ](?:piso|trabajo))?)"
+    r",?[ ](?P<name>\p{Lu}\p{Ll}+(?:[ ](?:(?:de|del|de[ ]la)[ ])?\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?){0,3})"
+    r"(?![\p{L}\p{N}])")
+#: A civil record's parents: "hijo de Bartolomé y de Encarnación", "hija de Juan José y de María
+#: del Carmen" (a line break anywhere between the words).
+_PARENTS = regex.compile(
+    r"(?<![\p{L}\p{N}])(?i:hij[oa])\s+de\s+(?P<father>\p{Lu}\p{Ll}+(?:\s(?:del?\s)?\p{Lu}\p{Ll}+)?)"
+    r"\s+(?:y|e)\s+de\s+(?P<mother>\p{Lu}\p{Ll}+(?:\s(?:del?\s(?:la\s)?)?\p{Lu}\p{Ll}+)?)(?![\p{L}\p{N}])")
 #: (A surname in it may be hyphenated: "Ingrid Bauer-Lohse" had stopped before "-Lohse".)
 _KIN_NAME_AT = regex.compile(r"\p{Lu}\p{Ll}{2,}(?:[ ](?:(?:de|del|de[ ]la|y|i)[ ])?\p{Lu}\p{Ll}+"
                              r"(?:-\p{Lu}\p{Ll}+)*){0,2}(?![\p{L}\p{N}'’-])")
@@ -203,10 +213,12 @@ class LoneNames:
     surnames: frozenset[str] = frozenset()  # folded
     #: the kinship words of several people ("hijos", "hermanas"), folded: a list of names follows
     plural_kinship: frozenset[str] = frozenset()
+    #: the label of someone else around the patient (a friend, a neighbour, a carer), if any
+    other: str | None = None
 
     @classmethod
-    def for_pack(cls, pack: LanguagePack | None, patient: str | None,
-                 relative: str | None, clinician: str | None = None) -> LoneNames | None:
+    def for_pack(cls, pack: LanguagePack | None, patient: str | None, relative: str | None,
+                 clinician: str | None = None, other: str | None = None) -> LoneNames | None:
         """The step for ``pack``, or None: the pack does not ask for it (``lone_names`` in its
         manifest) or the scheme has no patient label."""
         if pack is None or not pack.lone_names or patient is None:
@@ -221,7 +233,7 @@ class LoneNames:
             else frozenset()
         plural = frozenset(fold(w) for w, term in pack.kinship.items() if term.plural)
         return cls(names, frozenset(pack.honorifics), frozenset(pack.kinship), pack.language, patient,
-                   relative, titles, surnames, plural)
+                   relative, titles, surnames, plural, other)
 
     def spans(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """The lone given names of ``text`` that no span of ``spans`` touches, and the names
@@ -234,6 +246,10 @@ class LoneNames:
         found.extend(self.aged(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         found.extend(self.kin_named(text, taken))
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found.extend(self.parents_named(text, taken))
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found.extend(self.others_named(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         found.extend(self.listed(text, taken, [*spans, *found]))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
@@ -469,6 +485,35 @@ class LoneNames:
                 found.append(Span(start, end, label, source=SOURCE))
             elif inside and all(start <= s.start and s.end <= end and s.label not in people for s in inside):
                 found.append(Span(start, end, label, source=TITLED_SOURCE))
+        return found
+
+    def parents_named(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+        """The parents a civil record names by their given names ("hijo de Bartolomé y de
+        Encarnación", a death certificate's; the line may break anywhere in it): the relatives'
+        names, each a given name of the step's list. The fifteenth set written blind left the
+        mother's in clear."""
+        if not self.relative:
+            return []
+        found: list[Span] = []
+        for m in _PARENTS.finditer(text):
+            for group in ("father", "mother"):
+                start, end = m.span(group)
+                if fold(m[group].split()[0]) in self.names and not _touches(taken, start, end):
+                    found.append(Span(start, end, self.relative, source=KIN_SOURCE))
+        return found
+
+    def others_named(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+        """A friend, a neighbour or a carer named after the word that says so ("su amiga Rosa
+        Bertomeu le ayudará", "la vecina, Mari Luz, la encontró"), a given name of the step's
+        list first: someone else around the patient. The fifteenth set written blind left the
+        friend in clear."""
+        if not self.other:
+            return []
+        found: list[Span] = []
+        for m in _OTHER_NAMED.finditer(text):
+            start, end = m.span("name")
+            if fold(m["name"].split()[0]) in self.names and not _touches(taken, start, end):
+                found.append(Span(start, end, self.other, source=KIN_SOURCE))
         return found
 
     def kin_named(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:

@@ -112,12 +112,19 @@ _BORN_IN = regex.compile(
     # where something happened on a road, a village no table holds ("En ruta, a la altura de
     # Cadavedo": the eleventh set written blind)
     r"|(?i:a[ \t]+la[ \t]+altura)[ \t]+de"
+    # where a road accident happened ("en la carretera N-234, término municipal de Cella": the
+    # fifteenth set written blind)
+    r"|(?i:t[ée]rmino[ \t]+municipal|municipio)[ \t]+de"
     # a header field whose value is a place: a parish, a council ("Parroquia: Barcia",
     # "Conceyu: Valdés" in Asturian), a village
     r"|(?P<field>(?m:^)[ \t]*(?i:parroquia|parr[òo]quia|concejo|conceyu|concello|pedan[íi]a|aldea"
     r"|comarca|localidad|poblaci[óo]n|poblaci[óo]|municipio|lugar[ ]de[ ]nacimiento)[ \t]*:"
-    r"|(?<=[ \t]{2})(?i:parroquia|parr[òo]quia|concejo|conceyu|concello|pedan[íi]a|aldea|comarca)[ \t]*:))"
-    r"[ \t]+"
+    # (a form's field after a column gap too: "C.P.: 47100     Localidad: Tordesillas", the
+    # fifteenth set)
+    r"|(?<=[ \t]{2})(?i:parroquia|parr[òo]quia|concejo|conceyu|concello|pedan[íi]a|aldea|comarca"
+    r"|localidad|poblaci[óo]n|municipio)[ \t]*:))"
+    # a line may break between the cue and the place ("natural de\nCochabamba (Bolivia)")
+    r"(?:[ \t]+|[ \t]*\n[ \t]*)"
     r"(?:(?i:la[ ]región|la[ ]provincia|la[ ]comarca|la[ ]ciudad|el[ ]pueblo|la[ ]aldea)[ \t]+de[ \t]+)?"
     r"(?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+)?)(?![\p{L}\p{N}'’-])"
     # the whole name, not its first words ("Vive en Villanueva del Pardillo Alto"); a column's
@@ -749,6 +756,9 @@ class LonePlaces:
                                                    for w in words)
             except ValueError:
                 known = True
+            key = fold(m["name"])
+            if known and (self._place_of.get(key) == "town" or key in self._address_places):
+                known = False  # a town of the tables that is a word too ("término municipal de Cella")
             if not known:
                 # a country the dictionary knows as a proper noun ("natural de Colombia"): the
                 # country's label, where the scheme has one

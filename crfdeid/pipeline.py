@@ -323,7 +323,8 @@ class Pipeline:
         clinical = frozenset((pack.surrogate.get("medical_acronyms") or ()) if pack is not None else ())
         lone = LoneNames.for_pack(self._pack, self.scheme.label_for("person_patient"),
                                   self.scheme.label_for("person_relative"),
-                                  self.scheme.label_for("person_clinician"))
+                                  self.scheme.label_for("person_clinician"),
+                                  self.scheme.label_for("other"))
         places = LonePlaces.for_pack(self._pack, {c: self.scheme.label_for(c)
                                                   for c in ("town", "country", "street", "hospital",
                                                             "health_centre", "organisation")})

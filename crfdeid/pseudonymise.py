@@ -44,6 +44,7 @@ from typing import Any
 import regex
 
 from . import spoken
+from .encodings import encode_like
 from .memo import Memo
 from .occurrences import Scannable, find_whole_words, name_words, word_bounds
 from .packs import NO_PACK
@@ -294,6 +295,9 @@ def _to_original(view: TextView, document: Document, spans: list[Span], dropped:
             parts = plan.parts if len(plan.parts) == len(texts) else (
                 [" ".join(plan.parts)] + [""] * (len(texts) - 1))
             parts = [same_form(new, old, form) for new, old in zip(parts, texts, strict=True)]
+            if view.decoded is not None:  # an RTF source, a quoted-printable part: kept so
+                parts = [encode_like(new, view.decoded.kind_at(s, e))
+                         for new, (s, e) in zip(parts, original.parts, strict=True)]
         planned[i] = replace(plan, parts=parts)
         mapped.append(original)
     return mapped, [view.span_to_original(span) for span in dropped]

@@ -40,6 +40,8 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
+from .encodings import Decoded
+from .encodings import decode as decode_transfer
 from .types import Document, Fragment, Span
 
 Form = Literal["NFC", "NFD"]
@@ -286,7 +288,8 @@ class TextView:
     """
 
     __slots__ = (
-        "_exact", "_o_end", "_o_start", "_then", "_v_end", "_v_start", "nfc_only", "original", "text"
+        "_exact", "_o_end", "_o_start", "_then", "_v_end", "_v_start", "decoded", "nfc_only", "original",
+        "text",
     )
 
     def __init__(self, text: str, *, nfc_only: bool = False) -> None:
@@ -301,6 +304,11 @@ class TextView:
         self._v_end = array("q")
         self._then: TextView | None = None  # a second, NFC-only pass (see below)
         self._exact = False  # True: nothing to change, and nothing a span could cut in two
+        #: an RTF source's or a MIME part's transfer encoding, decoded first (``crfdeid.encodings``)
+        self.decoded = decode_transfer(text)
+        if self.decoded is not None:
+            self._decode(self.decoded)
+            return
         if nfc_only:
             if unicodedata.is_normalized("NFC", text):
                 self.text = text
@@ -326,6 +334,21 @@ class TextView:
             self._then = TextView(view, nfc_only=True)
             view = self._then.text
         self.text = text if view == text else view
+
+    def _decode(self, decoded: Decoded) -> None:
+        """The transfer encoding's changes as this view's pieces, then the view of the decoded
+        text (NFC or full, as asked) as the pass after them."""
+        vpos, previous = 0, 0
+        for start, end, new in decoded.changes:
+            vpos += start - previous
+            self._o_start.append(start)
+            self._o_end.append(end)
+            self._v_start.append(vpos)
+            self._v_end.append(vpos + len(new))
+            vpos += len(new)
+            previous = end
+        self._then = TextView(decoded.text, nfc_only=self.nfc_only)
+        self.text = self._then.text
 
     def _build(self, text: str, nfc_only: bool) -> str:
         """Apply every change of length, recording one piece per change; returns the new text."""

@@ -550,3 +550,19 @@ def test_a_clinician_named_after_a_qualified_role() -> None:
     assert step is not None
     assert [(text[s.start:s.end], s.label) for s in step.role_named(text, [])] == [
         ("Ainara Sagüés", clinician)]
+
+
+def test_a_civil_records_parents_and_a_friend_named_after_the_word_that_says_so():
+    # the fifteenth set written blind: a death certificate's "hijo de Bartolomé y de\nEncarnación"
+    # left the mother in clear, as the friend of "su amiga Rosa Bertomeu"
+    from crfdeid.pipeline import load_pipeline
+
+    lone = load_pipeline(rules_only=True).completion.lone_names
+    assert lone is not None
+    text = ("natural de Linares de la Sierra (Huelva), hijo de Bartolomé y de\nEncarnación, viudo. "
+            "Su madre y su amiga Rosa Bertomeu le ayudarán. Es hija de la comarca y de Tomelloso.")
+    found = [(text[s.start:s.end], s.label) for s in lone.spans(text, [])]
+    assert ("Bartolomé", "FAMILIARES_SUJETO_ASISTENCIA") in found
+    assert ("Encarnación", "FAMILIARES_SUJETO_ASISTENCIA") in found
+    assert ("Rosa Bertomeu", "OTROS_SUJETO_ASISTENCIA") in found
+    assert not any("Tomelloso" in name for name, _ in found)

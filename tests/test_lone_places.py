@@ -712,3 +712,16 @@ def test_a_place_joined_to_a_detected_one_takes_its_own_kind() -> None:
     # a capitalised word that is no place, after a detected place, stays
     text = "Vive en Sevilla y Antonio la visita."
     assert _found(text, [Span(8, 15, TOWN, source="crf")]) == []
+
+
+def test_a_place_after_a_column_gap_field_a_road_accidents_municipality_and_a_line_break() -> None:
+    # the fifteenth set written blind: "C.P.: 47100     Localidad: Tordesillas", "término
+    # municipal de Cella" (a word of the dictionary too), "natural de\nCochabamba (Bolivia)"
+    assert STREETS is not None
+    text = ("Domicilio: Plaza Mayor, 7     C.P.: 47100     Localidad: Tordesillas     Provincia: Valladolid\n"
+            "Accidente en la carretera N-234, término municipal de Cella, en el cruce.\n"
+            "Vivía con su cuidadora, natural de\nCochabamba (Bolivia), que avisó al 112.\n")
+    found = [text[s.start:s.end] for s in STREETS.spans(text, [])]
+    for place in ("Tordesillas", "Cella", "Cochabamba"):
+        assert place in found, place
+    assert STREETS.spans("Sin cambios en el término municipal de la medicación.", []) == []

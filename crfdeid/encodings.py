@@ -1,0 +1,261 @@
+"""A note that carries its text in a transfer encoding: an RTF source, a MIME e-mail's
+quoted-printable part and encoded words.
+
+Exports from older hospital systems keep a report as RTF source (``Dra. Merc\\'e8 Ballester
+Foix\\par``), and a mailbox export keeps an e-mail raw (``From: =?UTF-8?Q?I=C3=B1aki_Zubizarreta?=``,
+``Jos=C3=A9 Mari Etxeberria``). A reader sees "Mercè", "Iñaki" and "José"; the tagger and the
+rules saw "Merc", "I", "C3", "B1aki": the fifteenth set written blind left a name, a licence
+number, a street and an institution of each in clear. So the detection view decodes them
+(``crfdeid.textview``), every span found on it maps back to the encoded characters, and a
+surrogate is written back encoded as what it replaces (``encode_like``): the RTF stays RTF, the
+part stays quoted-printable.
+
+``decode`` finds the encoding by the text's own marks, never by guess: RTF by the ``{\\rtf`` it
+opens with; quoted-printable by a ``Content-Transfer-Encoding: quoted-printable`` header (the
+part's body after it is decoded, up to the next MIME boundary line); encoded words in the
+header lines of a text with ``MIME-Version`` or ``Content-Type``. Anything else is left as it is.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+#: (original start, original end, decoded text) of each change, in order, disjoint.
+Change = tuple[int, int, str]
+
+# -- RTF ---------------------------------------------------------------------------------------
+_RTF_START = re.compile(r"\A[\s\ufeff]*\{\\rtf")
+#: A control word (its one delimiting space), a control symbol, a hex escape, a brace.
+_RTF_TOKEN = re.compile(
+    r"\\'([0-9a-fA-F]{2})|\\u(-?\d+) ?|\\([a-zA-Z]+)(-?\d+)? ?|\\([^a-zA-Z'])|([{}])|(\r\n|\n|\r)")
+#: Groups whose content is no text of the document (fonts, colours, styles, metadata, pictures).
+_RTF_DESTINATIONS = frozenset({"fonttbl", "colortbl", "stylesheet", "info", "pict", "listtable",
+                               "listoverridetable", "rsidtbl", "generator", "themedata", "datastore",
+                               "latentstyles", "xmlnstbl", "filetbl", "object", "header", "footer"})
+_RTF_WORDS = {"par": "\n", "line": "\n", "sect": "\n", "page": "\n", "row": "\n", "tab": "\t",
+              "cell": "\t", "endash": "\u2013", "emdash": "\u2014", "bullet": "\u2022", "lquote": "\u2018",
+              "rquote": "\u2019", "ldblquote": "\u201c", "rdblquote": "\u201d", "enspace": " ",
+              "emspace": " "}
+_RTF_SYMBOLS = {"\\": "\\", "{": "{", "}": "}", "~": "\u00a0", "-": "", "_": "\u2011"}
+
+
+def _rtf(text: str) -> list[Change]:
+    changes: list[Change] = []
+    skip_depth: int | None = None  # the depth of a destination group being skipped
+    depth = 0
+    uc, fallback = 1, 0  # \ucN: how many fallback characters follow a \uN; how many are left
+    previous = 0  # where the last token ended: the text between tokens is the document's
+    for m in _RTF_TOKEN.finditer(text):
+        hexa, uni, word, arg, symbol, brace, newline = m.groups()
+        start, end = m.span()
+        if start > previous:  # plain text between two tokens
+            if skip_depth is not None:
+                _extend(changes, previous, start, "")
+            elif fallback:
+                cut = min(start, previous + fallback)
+                _extend(changes, previous, cut, "")
+                fallback = 0
+        elif fallback and hexa is not None and skip_depth is None:  # the fallback is an escape
+            _extend(changes, start, end, "")
+            fallback -= 1
+            previous = end
+            continue
+        previous = end
+        if skip_depth is not None:
+            if brace == "{":
+                depth += 1
+            elif brace == "}":
+                depth -= 1
+                if depth < skip_depth:
+                    skip_depth = None
+            _extend(changes, start, end, "")
+            continue
+        if brace == "{":
+            depth += 1
+            name = re.match(r"\\\*|\\([a-zA-Z]+)", text[end:end + 24])
+            if name and (name.group(1) is None or name.group(1) in _RTF_DESTINATIONS):
+                skip_depth = depth
+            _extend(changes, start, end, "")
+        elif brace == "}":
+            depth -= 1
+            _extend(changes, start, end, "")
+        elif newline is not None:
+            _extend(changes, start, end, "")  # a line break of the source is no break of the text
+        elif hexa is not None:
+            changes.append((start, end, bytes([int(hexa, 16)]).decode("cp1252", errors="replace")))
+        elif uni is not None:
+            value = int(uni)
+            changes.append((start, end, chr(value + 65536 if value < 0 else value)))
+            fallback = uc
+        elif word is not None:
+            if word == "uc" and arg is not None:
+                uc = int(arg)
+            _extend(changes, start, end, _RTF_WORDS.get(word, ""))
+        elif symbol is not None:
+            _extend(changes, start, end, _RTF_SYMBOLS.get(symbol, ""))
+    return changes
+
+
+def _extend(changes: list[Change], start: int, end: int, new: str) -> None:
+    """A change, joined to the one before when both remove what they cover and touch."""
+    if not new and changes and changes[-1][1] == start and not changes[-1][2]:
+        changes[-1] = (changes[-1][0], end, "")
+    else:
+        changes.append((start, end, new))
+
+
+# -- MIME --------------------------------------------------------------------------------------
+_QP_HEADER = re.compile(r"(?im)^content-transfer-encoding:[ \t]*quoted-printable[ \t]*\r?$")
+_MIME = re.compile(r"(?im)^(?:mime-version|content-type):")
+_BLANK = re.compile(r"\r?\n[ \t]*\r?\n")
+_BOUNDARY = re.compile(r"(?m)^--\S")
+#: A run of escaped bytes, or a soft line break.
+_QP_RUN = re.compile(r"(?:=[0-9A-F]{2})+|=\r?\n")
+_ENCODED_WORD = re.compile(r"=\?([\w.-]+)\?([QqBb])\?([^?\s]*)\?=")
+_Q_BYTES = re.compile(r"(?:=[0-9A-Fa-f]{2})+")
+
+
+def _bytes_decoded(run: str, charset: str = "utf-8") -> Iterator[tuple[int, int, str]]:
+    """(start, end, character) in ``run`` (escaped bytes "=C3=B1…") for each character they
+    encode; bytes that decode to nothing are left out (kept as written)."""
+    data = bytes(int(run[i + 1:i + 3], 16) for i in range(0, len(run), 3))
+    i = 0
+    while i < len(data):
+        for size in (1, 2, 3, 4):
+            try:
+                ch = data[i:i + size].decode(charset)
+            except (UnicodeDecodeError, LookupError):
+                continue
+            if len(ch) == 1:
+                yield i * 3, (i + size) * 3, ch
+                i += size
+                break
+        else:
+            i += 1
+
+
+def _qp(text: str) -> tuple[list[Change], list[Region]]:
+    changes: list[Change] = []
+    regions: list[Region] = []
+    for header in _QP_HEADER.finditer(text):
+        blank = _BLANK.search(text, header.end() - 1)
+        if blank is None:
+            continue
+        start = blank.end()
+        boundary = _BOUNDARY.search(text, start)
+        end = boundary.start() if boundary else len(text)
+        regions.append((start, end, "qp"))
+        for run in _QP_RUN.finditer(text, start, end):
+            if run.group().startswith("=\n") or run.group().startswith("=\r"):
+                changes.append((run.start(), run.end(), ""))
+                continue
+            for a, b, ch in _bytes_decoded(run.group()):
+                changes.append((run.start() + a, run.start() + b, ch))
+    return changes, regions
+
+
+def _encoded_words(text: str) -> tuple[list[Change], list[Region]]:
+    """RFC 2047 words ("=?UTF-8?Q?I=C3=B1aki_Zubizarreta?=")."""
+    changes: list[Change] = []
+    regions: list[Region] = []
+    for word in _ENCODED_WORD.finditer(text):
+        charset, kind, payload = word.group(1), word.group(2).upper(), word.group(3)
+        p0 = word.start(3)
+        if kind == "B":
+            try:
+                decoded = base64.b64decode(payload, validate=True).decode(charset)
+            except (binascii.Error, UnicodeDecodeError, LookupError, ValueError):
+                continue
+            changes.append((word.start(), word.end(), decoded))
+            regions.append((word.start(), word.end(), "b"))
+            continue
+        regions.append((p0, word.end(3), "q"))
+        changes.append((word.start(), p0, ""))  # "=?UTF-8?Q?"
+        for m in re.finditer(r"_|(?:=[0-9A-Fa-f]{2})+", payload):
+            if m.group() == "_":
+                changes.append((p0 + m.start(), p0 + m.end(), " "))
+            else:
+                for a, b, ch in _bytes_decoded(m.group().upper(), charset):
+                    changes.append((p0 + m.start() + a, p0 + m.start() + b, ch))
+        changes.append((word.end(3), word.end(), ""))  # "?="
+    return changes, regions
+
+
+#: (start, end, kind) of a stretch of the original in one encoding: "rtf", "qp" (a
+#: quoted-printable body), "q" (a Q-encoded word: a space is "_"), "b" (a B-encoded word, whole).
+Region = tuple[int, int, str]
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """A text as a reader sees it, the changes that make it, and where each encoding is."""
+
+    text: str
+    changes: list[Change]
+    regions: list[Region]
+
+    def kind_at(self, start: int, end: int) -> str | None:
+        """The encoding of the original range ``[start, end)``, or None (plain text)."""
+        return next((kind for a, b, kind in self.regions if a <= start and end <= b), None)
+
+
+def decode(text: str) -> Decoded | None:
+    """The text as a reader sees it and its changes, or None: no transfer encoding."""
+    if _RTF_START.match(text):
+        changes, regions = _rtf(text), [(0, len(text), "rtf")]
+    elif _MIME.search(text):
+        bodies, words = _qp(text), _encoded_words(text)
+        changes, regions = sorted([*bodies[0], *words[0]]), [*bodies[1], *words[1]]
+    else:
+        return None
+    if not changes:
+        return None
+    out, kept, at = [], [], 0
+    for start, end, new in changes:
+        if start < at:  # overlapping changes (an encoded word inside a decoded body): the first
+            continue
+        out += [text[at:start], new]
+        kept.append((start, end, new))
+        at = end
+    out.append(text[at:])
+    return Decoded("".join(out), kept, regions)
+
+
+def encode_like(new: str, kind: str | None) -> str:
+    """``new`` in the encoding ``kind`` of what it replaces (``Decoded.kind_at``): a surrogate
+    written into an RTF source keeps it RTF, into a quoted-printable part or an encoded word
+    keeps it quoted-printable (its letters outside ASCII escaped; a space in a word "_"); a
+    B-encoded word, which a span takes whole, becomes one again."""
+    if kind == "rtf":
+        out = []
+        for ch in new:
+            if ch in "\\{}":
+                out.append("\\" + ch)
+            elif ord(ch) < 128:
+                out.append(ch)
+            else:
+                try:
+                    out.append(f"\\'{ch.encode('cp1252')[0]:02x}")
+                except UnicodeEncodeError:
+                    code = ord(ch)
+                    out.append(f"\\u{code - 65536 if code > 32767 else code}?")
+        return "".join(out)
+    if kind == "b":  # the whole word is replaced: a new one
+        return f"=?UTF-8?B?{base64.b64encode(new.encode('utf-8')).decode('ascii')}?="
+    if kind in ("qp", "q"):
+        out = []
+        for ch in new:
+            if ch == "=" or (kind == "q" and ch in "?_"):
+                out.append(f"={ord(ch):02X}")
+            elif ch == " " and kind == "q":
+                out.append("_")
+            elif ord(ch) < 128:
+                out.append(ch)
+            else:
+                out.append("".join(f"={b:02X}" for b in ch.encode("utf-8")))
+        return "".join(out)
+    return new

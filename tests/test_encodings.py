@@ -1,0 +1,114 @@
+"""Notes in a transfer encoding: an RTF source and a raw MIME e-mail (invented; not the fifteenth
+set's notes, whose RTF licence number, street and institution and whose quoted-printable names
+had leaked)."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crfdeid.encodings import decode, encode_like
+from crfdeid.textview import TextView
+
+RTF = r"""{\rtf1\ansi\ansicpg1252\deff0\nouicompat\deflang3082{\fonttbl{\f0\fnil\fcharset0 Calibri;}}
+{\*\generator Riched20 10.0.19041;}\viewkind4\uc1
+\pard\sa200\sl276\slmult1\b\f0\fs22 INFORME DE ALTA \endash  Servicio de Neumolog\'eda\b0\par
+Paciente: Germ\'e1n Ib\'e1\'f1ez Sol\'eds, NHC 0044871, natural de Ja\'e9n.\par
+Domicilio: Calle Ca\'f1averal 12, 23002 Ja\'e9n. Tel\'e9fono 953 27 14 09.\par
+Vive con su hija Roc\u237?o.\par
+Dr. \'c1lvaro Mu\'f1oz Cruz \endash  Col. n.\'ba 23/2309841\par
+}
+"""
+
+MIME = """From: =?UTF-8?Q?Bego=C3=B1a_Ruiz_de_Az=C3=BAa?= <bruiz@hospital-ejemplo.es>
+To: =?UTF-8?B?Sm9zw6kgTWFyw61hIEFsb25zbw==?= <jmalonso@hospital-ejemplo.es>
+Date: Mon, 3 Nov 2025 10:02:11 +0100
+Subject: Paciente de Lorca
+MIME-Version: 1.0
+Content-Type: text/plain; charset=UTF-8
+Content-Transfer-Encoding: quoted-printable
+
+Hola, Jos=C3=A9 Mar=C3=ADa:
+
+Te escribo por Encarnaci=C3=B3n Pe=C3=B1alver G=C3=B3mez (NHC 3310487), que vi=
+ve en la calle Alfonso X el Sabio 4 de Lorca y cuyo tel=C3=A9fono es 968 44 1=
+2 07. Su hija M=C3=B3nica la acompa=C3=B1a.
+
+Un saludo,
+Bego=C3=B1a
+"""
+
+
+def _view_of(text: str, piece: str) -> str:
+    view = TextView(text)
+    at = view.text.index(piece)
+    start, end = view.to_original(at, at + len(piece))
+    return text[start:end]
+
+
+def test_an_rtf_source_is_read_as_its_text_and_mapped_back_to_its_escapes() -> None:
+    decoded = decode(RTF)
+    assert decoded is not None
+    assert "Paciente: Germán Ibáñez Solís, NHC 0044871, natural de Jaén.\n" in decoded.text
+    assert "Calibri" not in decoded.text and "Riched20" not in decoded.text
+    assert "Vive con su hija Rocío.\n" in decoded.text and "Col. n.º 23/2309841" in decoded.text
+    assert _view_of(RTF, "Germán Ibáñez Solís") == r"Germ\'e1n Ib\'e1\'f1ez Sol\'eds"
+    assert _view_of(RTF, "Rocío") == r"Roc\u237?o"
+    assert decoded.kind_at(10, 20) == "rtf"
+
+
+def test_a_mime_mails_encoded_words_and_quoted_printable_body() -> None:
+    decoded = decode(MIME)
+    assert decoded is not None
+    assert "From: Begoña Ruiz de Azúa <bruiz@" in decoded.text and "To: José María Alonso <" in decoded.text
+    assert "Encarnación Peñalver Gómez (NHC 3310487), que vive en la calle" in decoded.text
+    assert "teléfono es 968 44 12 07." in decoded.text
+    assert _view_of(MIME, "968 44 12 07") == "968 44 1=\n2 07"
+    start = MIME.index("Bego=C3=B1a_Ruiz")
+    assert decoded.kind_at(start, start + 5) == "q"
+    assert decoded.kind_at(MIME.index("Encarnaci"), MIME.index("Encarnaci") + 5) == "qp"
+    assert decode("Nota sin codificar: Jos=C3=A9 escrito así por error.") is None
+
+
+def test_a_surrogate_is_written_back_in_the_encoding_it_replaces() -> None:
+    assert encode_like("Íñigo Pérez", "rtf") == r"\'cd\'f1igo P\'e9rez"
+    assert encode_like("Íñigo Pérez", "qp") == "=C3=8D=C3=B1igo P=C3=A9rez"
+    assert encode_like("Ana María_x?", "q") == "Ana_Mar=C3=ADa=5Fx=3F"
+    assert encode_like("Ana {x}", "rtf") == r"Ana \{x\}"
+    assert encode_like("Íñigo", None) == "Íñigo"
+    assert encode_like("José Pérez", "b") == "=?UTF-8?B?Sm9zw6kgUMOpcmV6?="
+
+
+def test_de_identified_rtf_and_mime_stay_in_their_encoding() -> None:
+    from crfdeid.deidentify import Deidentifier
+
+    deidentifier = Deidentifier(rules_only=True, seed=4)
+    out = deidentifier.deidentify(RTF).text
+    assert out.startswith(r"{\rtf1\ansi\ansicpg1252") and out.rstrip().endswith("}")
+    for original in ("0044871", r"Ca\'f1averal", "953 27 14 09", "23/2309841"):
+        assert original not in out, original
+    assert out.count("{") == out.count("}")
+    text = decode(out)
+    assert text is not None and "Col. n.º " in text.text
+
+    mail = deidentifier.deidentify(MIME).text
+    for original in ("3310487", "968 44 1=\n2 07"):
+        assert original not in mail, original
+    message = email.message_from_string(mail, policy=email.policy.default)
+    body = message.get_content()
+    assert "Te escribo por " in body and "\ufffd" not in body  # still valid quoted-printable UTF-8
+    assert message["Subject"] == "Paciente de Lorca"
+    assert "José María Alonso" not in str(message["To"]) and message["To"].addresses  # still an address
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.text(alphabet="\\'{}abcu0123456789 \nfé", max_size=60))
+def test_any_rtf_like_text_maps_every_view_range_back(noise: str) -> None:
+    text = "{\\rtf1 " + noise + "}"
+    view = TextView(text)
+    for start in range(0, len(view.text)):
+        a, b = view.to_original(start, start + 1)
+        assert 0 <= a < b <= len(text)
