@@ -159,13 +159,24 @@ class Completion:
     def on_original(self, original: str, spans: list[Span]) -> list[Span]:
         """What only the original text shows, after the spans found on the view are mapped back
         to it: a table parted by tabs (the view writes a tab as a space, and the fifteenth set's
-        pharmacy export, its columns parted by tabs, had left every record number in clear)."""
-        if "\t" not in original:
+        pharmacy export, its columns parted by tabs, had left every record number in clear). A
+        tab anywhere else is a space, as in the view: only a header row the table step reads
+        and the rows under it with as many tabs are a table (``tab_tables``)."""
+        if "\t" not in original or self.table_columns is None:
             return spans
+        tables = self.table_columns.tab_tables(original)
+        if not tables:
+            return spans
+        # one character for one: the tabs outside the tables are spaces, offsets do not move
+        chars, at = [], 0
+        for start, end in tables:
+            chars += [original[at:start].replace("\t", " "), original[start:end]]
+            at = end
+        masked = "".join([*chars, original[at:].replace("\t", " ")])
         phones = {label for label in self.scheme.labels if self.scheme.category(label) in ("phone", "fax")}
         people = {label for label in self.scheme.labels
                   if (self.scheme.category(label) or "").startswith("person_")}
-        return with_table_columns(original, _cut_at_tabs(original, spans, phones, people, self._common_word),
+        return with_table_columns(masked, _cut_at_tabs(masked, spans, phones, people, self._common_word),
                                   self.table_columns)
 
     def _common_word(self, word: str) -> bool:

@@ -57,6 +57,10 @@ NOT_PROPAGATED = frozenset({
 RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
 #: An organisation's span: one word of the language alone under it is a kind, not a name.
 ORGANISATION = "INSTITUCION"
+#: A hospital's span: its proper part alone is a mention of it ("el Valme").
+HOSPITAL = "HOSPITAL"
+#: What may lead a proper part and is no part of its name alone ("de Valme", "del Rocío").
+_LEADING = regex.compile(r"^(?:(?:de|del|de la|de los|de las|d['’])\s+)+", regex.IGNORECASE)
 #: Strings shorter than this (folded) are not looked for: "M", "3", "Gil" is three.
 MIN_LENGTH = 3
 SOURCE = "propagated"
@@ -80,7 +84,9 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
               acronyms: frozenset[str] | set[str] = frozenset(),
               kind: Callable[[str], str | None] | None = None,
               known_acronym: Callable[[str], bool] | None = None,
-              scannable: Scannable | None = None) -> tuple[Span, ...]:
+              scannable: Scannable | None = None,
+              proper: Callable[[str], str] | None = None,
+              place: Callable[[str], bool] | None = None) -> tuple[Span, ...]:
     """The new spans: other whole-word occurrences of the document's replaced strings, names
     widened to their initials and cut words, and acronyms of the note's people.
 
@@ -92,7 +98,11 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
     are not looked for. A widened name is a new span that covers its source (which the
     pseudonymiser then drops as inside it). Deterministic: depends on the document only.
     ``scannable``: ``occurrences.Scannable`` of the document's text, made beforehand (the
-    pseudonymiser reads the folded note again).
+    pseudonymiser reads the folded note again). ``proper`` (a hospital's name -> its proper
+    part, the facilities generator's) and ``place`` (is a name a town or a province?): a
+    hospital's proper part is looked for alone too ("Hospital Universitario de Valme", then
+    "trasladado a Valme": the fifteenth set written blind), unless it is a place ("Hospital de
+    León": León is the town) or a word of the language.
     """
     text = document.text
     wanted: dict[str, _Wanted] = {}  # folded key -> what an occurrence must look like
@@ -129,6 +139,12 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
             wanted.setdefault(key, _Wanted(span.label, capitalised,
                                            capitalised and pack.is_stopword(original), _upper(original),
                                            single and original.islower() and as_label not in PERSON_LABELS))
+        if as_label == HOSPITAL and proper is not None:
+            part = _proper_part(proper(original))
+            if (len(part) >= MIN_LENGTH + 1 and part[:1].isupper() and not (place and place(part))
+                    and not _common(part, pack) and not _closed(part, pack, particles)):
+                wanted.setdefault(normalise(part),
+                                  _Wanted(span.label, True, pack.is_stopword(part), _upper(part)))
         if as_label in PERSON_LABELS:
             for word in name_words(original):
                 if word[0].isupper() and not _closed(word, pack, particles):
@@ -302,6 +318,11 @@ def initials_of(name: str, pack: LanguagePack,
         if 3 <= len(initials) <= 4 and initials not in out:
             out.append(initials)
     return out
+
+
+def _proper_part(proper: str) -> str:
+    """A proper part without the "de" it follows its type with ("de Valme" -> "Valme")."""
+    return _LEADING.sub("", proper.strip()).strip(" ,;()-")
 
 
 def _closed(word: str, pack: LanguagePack, particles: frozenset[str] | set[str]) -> bool:

@@ -506,9 +506,11 @@ class Pseudonymiser:
         if self.propagate_mentions and self.data is not None:
             scannable = Scannable(planning.text)
             replaced = _PerLabel(lambda label: self.strategy(label) != "keep")
+            facilities = self.registry.get("HOSPITAL")
             extra = propagate(planning, replaced.__getitem__,
                               self.data.pack, self.data.name_particles, self.data.name_acronyms,
-                              generator_of.__getitem__, self.data.is_known_acronym, scannable)
+                              generator_of.__getitem__, self.data.is_known_acronym, scannable,
+                              getattr(facilities, "proper", None), self._is_place)
             if extra:
                 planning = planning.with_spans((*planning.spans, *extra))
             adjectives = self._nationalities(planning, replaced.__getitem__, generator_of.__getitem__,
@@ -635,6 +637,11 @@ class Pseudonymiser:
         leftovers = self._leftovers(document.id, spans, originals, keys, hashes, planned, new_text, new_spans,
                                     generator_of)
         return Pseudonymised(result, tuple(audit), tuple(leftovers), tuple(mapping))
+
+    def _is_place(self, name: str) -> bool:
+        """A town or a province of the pack's tables ("León" of "Hospital de León")."""
+        data = self.data
+        return data is not None and (data.find_town(name) is not None or fold(name) in data.province_lookup)
 
     def _prepare(self, state: DocumentState, triples: list[tuple[int, int, str]]) -> dict[str, str]:
         """Let each generator read the whole note first (people group name variants, towns are

@@ -301,6 +301,9 @@ _NICKNAME_GAP = regex.compile(r"[ \t]*[(\"“«'][ \t]*[\"“«']?")
 #: A score after a scale's name ("Glasgow 15", "Barthel 65/100", "Pfeiffer: 7").
 #: The prepositions a place follows in the narrative ("vive en Nador", "se trasladó a Quito").
 _PLACE_PREPOSITION_BEFORE = regex.compile(r"(?<![\p{L}])(?:en|a|desde|hasta|hacia)[ \t]+$")
+#: "en" and a capitalised place ending a person's span ("Neus en Gandia").
+_IN_TOWN = regex.compile(r"[ \t]+en[ \t]+(?P<town>\p{Lu}[\p{L}'’-]+"
+                         r"(?:[ ](?:de[ ](?:la[ ]|los[ ]|las[ ])?|del[ ])?\p{Lu}[\p{L}'’-]+){0,3})$")
 #: One to three capitalised words and nothing else: a name ("Lin Wei").
 _NAME_ONLY = regex.compile(r"\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+){0,2}")
 _SCORE_AFTER = regex.compile(r"[ \t]*[:=]?[ \t]*\d")
@@ -524,7 +527,8 @@ class SpanForm:
             if not span.fragments and (self._title_only(text, span) or (
                     not self.times_are_phi and _clock_part(text, span.start, span.end))
                     or (kind not in _INITIALLED and _ABBREVIATION.fullmatch(text, span.start, span.end + 1))
-                    or (kind not in _INITIALLED and _doubted_scrap(text, span))):
+                    or (kind not in _INITIALLED and _doubted_scrap(text, span))
+                    or _doubted_key(text, span)):
                 continue  # "Sr. D." as a town, the "32" of "08:32" as a country, "F. Nac" as an ID
             if kind == "date" and not self.times_are_phi:
                 span = self._without_time(text, span)
@@ -612,6 +616,11 @@ class SpanForm:
                 span = self._age_or_kin(text, span)  # "64 años" as a street, "Esposa" as a town
             if span is not None and kind == "person_relative":
                 span = self._town_as_relative(text, span)  # "(Dos Hermanas)"
+            if span is not None and kind in _PEOPLE:
+                span, after = self._town_after_person(text, span)  # "su hija Neus en Gandia"
+                if after:
+                    out.extend([span, *after])
+                    continue
             if span is not None and kind in _PEOPLE:
                 span = self._place_as_person(text, span)  # "su hermano vive en Nador"
             if span is not None and kind in ("organisation", "town", "country", "hospital", "street"):
@@ -1824,6 +1833,19 @@ class SpanForm:
             return span
         return replace(span, label=self._title_or_kin(text, span) or self.patient)
 
+    def _town_after_person(self, text: str, span: Span) -> tuple[Span, list[Span]]:
+        """A person's span that ran on over "en" and a town of the tables ("comió paella en casa
+        de su hija Neus en Gandia" as one relative: the town became a surname, "Emilia en
+        González"): the person, then the town with the town's label."""
+        town = dict(self.category_labels).get("town")
+        if town is None or span.fragments or not self.places:
+            return span, []
+        m = _IN_TOWN.search(text, span.start, span.end)
+        if m is None or m.end() != span.end or m.start() <= span.start or fold(m["town"]) not in self.places:
+            return span, []
+        return (replace(span, end=m.start()),
+                [Span(m.start("town"), m.end("town"), town, source=span.source, score=span.score)])
+
     def _place_as_person(self, text: str, span: Span) -> Span:
         """A person's or relative's span that is a place the tables hold, no given name, after
         "en", "a", "desde", "hasta" or "hacia" ("su hermano vive en Nador", tagged as the
@@ -2543,6 +2565,22 @@ def _doubted_scrap(text: str, span: Span) -> bool:
     value = text[span.start : span.end]
     return (not any(c.isdigit() for c in value) and sum(c.isalpha() for c in value) <= 2
             and any(c in "ºª°" for c in value))
+
+
+def _doubted_key(text: str, span: Span) -> bool:
+    """A span the tagger all but rejected (mean marginal < 0.1) that is a form field's name: at
+    a line's start or after a column gap, dot leaders or a colon after it ("DNI ...... 20417733N"
+    with "DNI" as a town had become "ALICANTE ...... 62931365F": the fifteenth set written blind)."""
+    if span.score is None or span.score >= _DOUBT / 5 or span.fragments:
+        return False
+    line_start = text.rfind("\n", 0, span.start) + 1
+    before = text[line_start:span.start]
+    at_key = not before.strip() or before.endswith(("  ", "\t"))
+    return at_key and _KEY_AFTER.match(text, span.end) is not None
+
+
+#: What follows a form field's name: dot leaders or a colon.
+_KEY_AFTER = regex.compile(r"[ \t]*(?:\.{3,}|:)")
 
 
 def _clock_part(text: str, start: int, end: int) -> bool:

@@ -200,6 +200,30 @@ class TableColumns:
                 and (s.start, s.end) not in crossing]
         return kept + _outside(text, spans, crossing, names), found
 
+    def tab_tables(self, text: str) -> list[tuple[int, int]]:
+        """The stretches of ``text`` that are tables parted by tabs: a header row this step reads
+        (two tabs or more, its cells a few words each, none ending with a full stop or a comma),
+        then at least one row with as many tabs. A tab elsewhere (a space typed as one: "No fue
+        descrita<TAB>ninguna<TAB>secuela<TAB>en<TAB>la<TAB>paciente.") makes no table."""
+        out: list[tuple[int, int]] = []
+        lines = _lines(text)
+        i = 0
+        while i < len(lines):
+            start, line = lines[i]
+            tabs = line.count("\t")
+            i += 1
+            cells = line.split("\t")
+            if (tabs < 2 or self._header(line) is None
+                    or any(len(c.split()) > 4 or c.rstrip().endswith((".", ",", ";")) for c in cells)):
+                continue  # a header's cells are a few words, none ending a sentence
+            end = start + len(line)
+            while i < len(lines) and lines[i][1].count("\t") == tabs:
+                end = lines[i][0] + len(lines[i][1])
+                i += 1
+            if end > start + len(line):
+                out.append((start, end))
+        return out
+
     def _name_part(self, value: str) -> str:
         """A field's value of one capitalised word that the name tables know ("REBOLLO",
         "AURELIO (en casa le llaman…)"), else ""."""

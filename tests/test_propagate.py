@@ -247,3 +247,17 @@ def test_a_lower_case_names_runs_of_words_are_propagated_never_a_word_alone():
     found = {text[s.start:s.end] for s in spans}
     assert {"ortega quesada", "juan de dios"} <= found
     assert "ortega" not in found and "quesada" not in found
+
+
+def test_a_hospitals_proper_part_alone_is_a_second_mention_but_not_a_town() -> None:
+    # the fifteenth set written blind: "Hospital Universitario de Valme", then "trasladado a
+    # Valme" in clear; "Hospital de León" must not make the town León a hospital
+    from .surrogate_kit import run
+
+    text = ("Hospital generador: Hospital Universitario de Valme (Sevilla). Trasladado a Valme.\n"
+            "Ingresó en el Hospital de León; vive en León. Hospital del Mar, el mar en calma.")
+    result = run(text, ("HOSPITAL", "Hospital Universitario de Valme"), ("TERRITORIO", "Sevilla"),
+                 ("HOSPITAL", "Hospital de León"), ("HOSPITAL", "Hospital del Mar"))
+    assert "Valme" not in result.text
+    assert "vive en León." in result.text and "el mar en calma" in result.text
+    assert any(a.source == "propagated" and a.label == "HOSPITAL" for a in result.audit)

@@ -1522,3 +1522,13 @@ def test_a_quotation_mark_is_never_a_spans_edge_alone():
                    (PATIENT, "«Yeyo»"), (PATIENT, '"El Rubio"'), score=0.9) == [
         (PATIENT, "Oliver James"), (HOSPITAL, "Hospital Universitario de Torrevieja"), (PATIENT, "Yeyo"),
         (PATIENT, "El Rubio")]
+
+
+def test_a_doubted_fields_name_is_no_value_and_a_town_after_a_relative_is_a_town():
+    # the fifteenth set written blind: "DNI ...... 20417733N" with "DNI" as a town (at 0.02) had
+    # become "ALICANTE ......"; "su hija Neus en Gandia" as one relative, "Emilia en González"
+    text = ("SIP .............. 6029184                          DNI ...... 20417733N\n"
+            "Comió paella en casa de su hija Neus en Gandia y se pasó con el caldo.\n")
+    assert _tidied(text, (TOWN, "DNI"), score=0.02) == []
+    assert _tidied(text, (TOWN, "DNI"), score=0.4) == [(TOWN, "DNI")]  # the tagger meant it
+    assert _tidied(text, (RELATIVE, "Neus en Gandia"), score=0.3) == [(RELATIVE, "Neus"), (TOWN, "Gandia")]

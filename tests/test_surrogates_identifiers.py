@@ -15,7 +15,7 @@ from crfdeid.surrogates.base import LETTERS
 from crfdeid.surrogates.vocabulary import invented_words, pack_vocabulary
 from crfdeid.validators import es_nss
 
-from .surrogate_kit import state
+from .surrogate_kit import new_texts, run, state
 
 REG = build_registry(surrogate_data("es"))
 
@@ -225,3 +225,13 @@ def test_a_spanish_record_number_is_never_read_as_an_austrian_insurance_number()
     assert vnr_birth_date("1234150372") is not None
     assert build_registry(surrogate_data("es"))["ID_SUJETO_ASISTENCIA"].dates is None
     assert build_registry(surrogate_data("de"))["ID_SUJETO_ASISTENCIA"].dates is not None
+
+
+def test_a_spanish_plate_keeps_its_format_and_takes_consonants_only():
+    # the fifteenth set's dialysis sheet: "0377 LGD" had become "3860 IWC" (no plate has a vowel)
+    text = "Ambulancia 4821 KZP; unidad de apoyo 0377-LGD."
+    for seed in range(12):
+        first, second = new_texts(run(text, ("IDENTIF_VEHICULOS_NRSERIE_PLACAS", "4821 KZP"),
+                                      ("IDENTIF_VEHICULOS_NRSERIE_PLACAS", "0377-LGD"), seed=seed))
+        assert re.fullmatch(r"\d{4} [BCDFGHJKLMNPRSTVWXYZ]{3}", first) and first != "4821 KZP", first
+        assert re.fullmatch(r"\d{4}-[BCDFGHJKLMNPRSTVWXYZ]{3}", second) and second != "0377-LGD", second

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -96,6 +97,21 @@ def scramble_codes(text: str, rng: random.Random, swap: WordSwap | None = None) 
         if char in _ORDINAL_MARKS:
             out[i] = char
     return "".join(out)
+
+
+#: The label of plates and vehicles' serials.
+VEHICLE_LABEL = "IDENTIF_VEHICULOS_NRSERIE_PLACAS"
+#: A Spanish plate since 2000: four digits, three consonants (no vowel, Ñ or Q).
+_PLATE_LETTERS = "BCDFGHJKLMNPRSTVWXYZ"
+_SPANISH_PLATE = re.compile(rf"(\d{{4}})([ -]?)([{_PLATE_LETTERS}]{{3}})")
+
+
+def _new_plate(text: str, plate: re.Match[str], rng: random.Random) -> str:
+    """Another plate of the same format: four digits, the separator, three consonants."""
+    digits = "".join(rng.choice("0123456789") for _ in range(4))
+    letters = "".join(rng.choice(_PLATE_LETTERS) for _ in range(3))
+    lead = len(text) - len(text.lstrip())
+    return text[:lead] + digits + plate[2] + letters + text[lead + len(plate[0]):]
 
 
 def kind_of(compact: str) -> str | None:
@@ -271,6 +287,10 @@ class IdentifierGenerator:
             return None
 
         levels = [Level(lambda rng: with_check(text, kind, rng, swap), f"id:{label}", check_close=check)]
+        plate = _SPANISH_PLATE.fullmatch(text.strip()) if label == VEHICLE_LABEL else None
+        if plate is not None:  # "4821 KZP": consonants only, as Spain's plates ("3860 IWC" was none)
+            levels.insert(0, Level(lambda rng: _new_plate(text, plate, rng), f"id:{label}",
+                                   check_close=check))
         born = vnr_birth_date(compact) if self.dates is not None and compact.isascii() else None
         if born is not None:
             moved = born + self.dates.shift(state)  # type: ignore[union-attr]
