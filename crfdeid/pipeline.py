@@ -51,6 +51,7 @@ from .lone_names import LoneNames, with_lone_names
 from .lone_places import LonePlaces, with_lone_places
 from .lone_professions import LoneProfessions, with_lone_professions
 from .merge import with_read
+from .mime import MimeMessage
 from .rules import DEFAULT_TIMEOUT, RuleEngine, RuleTimeout
 from .schemes import DEFAULT_SCHEME, LabelMap, Scheme, dropped_rules_message, load_scheme
 from .span_form import SpanForm
@@ -124,8 +125,8 @@ class Completion:
     identifier (``crfdeid.table_columns``), and the fields of an HL7 v2 message
     (``crfdeid.hl7``), a DICOM header's values (``crfdeid.dicom_header``) and an HL7 CDA
     document's header (``crfdeid.cda``), a FHIR resource's elements (``crfdeid.fhir``) and a
-    machine export's values by their keys (``crfdeid.key_values``): last, a structure overrules
-    what was read into it."""
+    machine export's values by their keys (``crfdeid.key_values``), and no span on a raw e-mail's
+    structure (``crfdeid.mime``): last, a structure overrules what was read into it."""
 
     scheme: Scheme
     clinical: frozenset[str]
@@ -140,6 +141,7 @@ class Completion:
     spoken: SpokenNumbers | None = None
     fhir: FhirResource | None = None
     key_values: KeyValues | None = None
+    mime: MimeMessage | None = None
 
     def __call__(self, text: str, spans: list[Span]) -> list[Span]:
         if self.form is not None:
@@ -154,7 +156,8 @@ class Completion:
         spans = with_dicom_header(text, spans, self.dicom)
         spans = with_read(text, spans, self.cda)
         spans = with_read(text, spans, self.fhir)
-        return with_read(text, spans, self.key_values)
+        spans = with_read(text, spans, self.key_values)
+        return with_read(text, spans, self.mime)
 
     def on_original(self, original: str, spans: list[Span]) -> list[Span]:
         """What only the original text shows, after the spans found on the view are mapped back
@@ -354,7 +357,7 @@ class Pipeline:
         fhir = FhirResource.for_scheme({c: self.scheme.label_for(c) for c in FHIR_CATEGORIES})
         key_values = KeyValues.for_scheme({c: self.scheme.label_for(c) for c in KEY_VALUE_CATEGORIES})
         return Completion(self.scheme, clinical, lone, SpanForm.for_pack(self.scheme, self._pack), places,
-                          professions, columns, hl7, dicom, cda, spoken, fhir, key_values)
+                          professions, columns, hl7, dicom, cda, spoken, fhir, key_values, MimeMessage())
 
     @cached_property
     def _pack(self) -> LanguagePack | None:

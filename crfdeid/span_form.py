@@ -483,6 +483,7 @@ class SpanForm:
     def __call__(self, text: str, spans: Iterable[Span]) -> list[Span]:
         category = self._category
         sex = dict(self.category_labels).get("sex")
+        patient_label = dict(self.category_labels).get("person_patient")
         out: list[Span] = []
         ordered = self._given_names_as_other(text, sorted(spans, key=lambda s: (s.start, s.end, s.label)))
         absorbed = 0  # the end of the last hyphenated compound made whole: spans inside it go
@@ -490,6 +491,12 @@ class SpanForm:
             kind = category.get(span.label)
             if not span.fragments and span.end <= absorbed:
                 continue  # "Lohse" (as a company) of "Ingrid Bauer-Lohse"
+            if not span.fragments and (greeting := _GREETING.match(text, span.start, span.end)) is not None:
+                # "Hola IONUT" as a street, "Dear GRAHAM" as a clinician (an SMS log): the name
+                # greeted, the patient's unless the tagger named someone else
+                span = replace(span, start=greeting.end(),
+                               label=span.label if kind in _PEOPLE else patient_label or span.label)
+                kind = category.get(span.label)
             if not span.fragments and (text[span.start] in _QUOTES or text[span.end - 1] in _QUOTES):
                 unquoted = _unquoted(text, span)
                 if unquoted is None:
@@ -502,6 +509,11 @@ class SpanForm:
             if (kind == "street" and out and category.get(out[-1].label) in _PEOPLE
                     and self._surname_after_name(text, span, out[-1])):
                 out[-1] = replace(out[-1], end=span.end)  # "(Roberto Lamas)" with "Lamas" a street
+                continue
+            if (kind in ("town", "street", "organisation") and out and category.get(out[-1].label) in _PEOPLE
+                    and self._surname_before_given(text, span, out[-1],
+                                                   ordered[i + 1] if i + 1 < len(ordered) else None)):
+                out[-1] = replace(out[-1], end=span.end)  # "LÓPEZ … SEGURA, JUAN ANTONIO": Segura a town
                 continue
             if (sex and kind != "sex" and not span.fragments
                     and fold(text[span.start : span.end]) in self.sex_words
@@ -1184,6 +1196,19 @@ class SpanForm:
         bracketed = (text[previous.start - 1 : previous.start] == "(" and text[span.end : span.end + 1] == ")"
                      and fold(value) in self.surnames)
         return bracketed or (fold(value) not in self.places and fold(value) not in self.countries)
+
+    def _surname_before_given(self, text: str, span: Span, previous: Span, following: Span | None) -> bool:
+        """Is ``span`` (a place, a street or an organisation) the last surname of "SURNAMES,
+        GIVEN": a person's span one space before it, a surname of the tables, then a comma and
+        the given names as a person's span ("LÓPEZ DE HARO SEGURA, JUAN ANTONIO" with "SEGURA"
+        as a town: the person had two surrogates in one note)?"""
+        if span.fragments or previous.fragments or following is None or following.fragments:
+            return False
+        if text[previous.end:span.start] != " " or self._category.get(following.label) not in _PEOPLE:
+            return False
+        value = text[span.start:span.end]
+        return (_SINGLE_WORD.fullmatch(value) is not None and fold(value) in self.surnames
+                and regex.fullmatch(r",[ \t]*", text[span.end:following.start]) is not None)
 
     def _joined(self, text: str, spans: list[Span]) -> list[Span]:
         """Spans the tagger cut inside one name: two places parted by "y" that the tables hold
@@ -2573,10 +2598,12 @@ def _doubted_key(text: str, span: Span) -> bool:
     with "DNI" as a town had become "ALICANTE ...... 62931365F": the fifteenth set written blind)."""
     if span.score is None or span.score >= _DOUBT / 5 or span.fragments:
         return False
-    line_start = text.rfind("\n", 0, span.start) + 1
-    before = text[line_start:span.start]
-    at_key = not before.strip() or before.endswith(("  ", "\t"))
-    return at_key and _KEY_AFTER.match(text, span.end) is not None
+    if _KEY_AFTER.match(text, span.end) is None:
+        return False
+    gap = span.start  # the spacing right before it: a line's start or a column gap
+    while gap > 0 and text[gap - 1] in " \t":
+        gap -= 1
+    return gap == 0 or text[gap - 1] == "\n" or span.start - gap >= 2 or text[span.start - 1] == "\t"
 
 
 #: What follows a form field's name: dot leaders or a colon.
@@ -2598,6 +2625,11 @@ def _clock_part(text: str, start: int, end: int) -> bool:
         return _TIME.fullmatch(text, hour, end) is not None
     return False
 
+
+#: A greeting before the name it greets ("Hola IONUT", "Dear GRAHAM", "Estimada María").
+_GREETING = regex.compile(
+    r"(?i:hola|dear|hi|hello|querid[oa]|estimad[oa]|apreciad[oa]|buen[oa]s[ ](?:días|tardes|noches)|kaixo"
+    r"|egun[ ]on|bon[ ]dia|bona[ ]tarda)[ \t,]+(?=\p{Lu})")
 
 #: Quotation marks: a span may hold a quotation whole, never one of its marks alone.
 _QUOTES = frozenset('"“”«»„')

@@ -112,3 +112,45 @@ def test_any_rtf_like_text_maps_every_view_range_back(noise: str) -> None:
     for start in range(0, len(view.text)):
         a, b = view.to_original(start, start + 1)
         assert 0 <= a < b <= len(text)
+
+
+MULTIPART = """Mensaje exportado del buzón de la unidad:
+From: Ane Goikoetxea <ane@osakidetza-ejemplo.eus>
+Date: Tue, 11 Nov 2025 08:14:52 +0100
+MIME-Version: 1.0
+Content-Type: multipart/mixed; boundary="----=_Part_5512_88410"
+
+------=_Part_5512_88410
+Content-Type: text/plain; charset=UTF-8
+Content-Transfer-Encoding: quoted-printable
+
+El paciente Jos=C3=A9 Mari Etxeberria Bilbao (NHC 4471203) vive en Gernika.
+
+------=_Part_5512_88410
+Content-Type: application/pdf; name="analitica-Etxeberria-4471203.pdf"
+Content-Transfer-Encoding: base64
+
+JVBERi0xLjQKJcOkw7zDtsOfCjIgMCBvYmoKPDwvTGVuZ3RoIDMgMCBSL0ZpbHRlci9GbGF0ZURl
+------=_Part_5512_88410--
+"""
+
+
+def test_a_raw_mails_structure_takes_no_span_and_still_parses() -> None:
+    # the fifteenth set's e-mail: "Part" of the boundary had become a town, "UTF-8" "UTF-calle",
+    # "base64" "santa ana27", the time zone "+0100" a number
+    from crfdeid.deidentify import Deidentifier
+    from crfdeid.mime import MimeMessage
+
+    _, blocked = MimeMessage().read(MULTIPART)
+    covered = "".join(MULTIPART[a:b] for a, b in blocked)
+    for markup in ('boundary="----=_Part_5512_88410"', "charset=UTF-8", "base64", "+0100",
+                   "------=_Part_5512_88410--", "JVBERi0xLjQK", "Content-Type:"):
+        assert markup in covered, markup
+    for value in ("Etxeberria-4471203", "Ane Goikoetxea", "Gernika", "Tue, 11 Nov 2025"):
+        assert value not in covered, value
+    assert MimeMessage().read("Nota: Content-Type en el texto, sin cabeceras.") == ([], [])
+    out = Deidentifier(rules_only=True, seed=2).deidentify(MULTIPART).text
+    message = email.message_from_string(out[out.index("From:"):], policy=email.policy.default)
+    parts = [p.get_content_type() for p in message.walk()]
+    assert parts == ["multipart/mixed", "text/plain", "application/pdf"]
+    assert "4471203" not in out and "+0100" in out

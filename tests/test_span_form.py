@@ -1532,3 +1532,14 @@ def test_a_doubted_fields_name_is_no_value_and_a_town_after_a_relative_is_a_town
     assert _tidied(text, (TOWN, "DNI"), score=0.02) == []
     assert _tidied(text, (TOWN, "DNI"), score=0.4) == [(TOWN, "DNI")]  # the tagger meant it
     assert _tidied(text, (RELATIVE, "Neus en Gandia"), score=0.3) == [(RELATIVE, "Neus"), (TOWN, "Gandia")]
+
+
+def test_a_greeting_is_no_part_of_the_name_it_greets_and_a_last_surname_as_a_town_joins_its_name():
+    # the fifteenth set's SMS log: "Hola IONUT" as a street, "Dear GRAHAM" as a clinician;
+    # "LÓPEZ DE HARO SEGURA, JUAN ANTONIO" with "SEGURA" as a town (two surrogates for one man)
+    text = ('"SAS: Hola IONUT, le recordamos su cita"; "SAS: Dear GRAHAM, reminder"\n'
+            "revisar el móvil de LÓPEZ DE HARO SEGURA, JUAN ANTONIO (consta un fijo)")
+    assert _tidied(text, ("CALLE", "Hola IONUT"), (CLINICIAN, "Dear GRAHAM"), score=0.6) == [
+        (PATIENT, "IONUT"), (CLINICIAN, "GRAHAM")]
+    marked = ((PATIENT, "LÓPEZ DE HARO"), (TOWN, "SEGURA"), (PATIENT, "JUAN ANTONIO"))
+    assert _tidied(text, *marked, score=0.9) == [(PATIENT, "LÓPEZ DE HARO SEGURA"), (PATIENT, "JUAN ANTONIO")]
