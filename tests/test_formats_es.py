@@ -909,13 +909,13 @@ BLIND14 = BLIND.parent / "es_blind14"
 #: What still leaks from the fourteenth set (blind once, then read: the sixteenth round): "España"
 #: and "Spain" (kept by the policy); the dictation's names and places said in lower case with no
 #: cue ("la encarni", "loli", "alcalá la real", "calle la fuente de la villa número dieciocho"), a
-#: year in words; a FHIR resource's licence number ("41/4112873", its kind two keys away); towns in
-#: capitals and bodies of a lab printout and a form ("C.S. SAHAGÚN", "ÁREA V ALTIPLANO", "ÓPTICA DE
-#: YECLA"), a hamlet no list holds ("Calabardina"), a health sector ("Sector Barbastro"); an
-#: occupation opening a ward list's line; words of public bodies and streets the surrogates keep,
-#: or drew ("Real", "Principal").
+#: year in words (a FHIR resource's licence number, "41/4112873", its kind two keys away, is the
+#: seventeenth round's FHIR reader's since); towns in capitals and bodies of a lab printout and a
+#: form ("C.S. SAHAGÚN", "ÁREA V ALTIPLANO", "ÓPTICA DE YECLA"), a hamlet no list holds
+#: ("Calabardina"), a health sector ("Sector Barbastro"); an occupation opening a ward list's
+#: line; words of public bodies and streets the surrogates keep, or drew ("Real", "Principal").
 BLIND14_LEAKS = {
-    ('cr01_fhir_carmona', '41/4112873'), ('cr01_fhir_carmona', 'España'),
+    ('cr01_fhir_carmona', 'España'),
     ('cr02_censo_llerena', 'Conductor de camión'), ('cr03_cda_coria', 'España'),
     ('cr04_vacunacion_ciudadrodrigo', 'ESPAÑA'), ('cr05_laboratorio_sahagun', 'SAHAGÚN'),
     ('cr05_laboratorio_sahagun', 'Sahagún'), ('cr08_baja_daimiel', 'España'),
@@ -930,7 +930,7 @@ BLIND14_LEAKS = {
     ('cr18_turista_sort', 'profesor de secundaria'),
 }
 BLIND14_WORD_LEAKS = {
-    ('cr01_fhir_carmona', '4112873'), ('cr01_fhir_carmona', 'España'), ('cr02_censo_llerena', 'Conductor'),
+    ('cr01_fhir_carmona', 'España'), ('cr02_censo_llerena', 'Conductor'),
     ('cr02_censo_llerena', 'SERRANO'), ('cr02_censo_llerena', 'Torres'), ('cr03_cda_coria', 'España'),
     ('cr04_vacunacion_ciudadrodrigo', 'ASISTENCIA'), ('cr04_vacunacion_ciudadrodrigo', 'ESPAÑA'),
     ('cr04_vacunacion_ciudadrodrigo', 'Traducción'), ('cr05_laboratorio_sahagun', 'SAHAGÚN'),
@@ -970,3 +970,68 @@ def test_what_the_embedded_model_finds_in_the_fourteenth_blind_set(blind14: dict
     # deidentify point (benchmarks/formats.py's measure); after the sixteenth round they prompted
     # 0.777 / 0.864 (a CDA document, a dictation's spoken numbers, a ward list, a lab printout)
     assert _recall(blind14, point) >= floor
+
+
+BLIND15 = BLIND.parent / "es_blind15"
+#: What still leaks from the fifteenth set (blind once, then read: the seventeenth round): days and
+#: months of a list with no year ("09/10 (folículos…), 12/10 y 14/10", "- 05/11, 10:20:") and months
+#: alone; a nurse's initials in a table column and its legend ("M.J.S."); a hospital in Valencian
+#: capitals and by its abbreviation in a CSV ("H. U. Poniente"); "España"; a friend named only in an
+#: SMS ("Samira"), a nickname in quotation marks ("Paqui"), an abbreviated name in an SMS ("M. DEL
+#: MAR"); a national professional body in capitals; a second occupation after "después"; the second
+#: of two straws after "y"; words of bodies and streets the surrogates keep or drew, and three
+#: dates' "13T09" where a shift lands on the same day.
+BLIND15_LEAKS = {
+    ('cr04_reclamacion_marbella', 'Paqui'), ('cr05_hemodialisis_alzira', '05/11'),
+    ('cr05_hemodialisis_alzira', '07/11'),
+    ('cr05_hemodialisis_alzira', 'HOSPITAL UNIVERSITARI DE LA RIBERA'),
+    ('cr05_hemodialisis_alzira', 'M.J.S.'), ('cr05_hemodialisis_alzira', 'R.P.'),
+    ('cr05_hemodialisis_alzira', 'conductor de carretilla'), ('cr06_talon_velezmalaga', 'ANDALUCÍA'),
+    ('cr07_reproduccion_denia', '09/10'), ('cr07_reproduccion_denia', '12/10'),
+    ('cr07_reproduccion_denia', '14/10'), ('cr07_reproduccion_denia', 'DEN-0212-V2'),
+    ('cr10_videoconsulta_llanes', 'día 15'), ('cr10_videoconsulta_llanes', 'día 3'),
+    ('cr10_videoconsulta_llanes', 'febrero'), ('cr11_sms_roquetas', 'H. U. Poniente'),
+    ('cr11_sms_roquetas', 'M. DEL MAR'), ('cr12_dispensacion_granollers', 'Samira'),
+    ('cr13_defuncion_aracena', 'CONSEJO GENERAL DE COLEGIOS OFICIALES DE MÉDICOS'),
+    ('cr13_defuncion_aracena', 'España'), ('cr13_defuncion_aracena', 'peón de secadero de jamones'),
+    ('cr16_mime_gernika', 'agosto'),
+}
+BLIND15_WORD_LEAKS = {
+    ('cr01_donacion_utrera', 'Banco'), ('cr01_donacion_utrera', 'COORDINACIÓN'),
+    ('cr01_donacion_utrera', 'SECTORIAL'), ('cr01_donacion_utrera', 'Sectorial'),
+    ('cr01_donacion_utrera', 'TRASPLANTES'), ('cr01_donacion_utrera', 'Tejidos'),
+    ('cr02_oxigeno_tordesillas', 'Asistencia'), ('cr02_oxigeno_tordesillas', 'julio'),
+    ('cr03_oficio_teruel', 'Ruiz'), ('cr03_oficio_teruel', 'Subsector'),
+    ('cr04_reclamacion_marbella', 'Autovía'), ('cr04_reclamacion_marbella', 'Lomas'),
+    ('cr04_reclamacion_marbella', 'Paqui'), ('cr04_reclamacion_marbella', 'Rodeo'),
+    ('cr04_reclamacion_marbella', 'SANITARIO'), ('cr04_reclamacion_marbella', 'SISTEMA'),
+    ('cr05_hemodialisis_alzira', 'RIBERA'), ('cr06_talon_velezmalaga', 'ANDALUCÍA'),
+    ('cr06_talon_velezmalaga', 'Pozo'), ('cr07_reproduccion_denia', '0212'),
+    ('cr07_reproduccion_denia', 'DEN'), ('cr08_audiologia_najera', 'AUDITIVO'),
+    ('cr08_audiologia_najera', 'ES42'), ('cr10_videoconsulta_llanes', 'ASTURIAS'),
+    ('cr10_videoconsulta_llanes', 'PRINCIPADO'), ('cr11_sms_roquetas', 'Poniente'),
+    ('cr12_dispensacion_granollers', 'Franqueses'), ('cr12_dispensacion_granollers', 'Samira'),
+    ('cr13_defuncion_aracena', 'COLEGIOS'), ('cr13_defuncion_aracena', 'España'),
+    ('cr13_defuncion_aracena', 'OFICIALES'), ('cr15_rtf_fraga', 'ARAG'), ('cr15_rtf_fraga', 'd3N'),
+    ('cr16_mime_gernika', 'ADo'), ('cr16_mime_gernika', 'Arana'), ('cr16_mime_gernika', 'Caser'),
+    ('cr16_mime_gernika', 'Goikoa'), ('cr16_mime_gernika', 'Nov'), ('cr17_yaml_torrevieja', '12T18'),
+    ('cr17_yaml_torrevieja', '13T07'), ('cr17_yaml_torrevieja', '13T09'), ('cr18_galego_obarco', 'Lousas'),
+}
+
+
+@pytest.fixture(scope="module")
+def blind15() -> dict[str, Document]:
+    return load_corpus([BLIND15])
+
+
+def test_what_leaks_from_the_fifteenth_blind_set_is_what_we_know_of(blind15: dict[str, Document]) -> None:
+    _known_leaks_only(blind15, (18, 1018), BLIND15_LEAKS, BLIND15_WORD_LEAKS)
+
+
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.80), ("deidentify", 0.85)])
+def test_what_the_embedded_model_finds_in_the_fifteenth_blind_set(blind15: dict[str, Document], point: str,
+                                                                 floor: float) -> None:
+    # blind, once, with the code of ad6f5ae (2026-12-07): 0.735 on the best path, 0.789 at the
+    # deidentify point (benchmarks/formats.py's measure); after the seventeenth round they prompted
+    # 0.828 / 0.877 (a FHIR and a YAML reader, RTF and MIME decoded, a TSV read on the original)
+    assert _recall(blind15, point) >= floor
