@@ -581,3 +581,15 @@ def test_a_user_name_becomes_another_with_the_surnames_surrogate():
     assert user != "vrocamora" and user.isascii() and user.islower()
     assert user[1:] == unicodedata.normalize("NFKD", surname).encode("ascii", "ignore").decode().lower()
     assert word == "paciente"
+
+
+def test_an_abbreviated_maria_stays_and_its_devotional_end_is_the_same_everywhere():
+    # the fifteenth set's SMS log: "GARCÍA FUENTES, Mª DEL MAR" had become "…, Noah DEL
+    # CASTAÑAR" (a man's name, in title case inside capitals) and "Hola M. DEL MAR" "… DEL CARLA"
+    text = "GARCÍA FUENTES, Mª DEL MAR; SMS: Hola M. DEL MAR, le recordamos su cita."
+    for seed in range(6):
+        result = run(text, ("NOMBRE_SUJETO_ASISTENCIA", "GARCÍA FUENTES, Mª DEL MAR"), seed=seed)
+        name = new_texts(result)[0]
+        assert name.split(", ")[1].startswith("Mª DEL ") and "MAR" not in name, name
+        end = name.rsplit(" ", 1)[1]
+        assert f"Hola M. DEL {end}," in result.text, (name, result.text)

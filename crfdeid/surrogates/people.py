@@ -66,6 +66,10 @@ _PATIENT_SEX = WordLed(re.compile(r"\b(el|la) paciente\b|\b(varón|mujer|hombre)
 _AFTER_DE = re.compile(r"(?<!\w)de\s+$", re.IGNORECASE)
 #: "María" abbreviated at the head of a compound: "M.a José", "Mª Pilar", "M.ª Teresa".
 _MARIA = re.compile(r"M(?:\.\s?[aª]|ª)(?=\s)")
+#: "del", "de la", "de los", "de las" right before a word (a devotional end: "Mª DEL MAR").
+_DEVOTION_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:del|de\s+la|de\s+los|de\s+las)\s+$")
+#: The abbreviation of María as a token of its own ("Mª", "M.ª").
+_MARIA_WORD = re.compile(r"M\.?ª\.?")
 #: Variants are merged only when both tokens are at least this long (shorter names are too
 #: close to each other: "Ana"/"Ada") and not both frequent in the lists ("Marín"/"Martín").
 FUZZY_MIN_LENGTH = 4
@@ -455,9 +459,10 @@ class PeopleGenerator:
         if label == PATIENT_LABEL and patient in ("m", "f"):
             votes[patient] += 3
         first = next((t for _, _, t, k in classified if k == "given"), None)
-        if classified and classified[0][3] in ("initial", "given") \
-                and _MARIA.match(span_text, classified[0][0]):
-            first = "María"  # "M.a José", "Mª Pilar": María abbreviated, a woman
+        lead = next((c for c in classified if c[3] in ("initial", "given")), None)
+        if lead is not None and _MARIA.match(span_text, lead[0]):
+            # "M.a José", "Mª Pilar", "GARCÍA FUENTES, Mª DEL MAR": María abbreviated, a woman
+            first = "María"
         if first is not None:
             decisive = self._table_sex(fold(first), DECISIVE_SHARE)
             leaning = decisive or self._table_sex(fold(first), 0.5 + 1e-9)
@@ -815,6 +820,12 @@ class PeopleGenerator:
         # span spells a replaced name too ("J. Lasso" -> "J. Martín" for José -> Julián); an
         # initial alone must differ from the original
         spelled = any(kind not in ABBREVIATIONS for _, _, _, kind in classified)
+        if (in_place and len(classified) == 1 and classified[0][3] == "given"
+                and _DEVOTION_BEFORE.search(state.text, max(0, start - 8), start)
+                and self._devotional_surrogate(state, classified[0][2]) != classified[0][2]):
+            # "Hola M. DEL MAR" after "Mª DEL MAR": "MAR" said after "del" is the devotional end
+            # it is in the full name ("DEL ROCÍO"), not a given name of its own ("DEL CARLA")
+            classified = [(*classified[0][:3], "devotional")]
         for s, e, token, kind in classified:
             pieces.append(text[last:s])
             names = state.person_initials.get(start + s) if in_place else None
@@ -924,6 +935,8 @@ class PeopleGenerator:
             if level.fallback:
                 state.name_fallbacks[folded] = level
             return match_case(token, new) if token.isupper() else new.lower()
+        if kind == "given" and _MARIA_WORD.fullmatch(token):
+            return token  # "Mª" stands for María, the commonest name: "Mª DEL MAR" -> "Mª DEL ROCÍO"
         surrogate = self.known(state, folded, kind, sex)
         if surrogate is None:  # a name prepare() did not see (e.g. a span of another label)
             if sex is None and kind == "given":
@@ -936,8 +949,13 @@ class PeopleGenerator:
 
     @staticmethod
     def known(state: DocumentState, folded: str, kind: str, sex: str | None) -> str | None:
-        """The surrogate drawn in prepare() for a name token of this kind and person's sex."""
+        """The surrogate drawn in prepare() for a name token of this kind and person's sex; a
+        given name said alone ("José acude sola" after "Mª José Ruiz") takes the one its person
+        drew when the note holds only one."""
         surrogate = state.name_map_sex.get((folded, sex)) if kind == "given" and sex else None
+        if surrogate is None and kind == "given" and sex is None:
+            drawn = {state.name_map_sex.get((folded, s)) for s in ("m", "f")} - {None}
+            surrogate = drawn.pop() if len(drawn) == 1 else None
         return surrogate or state.name_roles.get((folded, kind)) or state.name_map.get(folded)
 
     def neutral_category(self, text: str, label: str) -> str:
