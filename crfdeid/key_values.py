@@ -49,6 +49,10 @@ _FLOW = regex.compile(
 #: One pair of a flow mapping: its key, and its value up to the next comma (a quoted one whole).
 _FLOW_PAIR = regex.compile(
     r'(?P<key>[A-Za-z_][\w.\-]{0,60})[ \t]*:[ \t]*(?P<value>"[^"\n]*"|\'[^\'\n]*\'|[^,}\n]*)')
+#: A key a program writes, at a line's start or quoted, before its separator: no export without one.
+_ANY_MACHINE_KEY = regex.compile(
+    r'(?m)(?:^[ \t]*(?:-[ \t]+)?|")'
+    r'(?:[a-z][a-z0-9]*(?:[_.\-][a-zA-Z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)"?[ \t]*[:=]')
 #: A JSON member ``"key": `` anywhere in a line.
 _JSON_KEY = regex.compile(r'"[A-Za-z_][\w.\-]{0,60}"\s*:')
 #: A key a program writes: words parted by "_", "." or "-", or joined in camelCase.
@@ -235,8 +239,8 @@ class KeyValues(LabelledStep):
     def read(self, text: str) -> tuple[list[Span], list[tuple[int, int]]]:
         """The spans of the export's values, and where no span may be (its keys, the values of
         keys a program fills)."""
-        if '"resourceType"' in text or (":" not in text and "=" not in text):
-            return [], []
+        if '"resourceType"' in text or _ANY_MACHINE_KEY.search(text) is None:
+            return [], []  # no key a program writes: prose, a form (the common case, at once)
         pairs, blocked = self._pairs(text)
         found: list[tuple[int, int, str]] = []
         for pair in pairs:

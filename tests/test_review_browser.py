@@ -101,17 +101,17 @@ def test_open_reject_add_export(browser, served):
     page.keyboard.press("r")
     expect(page.locator("#deid")).to_contain_text("NHC: 4471902.")
     assert "rejected" in page.locator("#orig mark", has_text="4471902").get_attribute("class")
-    # add the given name the rules missed: select it, press n, choose the label, Add
+    # add the hospital the rules missed: select it, press n, choose the label, Add
     page.evaluate("""() => {
         const pane = document.getElementById('orig');
         const walker = document.createTreeWalker(pane, NodeFilter.SHOW_TEXT);
         let node;
         while ((node = walker.nextNode())) {
-            const at = node.data.indexOf('Lucía');
+            const at = node.data.indexOf('Hospital Universitario Miguel Servet');
             if (at >= 0) {
                 const range = document.createRange();
                 range.setStart(node, at);
-                range.setEnd(node, at + 'Lucía'.length);
+                range.setEnd(node, at + 'Hospital Universitario Miguel Servet'.length);
                 const sel = window.getSelection();
                 sel.removeAllRanges();
                 sel.addRange(range);
@@ -123,11 +123,11 @@ def test_open_reject_add_export(browser, served):
     page.locator("#orig").focus()
     page.keyboard.press("n")
     page.wait_for_selector("#add-popup:not([hidden])")
-    page.select_option("#add-label", "NOMBRE_SUJETO_ASISTENCIA")
+    page.select_option("#add-label", "HOSPITAL")
     page.click("#add-ok")
-    expect(page.locator("#deid")).not_to_contain_text("Lucía")
-    assert page.locator("#orig mark.added", has_text="Lucía").count() == 1
-    page.locator("#orig mark", has_text="Lucía").click()
+    expect(page.locator("#deid")).not_to_contain_text("Miguel Servet")
+    assert page.locator("#orig mark.added", has_text="Miguel Servet").count() == 1
+    page.locator("#orig mark", has_text="Miguel Servet").click()
     expect(page.locator("#why")).to_contain_text("added by the reviewer")
     _shot(page, "review-note.png")
     # mark the note reviewed (d), export from the button
@@ -138,10 +138,10 @@ def test_open_reject_add_export(browser, served):
     context.close()
     corpus = load_corpus([tmp_path / "export" / "corpus"])
     spans = {(corpus["nota-001"].span_text(s), s.label) for s in corpus["nota-001"].spans}
-    assert ("Lucía", "NOMBRE_SUJETO_ASISTENCIA") in spans
+    assert ("Hospital Universitario Miguel Servet", "HOSPITAL") in spans
     assert not any(text == "4471902" for text, _ in spans)
     released = (tmp_path / "export" / "released" / "nota-001.txt").read_text(encoding="utf-8")
-    assert "NHC: 4471902." in released and "Lucía" not in released
+    assert "NHC: 4471902." in released and "Miguel Servet" not in released
     assert released == review.view("nota-001")["deid"]["text"]
 
 

@@ -55,13 +55,14 @@ def test_reject_keeps_the_original_and_add_replaces(review, tmp_path):
     view = review.act(NOTE, nhc["id"], "reject")
     assert row(view, "4471902")["status"] == "rejected" and row(view, "4471902")["out"] is None
     assert "NHC: 4471902." in view["deid"]["text"]
-    # the given name the rules leave ("Nombre:  Lucía."; the surnames' field is found since the
-    # fifteenth round)
-    start = view["text"].index("Lucía")
-    view = review.add(NOTE, start - 1, start + len("Lucía"), "NOMBRE_SUJETO_ASISTENCIA")
-    added = row(view, "Lucía")  # trimmed of the spaces selected around it
+    # the hospital the rules leave ("Nombre:  Lucía." and the surnames' field are found since the
+    # seventeenth and fifteenth rounds)
+    hospital = "Hospital Universitario Miguel Servet"
+    start = view["text"].index(hospital)
+    view = review.add(NOTE, start - 1, start + len(hospital), "HOSPITAL")
+    added = row(view, hospital)  # trimmed of the spaces selected around it
     assert added["kind"] == "added" and added["status"] == "accepted"
-    assert "Lucía" not in view["deid"]["text"]
+    assert "Miguel Servet" not in view["deid"]["text"]
     outside_spans_unchanged(view)
     # the state file is written, 0600, and holds the decisions
     saved = json.loads((tmp_path / "review.json").read_text(encoding="utf-8"))
@@ -75,7 +76,7 @@ def test_reject_keeps_the_original_and_add_replaces(review, tmp_path):
         x["who"] == "tester" and x["when"].endswith("Z") and len(x["original_hash"]) == 32 for x in lines
     )
     log_text = (tmp_path / "review.log.jsonl").read_text(encoding="utf-8")
-    assert "4471902" not in log_text and "Lucía" not in log_text
+    assert "4471902" not in log_text and "Miguel Servet" not in log_text
 
 
 def test_add_refuses_overlaps_and_blanks(review):
