@@ -21,8 +21,10 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 #: (original start, original end, decoded text) of each change, in order, disjoint.
 Change = tuple[int, int, str]
@@ -32,10 +34,11 @@ _RTF_START = re.compile(r"\A[\s\ufeff]*\{\\rtf")
 #: A control word (its one delimiting space), a control symbol, a hex escape, a brace.
 _RTF_TOKEN = re.compile(
     r"\\'([0-9a-fA-F]{2})|\\u(-?\d+) ?|\\([a-zA-Z]+)(-?\d+)? ?|\\([^a-zA-Z'])|([{}])|(\r\n|\n|\r)")
-#: Groups whose content is no text of the document (fonts, colours, styles, metadata, pictures).
-_RTF_DESTINATIONS = frozenset({"fonttbl", "colortbl", "stylesheet", "info", "pict", "listtable",
+#: Groups whose content is no text of the document (fonts, colours, styles, pictures); a page's
+#: header and footer and the document's metadata (its author) are text, and read.
+_RTF_DESTINATIONS = frozenset({"fonttbl", "colortbl", "stylesheet", "pict", "listtable",
                                "listoverridetable", "rsidtbl", "generator", "themedata", "datastore",
-                               "latentstyles", "xmlnstbl", "filetbl", "object", "header", "footer"})
+                               "latentstyles", "xmlnstbl", "filetbl", "object"})
 _RTF_WORDS = {"par": "\n", "line": "\n", "sect": "\n", "page": "\n", "row": "\n", "tab": "\t",
               "cell": "\t", "endash": "\u2013", "emdash": "\u2014", "bullet": "\u2022", "lquote": "\u2018",
               "rquote": "\u2019", "ldblquote": "\u201c", "rdblquote": "\u201d", "enspace": " ",
@@ -48,6 +51,7 @@ def _rtf(text: str) -> list[Change]:
     skip_depth: int | None = None  # the depth of a destination group being skipped
     depth = 0
     uc, fallback = 1, 0  # \ucN: how many fallback characters follow a \uN; how many are left
+    high: int | None = None  # the change of a pair's first half, waiting for its second
     previous = 0  # where the last token ended: the text between tokens is the document's
     for m in _RTF_TOKEN.finditer(text):
         hexa, uni, word, arg, symbol, brace, newline = m.groups()
@@ -88,9 +92,21 @@ def _rtf(text: str) -> list[Change]:
         elif hexa is not None:
             changes.append((start, end, bytes([int(hexa, 16)]).decode("cp1252", errors="replace")))
         elif uni is not None:
-            value = int(uni)
-            changes.append((start, end, chr(value + 65536 if value < 0 else value)))
+            value = int(uni) if len(uni) <= 7 else 1 << 20
+            value = value + 65536 if -32768 <= value < 0 else value
+            if not 0 <= value <= 0xFFFF:
+                continue  # no signed 16-bit number: no \u of RTF's, left as written
+            if 0xDC00 <= value < 0xE000 and high is not None and all(not c[2] for c in changes[high + 1:]):
+                # the second half of a surrogate pair (its first half's fallback between): one character
+                first = changes[high]
+                pair = 0x10000 + ((ord(first[2]) - 0xD800) << 10) + (value - 0xDC00)
+                changes[high:] = [(first[0], end, chr(pair))]
+                high = None
+            else:
+                changes.append((start, end, chr(value)))
+                high = len(changes) - 1 if 0xD800 <= value < 0xDC00 else None
             fallback = uc
+            continue
         elif word is not None:
             if word == "uc" and arg is not None:
                 uc = int(arg)
@@ -113,6 +129,19 @@ _QP_HEADER = re.compile(r"(?im)^content-transfer-encoding:[ \t]*quoted-printable
 _MIME = re.compile(r"(?im)^(?:mime-version|content-type):")
 _BLANK = re.compile(r"\r?\n[ \t]*\r?\n")
 _BOUNDARY = re.compile(r"(?m)^--\S")
+#: A boundary a message declares in its Content-Type header.
+_DECLARED = re.compile(r'(?i)\bboundary="?([^";\s]+)')
+
+
+def declared_boundaries(text: str) -> frozenset[str]:
+    return frozenset(m.group(1) for m in _DECLARED.finditer(text))
+
+
+def is_boundary(text: str, at: int, boundaries: frozenset[str]) -> bool:
+    """Is the line at ``at`` ("--" then a declared boundary, maybe "--" after) a part's edge?"""
+    end = text.find("\n", at)
+    line = text[at + 2:len(text) if end < 0 else end].rstrip()
+    return line in boundaries or (line.endswith("--") and line[:-2] in boundaries)
 #: A run of escaped bytes, or a soft line break.
 _QP_RUN = re.compile(r"(?:=[0-9A-F]{2})+|=\r?\n")
 _ENCODED_WORD = re.compile(r"=\?([\w.-]+)\?([QqBb])\?([^?\s]*)\?=")
@@ -139,17 +168,28 @@ def _bytes_decoded(run: str, charset: str = "utf-8") -> Iterator[tuple[int, int,
 
 
 def _qp(text: str) -> tuple[list[Change], list[Region]]:
+    """Each quoted-printable part's body: from the blank line after its header to the next line
+    of a boundary the message declares, or the next part's header, or the text's end (an
+    Outlook "-----Original Message-----" line is no boundary). Bodies never overlap."""
     changes: list[Change] = []
     regions: list[Region] = []
-    for header in _QP_HEADER.finditer(text):
+    boundaries = declared_boundaries(text)
+    headers = list(_QP_HEADER.finditer(text))
+    for k, header in enumerate(headers):
         blank = _BLANK.search(text, header.end() - 1)
         if blank is None:
             continue
         start = blank.end()
-        boundary = _BOUNDARY.search(text, start)
-        end = boundary.start() if boundary else len(text)
+        limit = headers[k + 1].start() if k + 1 < len(headers) else len(text)
+        if start >= limit:
+            continue
+        end = limit
+        for line in _BOUNDARY.finditer(text, start, limit):
+            if is_boundary(text, line.start(), boundaries):
+                end = line.start()
+                break
         regions.append((start, end, "qp"))
-        for run in _QP_RUN.finditer(text, start, end):
+        for run in _QP_RUN.finditer(text, start, end):  # (one pass: bodies do not overlap)
             if run.group().startswith("=\n") or run.group().startswith("=\r"):
                 changes.append((run.start(), run.end(), ""))
                 continue
@@ -190,7 +230,7 @@ def _encoded_words(text: str) -> tuple[list[Change], list[Region]]:
 Region = tuple[int, int, str]
 
 
-@dataclass(frozen=True)
+@dataclass
 class Decoded:
     """A text as a reader sees it, the changes that make it, and where each encoding is."""
 
@@ -199,14 +239,59 @@ class Decoded:
     regions: list[Region]
 
     def kind_at(self, start: int, end: int) -> str | None:
-        """The encoding of the original range ``[start, end)``, or None (plain text)."""
-        return next((kind for a, b, kind in self.regions if a <= start and end <= b), None)
+        """The encoding of the original range ``[start, end)``, or None (plain text): the region
+        that starts last at or before ``start`` (regions do not overlap), found by bisection."""
+        starts = self._starts
+        i = bisect_right(starts, start) - 1
+        if i < 0:
+            return None
+        a, b, kind = self._ordered[i]
+        return kind if a <= start and end <= b else None
+
+    @cached_property
+    def _ordered(self) -> list[Region]:
+        return sorted(self.regions)
+
+    @cached_property
+    def _starts(self) -> list[int]:
+        return [r[0] for r in self._ordered]
+
+
+# -- JSON --------------------------------------------------------------------------------------
+_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_JSON_ESCAPE = re.compile(
+    r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})|\\[nrt]")
+
+
+def _json(text: str) -> list[Change]:
+    """The escapes of a JSON text's strings a reader sees as letters: ``\\u00f1`` is "ñ" (a
+    pair of them one character), ``\\n`` a space. ``\\"`` and ``\\\\`` stay: the view must stay
+    JSON for the structure steps that read it."""
+    changes: list[Change] = []
+    for string in _JSON_STRING.finditer(text):
+        if "\\" not in string.group():
+            continue
+        for m in _JSON_ESCAPE.finditer(text, string.start() + 1, string.end() - 1):
+            if m.group(1):
+                pair = 0x10000 + ((int(m.group(1), 16) - 0xD800) << 10) + (int(m.group(2), 16) - 0xDC00)
+                changes.append((m.start(), m.end(), chr(pair)))
+            elif m.group(3):
+                value = int(m.group(3), 16)
+                if value >= 0x20 and chr(value) not in '"\\' and not 0xD800 <= value < 0xE000:
+                    changes.append((m.start(), m.end(), chr(value)))
+            else:
+                changes.append((m.start(), m.end(), " "))
+    return changes
 
 
 def decode(text: str) -> Decoded | None:
     """The text as a reader sees it and its changes, or None: no transfer encoding."""
     if _RTF_START.match(text):
         changes, regions = _rtf(text), [(0, len(text), "rtf")]
+    elif (text.lstrip()[:1] in ("{", "[") or '"resourceType"' in text) and "\\" in text:
+        changes = _json(text)
+        ascii_style = any(len(c[2]) == 1 and c[2] != " " for c in changes)
+        regions = [(0, len(text), "json-ascii" if ascii_style else "json")]
     elif _MIME.search(text):
         bodies, words = _qp(text), _encoded_words(text)
         changes, regions = sorted([*bodies[0], *words[0]]), [*bodies[1], *words[1]]
@@ -244,6 +329,16 @@ def encode_like(new: str, kind: str | None) -> str:
                     code = ord(ch)
                     out.append(f"\\u{code - 65536 if code > 32767 else code}?")
         return "".join(out)
+    if kind in ("json", "json-ascii"):  # a JSON string's content: its quotes and backslashes escaped
+        out = []
+        for ch in new:
+            if ch in '"\\':
+                out.append("\\" + ch)
+            elif ord(ch) < 0x20 or (kind == "json-ascii" and ord(ch) > 126):
+                out.append("".join(f"\\u{unit:04x}" for unit in _utf16(ch)))
+            else:
+                out.append(ch)
+        return "".join(out)
     if kind == "b":  # the whole word is replaced: a new one
         return f"=?UTF-8?B?{base64.b64encode(new.encode('utf-8')).decode('ascii')}?="
     if kind in ("qp", "q"):
@@ -259,3 +354,46 @@ def encode_like(new: str, kind: str | None) -> str:
                 out.append("".join(f"={b:02X}" for b in ch.encode("utf-8")))
         return "".join(out)
     return new
+
+
+#: RTF's structure inside a span's original characters: control words and symbols, braces (not
+#: the escapes of letters, ``\'e9`` and ``\uN``, which are the text).
+_RTF_STRUCTURE = re.compile(r"\\(?!['u])(?:[a-zA-Z]+-?\d* ?|[^a-zA-Z])|[{}]")
+#: A control word right before a span, with no delimiting space: a letter after it would join it.
+_RTF_WORD_BEFORE = re.compile(r"\\[a-zA-Z]+-?\d*$")
+_Q_OPEN = re.compile(r"=\?[\w.-]+\?[Qq]\?")
+
+
+def _utf16(ch: str) -> list[int]:
+    code = ord(ch)
+    if code < 0x10000:
+        return [code]
+    code -= 0x10000
+    return [0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF)]
+
+
+def write_like(new: str, original: str, decoded: Decoded, start: int, end: int, before: str) -> str:
+    """``new`` written where ``original`` (``[start, end)`` of the note) stood, in the note's
+    encoding there, keeping what of its structure the span covered: an RTF span's control words
+    and braces go after the surrogate (a span over "{\\b García}" had deleted a brace: the
+    document closed early), and a space parts the surrogate from a control word right before it
+    ("\\par" then "Fernando" had made "\\parFernando"); a span that starts inside an encoded
+    word closes it ("?=" had been eaten), one that ends inside one opens it again."""
+    first = decoded.kind_at(start, start + 1)
+    last = decoded.kind_at(end - 1, end)
+    whole = decoded.kind_at(start, end)
+    if first == "rtf":
+        body = encode_like(new, "rtf") + "".join(m.group() for m in _RTF_STRUCTURE.finditer(original))
+        if _RTF_WORD_BEFORE.search(before) and body[:1] and (body[:1].isalnum() or body[:1] in " -"):
+            body = " " + body
+        return body
+    if whole is not None:
+        return encode_like(new, whole)
+    body = encode_like(new, first if first in ("q", "qp") else None)
+    if first == "q" and "?=" in original:
+        body += "?="
+    if last == "q":
+        opening = list(_Q_OPEN.finditer(original))
+        if opening:
+            body += opening[-1].group()
+    return body

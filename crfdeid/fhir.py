@@ -153,22 +153,30 @@ class FhirResource(LabelledStep):
 
 
 def _roots(text: str, reading: _Reading) -> Iterator[object]:
-    """Each JSON value holding a ``"resourceType"`` key, from the ``{`` that opens it."""
+    """Each JSON value holding a ``"resourceType"`` key, from the ``{`` that opens it: the
+    first ``{`` before the key whose value reaches past it (a resource may write its type after
+    other keys: ``{"id": "p1", "meta": {…}, "resourceType": "Patient", …}``), else the nearest."""
     at = 0
     while True:
         key = text.find('"resourceType"', at)
         if key < 0:
             return
-        start = text.rfind("{", at, key)
-        if start < 0:
+        found = None
+        for start in dict.fromkeys((text.find("{", at, key), text.rfind("{", at, key))):
+            if start < 0:
+                continue
+            parser = JsonParser(text, start)
+            try:
+                root = parser.value()
+            except ValueError:
+                continue
+            if parser.at > key:
+                found = root, parser
+                break
+        if found is None:
             at = key + 1
             continue
-        parser = JsonParser(text, start)
-        try:
-            root = parser.value()
-        except ValueError:
-            at = key + 1
-            continue
+        root, parser = found
         reading.blocked += [(k.start, k.end) for k in parser.keys] + parser.punctuation
         yield root
         at = max(parser.at, key + 1)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import regex
 
+from .encodings import declared_boundaries, is_boundary
 from .types import Span
 
 #: A message: a MIME header at a line's start.
@@ -54,8 +55,8 @@ class MimeMessage:
         if _MIME.search(text) is None:
             return [], []
         blocked: list[tuple[int, int]] = []
-        boundaries = set()
-        for block_start, block_end in _header_blocks(text):
+        boundaries = declared_boundaries(text)
+        for block_start, block_end in _header_blocks(text, boundaries):
             encoding = ""
             for header in _HEADER.finditer(text, block_start, block_end):
                 name = header["name"].lower()
@@ -70,33 +71,32 @@ class MimeMessage:
                         blocked.append((at, a))
                         at = b
                     blocked.append((at, value_end))
-                    boundary = regex.search(r'(?i)boundary="?([^";\s]+)', header["value"])
-                    if boundary:
-                        boundaries.add(boundary.group(1))
                     if name == "content-transfer-encoding":
                         encoding = header["value"].strip().lower()
                 elif name in _DATED:
                     blocked += [m.span() for m in _ZONE.finditer(text, value_start, value_end)]
             if encoding == "base64":  # the part's body, up to the next boundary line
-                body_end = _BOUNDARY_LINE.search(text, block_end)
-                blocked.append((block_end, body_end.start() if body_end else len(text)))
+                body_end = next((m.start() for m in _BOUNDARY_LINE.finditer(text, block_end)
+                                 if is_boundary(text, m.start(), boundaries)), len(text))
+                blocked.append((block_end, body_end))
         for line in _BOUNDARY_LINE.finditer(text):
-            if any(line["boundary"].startswith(b) for b in boundaries):
+            if is_boundary(text, line.start(), boundaries):
                 blocked.append(line.span())
         return [], [(a, b) for a, b in blocked if a < b]
 
 
-def _header_blocks(text: str) -> list[tuple[int, int]]:
-    """The message's header block and each part's (after its boundary line), up to the blank
-    line that ends it."""
+def _header_blocks(text: str, boundaries: frozenset[str]) -> list[tuple[int, int]]:
+    """The message's header block and each part's (after a line of a boundary the message
+    declares), up to the blank line that ends it; blocks never overlap (a line of dashes in a
+    body is no boundary, and "Paciente:" after it no header)."""
     first = _FIRST_HEADER.search(text)
-    starts = [first.start() if first else 0] + [m.end() + 1 for m in _BOUNDARY_LINE.finditer(text)]
-    out = []
+    starts = [first.start() if first else 0] + [
+        m.end() + 1 for m in _BOUNDARY_LINE.finditer(text) if is_boundary(text, m.start(), boundaries)]
+    out: list[tuple[int, int]] = []
     for start in starts:
-        if start >= len(text):
+        if start >= len(text) or (out and start < out[-1][1]):
             continue
-        first = _HEADER.match(text, start)
-        if first is None:
+        if _HEADER.match(text, start) is None:
             continue
         blank = _BLANK.search(text, start)
         out.append((start, blank.start() + 1 if blank else len(text)))

@@ -44,7 +44,7 @@ from typing import Any
 import regex
 
 from . import spoken
-from .encodings import encode_like
+from .encodings import write_like
 from .memo import Memo
 from .occurrences import Scannable, find_whole_words, name_words, word_bounds
 from .packs import NO_PACK
@@ -296,8 +296,9 @@ def _to_original(view: TextView, document: Document, spans: list[Span], dropped:
                 [" ".join(plan.parts)] + [""] * (len(texts) - 1))
             parts = [same_form(new, old, form) for new, old in zip(parts, texts, strict=True)]
             if view.decoded is not None:  # an RTF source, a quoted-printable part: kept so
-                parts = [encode_like(new, view.decoded.kind_at(s, e))
-                         for new, (s, e) in zip(parts, original.parts, strict=True)]
+                text = document.text
+                parts = [write_like(new, old, view.decoded, s, e, text[max(0, s - 40):s])
+                         for new, old, (s, e) in zip(parts, texts, original.parts, strict=True)]
         planned[i] = replace(plan, parts=parts)
         mapped.append(original)
     return mapped, [view.span_to_original(span) for span in dropped]

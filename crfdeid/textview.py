@@ -292,7 +292,7 @@ class TextView:
         "text",
     )
 
-    def __init__(self, text: str, *, nfc_only: bool = False) -> None:
+    def __init__(self, text: str, *, nfc_only: bool = False, transfer: bool = True) -> None:
         if not isinstance(text, str):
             raise TypeError(f"a text view needs str, got {type(text).__name__}")
         self.original = text
@@ -305,7 +305,7 @@ class TextView:
         self._then: TextView | None = None  # a second, NFC-only pass (see below)
         self._exact = False  # True: nothing to change, and nothing a span could cut in two
         #: an RTF source's or a MIME part's transfer encoding, decoded first (``crfdeid.encodings``)
-        self.decoded = decode_transfer(text)
+        self.decoded = decode_transfer(text) if transfer else None  # once: the decoded text is read as it is
         if self.decoded is not None:
             self._decode(self.decoded)
             return
@@ -331,7 +331,7 @@ class TextView:
             # A mark separated from its base by a removed character ("e<ZWSP>\u0301") meets it
             # only in the view: compose once more, so the view is NFC and a view of the view
             # is the view itself.
-            self._then = TextView(view, nfc_only=True)
+            self._then = TextView(view, nfc_only=True, transfer=False)
             view = self._then.text
         self.text = text if view == text else view
 
@@ -347,7 +347,7 @@ class TextView:
             self._v_end.append(vpos + len(new))
             vpos += len(new)
             previous = end
-        self._then = TextView(decoded.text, nfc_only=self.nfc_only)
+        self._then = TextView(decoded.text, nfc_only=self.nfc_only, transfer=False)
         self.text = self._then.text
 
     def _build(self, text: str, nfc_only: bool) -> str:

@@ -154,3 +154,72 @@ def test_a_raw_mails_structure_takes_no_span_and_still_parses() -> None:
     parts = [p.get_content_type() for p in message.walk()]
     assert parts == ["multipart/mixed", "text/plain", "application/pdf"]
     assert "4471203" not in out and "+0100" in out
+
+
+def test_hostile_encodings_neither_crash_nor_decode_twice() -> None:
+    # a review of the round's readers: "\u" out of RTF's range raised; a decoded text was decoded
+    # again at every level (a RecursionError at 3 KB; "x=3D41" read as "xA")
+    from crfdeid.deidentify import Deidentifier
+
+    deidentifier = Deidentifier(rules_only=True, seed=1)
+    for text in ("{\\rtf1 \\u-70000?}", "{\\rtf1 \\u1114112?}", "{\\rtf1 \\u99999999999999999999?}",
+                 "MIME-Version: 1.0\nContent-Transfer-Encoding: quoted-printable\n\n=" + "3D" * 1000 + "41"):
+        deidentifier.deidentify(text)
+    once = TextView("MIME-Version: 1.0\nContent-Transfer-Encoding: quoted-printable\n\nx=3D41\n")
+    assert once.text.endswith("x=41\n")
+    rtf = decode("{\\rtf1 \\u-10179?\\u-8704? y \\'7b\\'5crtf1 x}")
+    assert rtf is not None and rtf.text == "\U0001f600 y {\\rtf1 x"
+
+
+def test_many_parts_and_dashed_lines_stay_linear() -> None:
+    import time
+
+    from crfdeid.mime import MimeMessage
+
+    part = "Content-Transfer-Encoding: quoted-printable\n\nJos=C3=A9 Garc=C3=ADa\n"
+    dashes = "----------------\nPaciente: Juan\nCama: 12\n"
+    texts = ["MIME-Version: 1.0\n" + part * 3000, "MIME-Version: 1.0\n" + "--b\nX-A: b\n" * 8000,
+             "MIME-Version: 1.0\nContent-Type: text/plain\n\n" + dashes * 4000]
+    started = time.perf_counter()
+    for text in texts:
+        decode(text)
+        MimeMessage().read(text)
+    assert time.perf_counter() - started < 10  # each had taken a minute or more
+
+
+def test_an_rtf_span_keeps_the_documents_structure_and_a_word_its_end() -> None:
+    from crfdeid.deidentify import Deidentifier
+
+    deidentifier = Deidentifier(rules_only=True, seed=1)
+    for text in ("{\\rtf1\\ansi Paciente:\\par\\'c1ngel Mart\\'ednez P\\'e9rez, DNI 12345678Z\\par}",
+                 "{\\rtf1\\ansi Paciente: Juan {\\b Garc\\'eda L\\'f3pez}, DNI 12345678Z.\\par Alta.\\par}",
+                 "{\\rtf1\\ansi Paciente: {\\b Juan} Garc\\'eda L\\'f3pez, DNI 12345678Z.\\par Alta.\\par}"):
+        out = deidentifier.deidentify(text).text
+        assert out.count("{") == out.count("}") and "\\par\\" not in out.replace("\\par}", "")
+        decoded = decode(out)
+        assert decoded is not None and "Paciente:" in decoded.text and "12345678Z" not in decoded.text
+        assert "\\parF" not in out and "\\parA" not in out  # no surrogate glued to a control word
+    mail = ("MIME-Version: 1.0\nTo: =?UTF-8?Q?Jos=C3=A9_Garc=C3=ADa?= L\u00f3pez <a@b.es>\n"
+            "Subject: hola\n\nx\n")
+    out = deidentifier.deidentify(mail).text
+    to = email.message_from_string(out, policy=email.policy.default)["To"]
+    assert "=?" not in str(to) and "José" not in str(to) and to.addresses
+
+
+def test_json_escapes_are_read_as_letters_and_written_back_as_escapes() -> None:
+    import json
+
+    from crfdeid.deidentify import Deidentifier
+
+    deidentifier = Deidentifier(rules_only=True, seed=1)
+    fhir = ('{"id": "p1", "meta": {"versionId": "1"}, "resourceType": "Patient", "name": [{"family": '
+            '"N\\u00fa\\u00f1ez", "given": ["I\\u00f1aki"]}], '
+            '"text": {"div": "<div>DNI:\\n12345678Z</div>"}}')
+    out = deidentifier.deidentify(fhir).text
+    patient = json.loads(out)
+    assert patient["name"][0]["family"] != "Núñez" and patient["name"][0]["given"] != ["Iñaki"]
+    assert "12345678Z" not in out and "\\u00f1aki" not in out
+    export = json.dumps({"export_id": "X-1", "created_at": "2025-10-02T08:00:00+02:00",
+                         "patient": {"given_name": "José María", "family_name": "García"}}, indent=1)
+    out = deidentifier.deidentify(export).text
+    assert json.loads(out)["patient"]["given_name"] != "José María" and "Jos\\u00e9" not in out
