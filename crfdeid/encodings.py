@@ -12,8 +12,9 @@ part stays quoted-printable.
 
 ``decode`` finds the encoding by the text's own marks, never by guess: RTF by the ``{\\rtf`` it
 opens with; quoted-printable by a ``Content-Transfer-Encoding: quoted-printable`` header (the
-part's body after it is decoded, up to the next MIME boundary line); encoded words in the
-header lines of a text with ``MIME-Version`` or ``Content-Type``. Anything else is left as it is.
+part's body after it is decoded, up to a boundary the message declares); encoded words in a text
+with ``MIME-Version`` or ``Content-Type``; the ``\\u`` escapes of a JSON text's strings. Anything
+else is left as it is. A surrogate goes back through ``write_like``.
 """
 
 from __future__ import annotations
@@ -145,7 +146,6 @@ def is_boundary(text: str, at: int, boundaries: frozenset[str]) -> bool:
 #: A run of escaped bytes, or a soft line break.
 _QP_RUN = re.compile(r"(?:=[0-9A-F]{2})+|=\r?\n")
 _ENCODED_WORD = re.compile(r"=\?([\w.-]+)\?([QqBb])\?([^?\s]*)\?=")
-_Q_BYTES = re.compile(r"(?:=[0-9A-Fa-f]{2})+")
 
 
 def _bytes_decoded(run: str, charset: str = "utf-8") -> Iterator[tuple[int, int, str]]:

@@ -58,7 +58,7 @@ _DATE_KEY = regex.compile(r"(?i)date|time|^(?:start|end|issued|recorded|created|
 _CODES = frozenset({
     "resourceType", "system", "use", "status", "code", "reference", "fullUrl", "url", "profile",
     "versionId", "type", "mode", "intent", "priority", "category", "language", "unit",
-    "comparator", "rank", "div_status",
+    "comparator", "rank",
 })
 #: The person whose name a resource holds.
 _PERSON = {

@@ -176,11 +176,17 @@ class Completion:
             chars += [original[at:start].replace("\t", " "), original[start:end]]
             at = end
         masked = "".join([*chars, original[at:].replace("\t", " ")])
-        phones = {label for label in self.scheme.labels if self.scheme.category(label) in ("phone", "fax")}
-        people = {label for label in self.scheme.labels
-                  if (self.scheme.category(label) or "").startswith("person_")}
+        phones, people = self._cell_labels
         return with_table_columns(masked, _cut_at_tabs(masked, spans, phones, people, self._common_word),
                                   self.table_columns)
+
+    @cached_property
+    def _cell_labels(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The scheme's phone and fax labels, and its people's: what a cell cut from a span must
+        look like (``_cut_at_tabs``). Read once per step, not per note."""
+        kinds = {label: self.scheme.category(label) or "" for label in self.scheme.labels}
+        return (frozenset(label for label, kind in kinds.items() if kind in ("phone", "fax")),
+                frozenset(label for label, kind in kinds.items() if kind.startswith("person_")))
 
     def _common_word(self, word: str) -> bool:
         """A word of the language that no name list holds ("SUSPENDER"; not "Pastor")."""

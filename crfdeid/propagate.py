@@ -141,8 +141,11 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
                                            single and original.islower() and as_label not in PERSON_LABELS))
         if as_label == HOSPITAL and proper is not None:
             part = _proper_part(proper(original))
+            words = [w for w in name_words(part) if not _closed(w, pack, particles)]
             if (len(part) >= MIN_LENGTH + 1 and part[:1].isupper() and not (place and place(part))
-                    and not _common(part, pack) and not _closed(part, pack, particles)):
+                    and words and not all(_common(w, pack) for w in words)):
+                # (a kind of care is no name: "Hospital de Cuidados Paliativos", then "Unidad de
+                # Cuidados Paliativos", MEDDOCAN dev)
                 wanted.setdefault(normalise(part),
                                   _Wanted(span.label, True, pack.is_stopword(part), _upper(part)))
         if as_label in PERSON_LABELS:

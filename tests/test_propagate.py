@@ -261,3 +261,7 @@ def test_a_hospitals_proper_part_alone_is_a_second_mention_but_not_a_town() -> N
     assert "Valme" not in result.text
     assert "vive en León." in result.text and "el mar en calma" in result.text
     assert any(a.source == "propagated" and a.label == "HOSPITAL" for a in result.audit)
+    # a hospital named by a kind of care names no one: its words elsewhere stay (MEDDOCAN dev)
+    text = "Trasladado al Hospital de Cuidados Paliativos. Ingresa en la Unidad de Cuidados Paliativos."
+    result = run(text, ("HOSPITAL", "Hospital de Cuidados Paliativos"))
+    assert result.text.endswith("Ingresa en la Unidad de Cuidados Paliativos.")
