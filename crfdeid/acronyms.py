@@ -111,7 +111,7 @@ def _definitions(
         name = text[span.start : span.end]
         words = _CAPITALISED.findall(name)
         initials = "".join(w[0] for w in words)
-        if (3 <= len(words) <= 6 and initials not in defined and not clinical(initials)
+        if (3 <= len(words) <= 6 and initials not in defined and initials in text and not clinical(initials)
                 and regex.search(r"(?<![\p{L}\p{N}/-])" + initials + r"(?![\p{L}\p{N}/-])", text)):
             defined[initials] = (span.label, name)
     return defined

@@ -54,6 +54,7 @@ from .merge import with_read
 from .mime import MimeMessage
 from .rules import DEFAULT_TIMEOUT, RuleEngine, RuleTimeout
 from .schemes import DEFAULT_SCHEME, LabelMap, Scheme, dropped_rules_message, load_scheme
+from .short_dates import ShortDates, with_short_dates
 from .span_form import SpanForm
 from .spoken import CATEGORIES as SPOKEN_CATEGORIES
 from .spoken import SpokenNumbers, with_spoken_numbers
@@ -121,7 +122,8 @@ class Completion:
     standing alone (``crfdeid.lone_names``), the places named after a preposition
     (``crfdeid.lone_places``), the occupations named where a note says what one does
     (``crfdeid.lone_professions``), the identifiers a dictation reads aloud
-    (``crfdeid.spoken``), the cells of a table's column whose header names an
+    (``crfdeid.spoken``), a day and month without the year in a note that writes the year
+    elsewhere (``crfdeid.short_dates``), the cells of a table's column whose header names an
     identifier (``crfdeid.table_columns``), and the fields of an HL7 v2 message
     (``crfdeid.hl7``), a DICOM header's values (``crfdeid.dicom_header``) and an HL7 CDA
     document's header (``crfdeid.cda``), a FHIR resource's elements (``crfdeid.fhir``) and a
@@ -142,6 +144,7 @@ class Completion:
     fhir: FhirResource | None = None
     key_values: KeyValues | None = None
     mime: MimeMessage | None = None
+    short_dates: ShortDates | None = None
 
     def __call__(self, text: str, spans: list[Span]) -> list[Span]:
         if self.form is not None:
@@ -151,6 +154,7 @@ class Completion:
         spans = with_lone_places(text, spans, self.lone_places)
         spans = with_lone_professions(text, spans, self.lone_professions)
         spans = with_spoken_numbers(text, spans, self.spoken)
+        spans = with_short_dates(text, spans, self.short_dates)
         spans = with_table_columns(text, spans, self.table_columns)
         spans = with_hl7_fields(text, spans, self.hl7)
         spans = with_dicom_header(text, spans, self.dicom)
@@ -363,7 +367,8 @@ class Pipeline:
         fhir = FhirResource.for_scheme({c: self.scheme.label_for(c) for c in FHIR_CATEGORIES})
         key_values = KeyValues.for_scheme({c: self.scheme.label_for(c) for c in KEY_VALUE_CATEGORIES})
         return Completion(self.scheme, clinical, lone, SpanForm.for_pack(self.scheme, self._pack), places,
-                          professions, columns, hl7, dicom, cda, spoken, fhir, key_values, MimeMessage())
+                          professions, columns, hl7, dicom, cda, spoken, fhir, key_values, MimeMessage(),
+                          ShortDates.for_scheme({"date": self.scheme.label_for("date")}))
 
     @cached_property
     def _pack(self) -> LanguagePack | None:

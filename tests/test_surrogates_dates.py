@@ -67,8 +67,8 @@ def test_one_whole_week_shift_per_document_keeps_weekdays_and_intervals():
     assert GEN.parse(c).reference() == dt.date(2012, 4, 12) + shift
 
 
-def test_month_alone_and_words_without_date_are_kept():
-    assert GEN.generate("octubre", D, 0, state("octubre")).kept
+def test_words_without_a_date_are_kept_and_a_month_alone_is_not():
+    assert not GEN.generate("octubre", D, 0, state("octubre")).kept
     assert GEN.generate("ayer", D, 0, state("ayer")).kept
 
 
@@ -232,8 +232,24 @@ def test_a_day_in_words_and_its_month_are_shifted_in_words():
         assert any((dt.date(2000, 3, 17) - dt.date(year, month, day)).days % 7 == 0
                    and 53 <= (dt.date(2000, 3, 17) - dt.date(year, month, day)).days // 7 <= 260
                    for year in range(1994, 2000) if (month, day) != (2, 29) or year % 4 == 0)
-    # a month alone is no day in words
-    assert GEN.generate("marzo", D, 0, state("x", 2)).kept
+    # a month alone is no day in words: it is shifted as a month (below)
+    assert GEN.generate("marzo", D, 0, state("x", 2)).text != "marzo"
+
+
+def test_a_month_alone_moves_with_the_notes_other_dates():
+    """"en febrero" had been kept whatever the shift, beside the note's shifted dates ("16/10/2025 …
+    cita en octubre" read "11/07/2024 … cita en octubre": the fifteenth set written blind). It moves
+    as its 15th would, in its case, and is never the original."""
+    for seed in range(1, 40):
+        st = state("x", seed)
+        whole = GEN.generate("16/10/2025", D, 0, st).text
+        alone = GEN.generate("octubre", D, 0, st).text
+        capital = GEN.generate("Octubre", D, 0, st).text
+        assert alone != "octubre" and alone in _MONTHS, alone
+        assert capital == alone.capitalize()
+        shifted_month = int(whole.split("/")[1])
+        # the month of the shifted 15 October, or the one before it when the shift kept the month
+        assert _MONTHS.index(alone) + 1 in (shifted_month, shifted_month - 1, 12 if shifted_month == 1 else 0)
 
 
 def test_dates_without_separators_are_shifted_in_their_own_format():

@@ -446,16 +446,24 @@ class DateGenerator:
             if any(c.isnumeric() for c in text):
                 return self.digits(text, state, "date not readable: its digits replaced, its format kept")
             return Surrogate(text, kept=True, note="no date to shift")
-        if parsed.year is None and parsed.day is None:
-            return Surrogate(text, kept=True, note="month alone: not shifted")
         region, reference = "", parsed.reference()
+        month_alone = parsed.year is None and parsed.day is None
+        if month_alone and parsed.month is None:
+            return Surrogate(text, kept=True, note="no date to shift")
         if self.styled:
             region = self.note_region(state)
             reference = self.in_note_year(parsed, state) or reference
         elif self.regional and any(p.role == "month_name" for p in parsed.parts):
             region = self.note_region(state)  # "octubre" in a note that writes "xaneiro"
         try:
-            result = self.render(text, parsed, reference + self.shift(state), region)
+            shifted = reference + self.shift(state)
+            if month_alone and shifted.month == parsed.month:
+                # a shift of about whole years leaves the month: the month before it instead, so
+                # the original is never released ("en febrero" had been kept, whatever the shift,
+                # beside the note's shifted dates: "16/10/2025 … cita en octubre" read
+                # "11/07/2024 … cita en octubre")
+                shifted = (shifted.replace(day=1) - dt.timedelta(days=1)).replace(day=15)
+            result = self.render(text, parsed, shifted, region)
         except (ValueError, OverflowError):  # shifted out of the calendar: not a real date
             return self.digits(text, state, "date out of the calendar once shifted: its digits replaced")
         stripped = text.strip()
