@@ -119,7 +119,7 @@ class NoteReasons:
         seen = document if self.view.exact else Document(document.id, self.view.text)
         self.tagger = tagger
         self.tokens = tokenize(seen.text)
-        matches = list(rules.run(seen).matches) if rules is not None else None
+        matches = list(rules.run(seen).feature_matches) if rules is not None else None
         self.tags = tagger.tag_tokens(seen, self.tokens, matches) if self.tokens else []
         self._features: dict[int, list[str]] = {}
         for segment in tagger.extractor.sequences(seen, self.tokens, matches):

@@ -760,7 +760,7 @@ class FeatureExtractor:
             members = self.gazetteer.membership(tokens, gazetteer_matches)
             parts.append(Part("gz", "gazetteer" in wf, self._tag_tuples("gz=", members)))
         if "rules" in fams and self.rules is not None:
-            matches = self.rules.run(document).matches if rule_matches is None else rule_matches
+            matches = self.rules.run(document).feature_matches if rule_matches is None else rule_matches
             if previous is None:
                 per_token = token_rule_features(tokens, matches)
             else:  # the token before the block takes the B- of a match that started there
@@ -996,7 +996,7 @@ class FeatureExtractor:
         fams = self._families
         found: Iterable[RuleMatch] = ()
         if "rules" in fams and self.rules is not None:
-            found = self.rules.run(document).matches if rule_matches is None else rule_matches
+            found = self.rules.run(document).feature_matches if rule_matches is None else rule_matches
         feed = _MatchFeed(found)
         doc_keys = None
         if "document" in fams and len(text) > block_chars:

@@ -89,6 +89,8 @@ def rules_fingerprint(engine: RuleEngine) -> str:
     """What the rule features depend on: every rule's id, label, family, pattern and checks."""
     digest = hashlib.sha256()
     for rule in engine.rules:
+        if not rule.feature:
+            continue  # spans only: no feature of the model depends on it
         parts = (
             rule.id,
             rule.label,
@@ -478,7 +480,7 @@ class CrfTagger:
         the block); the spans are those of tagging the whole note at once.
         """
         if isinstance(rule_matches, RuleResult):
-            rule_matches = rule_matches.matches
+            rule_matches = rule_matches.feature_matches
         if tokens is not None or self.scorer == "crfsuite":
             if tokens is None:
                 tokens = tokenize(document.text)
@@ -505,7 +507,7 @@ class CrfTagger:
         (``Decoded.spans``)."""
         cap = max(LEVELS) if cap is None else cap
         if isinstance(rule_matches, RuleResult):
-            rule_matches = rule_matches.matches
+            rule_matches = rule_matches.feature_matches
         labels = self.compiled.labels
         outside = labels.index("O") if "O" in labels else -1
         tokens: list[Token] = []

@@ -324,3 +324,28 @@ def test_a_scheme_file_beside_the_manifest(tmp_path: Path):
     write_rules(scheme_dir, "pack.yaml", "name: p\nscheme: nonesuch\n")
     with pytest.raises(RuleError, match=r"pack\.yaml: scheme: no label scheme 'nonesuch'"):
         load_rules(scheme_dir)
+
+
+def test_a_spans_only_rule_is_a_span_but_no_feature_and_leaves_the_fingerprint() -> None:
+    """``feature: false``: a rule added after a model was trained finds spans, changes none of the
+    model's features (not even by beating a feature rule's match in an overlap) and leaves the
+    rules' fingerprint as it was: the model needs no retraining (the eighteenth round's
+    hospital-abbreviated rule, whose one MEDDOCAN match had moved the retrained weights)."""
+    from crfdeid.tagger import rules_fingerprint
+
+    number = rule("number", r"\d{4,}", family="records", priority=20)
+    code = rule("code", r"H\d{4,}", label="HOSPITAL", family="hospitals", priority=30, feature=False)
+    before, after = RuleEngine([number]), RuleEngine([number, code])
+    text = "Ingreso en H20417 y NHC 77120."
+    result = after.run(Document("d", text))
+    assert [(m.rule.id, m.text) for m in result.matches] == [("code", "H20417"), ("number", "77120")]
+    assert [(m.rule.id, m.text) for m in result.feature_matches] == [("number", "20417"), ("number", "77120")]
+    tokens = tokenize(text)
+    assert after.features(Document("d", text), tokens) == before.features(Document("d", text), tokens)
+    assert rules_fingerprint(after) == rules_fingerprint(before)
+    assert rules_fingerprint(RuleEngine([number, rule("code", r"H\d{4,}", family="hospitals")])) != \
+        rules_fingerprint(before)
+    from crfdeid.rules.model import InvalidRule
+
+    with pytest.raises(InvalidRule):
+        rule("never", r"x", feature=False, emit=False)

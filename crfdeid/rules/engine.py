@@ -56,10 +56,18 @@ class RuleResult:
     matches: tuple[RuleMatch, ...]
     dropped: tuple[tuple[RuleMatch, RuleMatch], ...] = ()  # (loser, the match that beat it)
     timeouts: tuple[RuleTimeout, ...] = field(default=())
+    #: The matches the CRF's features are made of: the feature rules' (``feature: true``), their
+    #: overlaps resolved among themselves; None when every rule is one (then ``matches``).
+    features_from: tuple[RuleMatch, ...] | None = None
 
     @property
     def spans(self) -> list[Span]:
         return [m.to_span() for m in self.matches]
+
+    @property
+    def feature_matches(self) -> tuple[RuleMatch, ...]:
+        """The matches the CRF's rule features are made of."""
+        return self.matches if self.features_from is None else self.features_from
 
 
 def resolve_overlaps(candidates: Iterable[RuleMatch], order: dict[str, int] | None = None
@@ -139,6 +147,8 @@ class RuleEngine:
         self.scheme: Scheme = scheme or load_scheme(DEFAULT_SCHEME)
         #: ``Span.source`` of the hint rules (``emit: false``): features, never spans beside a model.
         self.hint_sources = frozenset(rule.source for rule in self.rules if not rule.emit)
+        #: Whether a rule is spans only (``feature: false``): then the features' matches are resolved apart.
+        self._spans_only = any(not rule.feature for rule in self.rules)
         self.prefilter = prefilter
         self._triggers = TriggerIndex([r.shape for r in self.rules]) if prefilter else None
 
@@ -190,14 +200,17 @@ class RuleEngine:
                 candidates.extend(found)
         _warn(timeouts, document.id)
         kept, dropped = resolve_overlaps(candidates, self._order)
-        return RuleResult(document.id, tuple(kept), tuple(dropped), tuple(timeouts))
+        features_from = None
+        if self._spans_only and any(not c.rule.feature for c in candidates):
+            features_from = tuple(resolve_overlaps([c for c in candidates if c.rule.feature], self._order)[0])
+        return RuleResult(document.id, tuple(kept), tuple(dropped), tuple(timeouts), features_from)
 
     def detect(self, document: Document) -> list[Span]:
         return self.run(document).spans
 
     def features(self, document: Document, tokens: Sequence[Token]) -> list[list[str]]:
         """Per-token rule-family features of the document, for the CRF."""
-        return token_rule_features(tokens, self.run(document).matches)
+        return token_rule_features(tokens, self.run(document).feature_matches)
 
 
 def _warn(timeouts: Sequence[RuleTimeout], document_id: str) -> None:
@@ -220,6 +233,8 @@ def token_rule_features(tokens: Sequence[Token], matches: Iterable[RuleMatch]) -
     features: list[list[str]] = [[] for _ in tokens]
     ends = [t.end for t in tokens]
     for match in sorted(matches, key=lambda m: (m.start, m.end, m.rule.family)):
+        if not match.rule.feature:
+            continue  # a spans-only rule: no feature of the model
         i = bisect_left(ends, match.start + 1)  # first token ending after the match starts
         prefix = "B-"
         while i < len(tokens) and tokens[i].start < match.end:

@@ -39,7 +39,7 @@ from .model import Context, Example, InvalidRule, Rule, RuleError, flag_value
 
 MANIFEST = "pack.yaml"
 RULE_KEYS = {"id", "label", "description", "pattern", "context", "validator", "priority", "flags",
-             "examples", "emit"}
+             "examples", "emit", "feature"}
 REQUIRED_RULE_KEYS = ("id", "label", "description", "pattern")
 FILE_KEYS = {"description", "rules"}
 MANIFEST_KEYS = {"name", "language", "description", "origin", "licence", "date", "scheme"}
@@ -236,6 +236,8 @@ def _rule(raw: Any, family: str, path: str, index: int, scheme: Scheme | None = 
         values["priority"] = raw["priority"]
     if "emit" in raw:
         values["emit"] = raw["emit"]
+    if "feature" in raw:
+        values["feature"] = raw["feature"]
     if "context" in raw:
         values["context"] = _context(raw["context"], where, _line(raw, "context"))
     if "examples" in raw:

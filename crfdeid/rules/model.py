@@ -263,6 +263,11 @@ class Rule:
     #: match, but never become a span beside a model (a phone-like digit group is evidence,
     #: not a decision). In a rules-only run, where nothing else would find them, hints emit.
     emit: bool = True
+    #: False for a rule the model does not learn from: its matches are spans (merged like any
+    #: rule's) but never the CRF's features, so a rule added after a model was trained needs no
+    #: new model, and the model's weights stay what CV measured (``rules_fingerprint`` leaves it
+    #: out; its matches take no overlap from a feature rule's).
+    feature: bool = True
     compiled: regex.Pattern = field(init=False, repr=False)
     #: What the pattern says about where its matches start and what they contain (``prefilter.py``).
     shape: Shape = field(init=False, repr=False)
@@ -279,6 +284,10 @@ class Rule:
             raise InvalidRule("description", "description must be a sentence a privacy officer understands")
         if type(self.emit) is not bool:
             raise InvalidRule("emit", f"emit must be true or false, got {self.emit!r}")
+        if type(self.feature) is not bool:
+            raise InvalidRule("feature", f"feature must be true or false, got {self.feature!r}")
+        if not self.feature and not self.emit:
+            raise InvalidRule("feature", "a rule that is neither a feature nor emits finds nothing")
         if type(self.priority) is not int:
             raise InvalidRule("priority", f"priority must be an integer, got {self.priority!r}")
         unknown = [f for f in self.flags if f not in FLAGS]
