@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import itertools
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
@@ -284,6 +285,138 @@ def _json(text: str) -> list[Change]:
     return changes
 
 
+# -- HTML --------------------------------------------------------------------------------------
+#: A text that is an HTML page or fragment: its doctype, its root, or three tags of a page's body.
+_HTML_ROOT = re.compile(r"(?i)<!doctype\s+html|<html[\s>]|<body[\s>]")
+_HTML_BODY_TAG = re.compile(r"(?i)<(?:p|br|td|th|tr|div|table|li|h[1-6])(?:\s[^<>]*)?/?>")
+#: An opener the scanner handles: a comment's, a script's or style's, a tag, a character reference.
+_HTML_TOKEN = re.compile(
+    r"(?i)(<!--)|<(script|style)\b[^<>]*>|(<[!/?]?[a-zA-Z][^<>]*>)"
+    r"|&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});")
+_HTML_ATTRIBUTE = re.compile(r"""([a-zA-Z_:][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""")
+#: Attributes whose values are text a reader may follow or see: a link, an image's source and
+#: description, a tooltip, a form's value.
+_HTML_TEXT_ATTRIBUTES = frozenset({"href", "src", "title", "alt", "value", "placeholder", "action"})
+#: Tags that end a line for a reader (a cell ends with a tab).
+_HTML_BLOCKS = frozenset({"p", "br", "tr", "div", "table", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5",
+                          "h6", "title", "head", "body", "html", "hr", "thead", "tbody", "tfoot", "dl", "dt",
+                          "dd", "pre", "blockquote", "section", "article", "header", "footer", "caption",
+                          "form", "fieldset", "legend", "option", "select", "textarea", "meta", "link"})
+_HTML_CELLS = frozenset({"td", "th"})
+#: The entities XML itself defines (any other is a DTD's: left as written).
+_XML_ENTITIES = frozenset({"&amp;", "&lt;", "&gt;", "&quot;", "&apos;"})
+#: A ``<meta http-equiv=…>``: its content is the page's type, not its text.
+_HTTP_EQUIV = re.compile(r"(?i)\bhttp-equiv\s*=")
+
+
+def is_html(text: str) -> bool:
+    """An HTML page by its doctype or root, or a fragment with three body tags or more; never an
+    XML document (an HL7 CDA's narrative has tables too: ``crfdeid.cda`` reads it)."""
+    head = text.lstrip()[:64]
+    if head.startswith("<?xml") or "ClinicalDocument" in text[:8192]:
+        return False
+    if _HTML_ROOT.search(text, 0, 4096):
+        return True
+    return next(itertools.islice(_HTML_BODY_TAG.finditer(text), 2, None), None) is not None
+
+
+def _html_reference(name: str) -> str | None:
+    """The character a reference names ("aacute", "#241", "#xF1"), or None (no such name)."""
+    import html.entities
+
+    if name.startswith(("#x", "#X")):
+        code = int(name[2:], 16)
+    elif name.startswith("#"):
+        code = int(name[1:])
+    else:
+        found = html.entities.html5.get(name + ";")
+        return None if found is None else (" " if found == "\u00a0" else found)
+    if code == 0xA0:
+        return " "
+    if not 0x20 <= code <= 0x10FFFF or 0xD800 <= code < 0xE000:
+        return None
+    return chr(code)
+
+
+def _html(text: str) -> list[Change]:
+    """An HTML text as a reader sees it: a character reference is its character ("&aacute;" is
+    "á", "&nbsp;" a space), a tag is a line break (a paragraph, a row), " | " (a cell's end) or
+    nothing (bold, a link), a comment's markers go and its words stay (an export's comment named
+    the workstation and the user), a script or style is nothing; and the values of a link's
+    ``href``, an image's ``alt``, a ``title``, a ``<meta>``'s ``content`` stay on lines of their
+    own — what they hold (an e-mail, a URL, an author) is read and replaced like the text, and no
+    span runs from a value into the element's text. Linear: a comment, script or style without
+    its end runs to the text's end."""
+    changes: list[Change] = []
+    at = 0
+    closers: dict[str, re.Pattern[str]] = {}
+    while True:
+        m = _HTML_TOKEN.search(text, at)
+        if m is None:
+            break
+        at = m.end()
+        if m.group(1):  # a comment: "<!--" and "-->" go, its text stays
+            close = text.find("-->", m.end())
+            inner_end = len(text) if close < 0 else close
+            changes.append((m.start(1), m.end(1), " "))
+            changes += _html_references(text, m.end(1), inner_end)
+            if close < 0:
+                break
+            changes.append((close, close + 3, " "))
+            at = close + 3
+        elif m.group(2):  # script, style: nothing a reader sees, up to its end tag
+            kind = m.group(2).lower()
+            closer = closers.setdefault(kind, re.compile(rf"(?i)</{kind}\s*>"))
+            found = closer.search(text, m.end())
+            end = len(text) if found is None else found.end()
+            changes.append((m.start(), end, "\n"))
+            if found is None:
+                break
+            at = end
+        elif m.group(3):
+            changes += _html_tag(m.group(3), m.start(), text)
+        else:
+            new = _html_reference(m.group(4))
+            if new is not None:
+                changes.append((m.start(), m.end(), new))
+    return changes
+
+
+def _html_tag(tag: str, start: int, text: str) -> list[Change]:
+    """A tag's changes: the tag as its mark, the values of its readable attributes kept, each on
+    a line of its own."""
+    name = re.match(r"<[!/?]?([a-zA-Z][a-zA-Z0-9]*)", tag)
+    lower = name.group(1).lower() if name else ""
+    closing = tag.startswith("</")
+    mark = "\n" if lower in _HTML_BLOCKS else (" | " if lower in _HTML_CELLS and closing else "")
+    readable = _HTML_TEXT_ATTRIBUTES
+    if lower == "meta" and not _HTTP_EQUIV.search(tag):
+        readable = readable | {"content"}  # an author's, a description's
+    kept = [] if closing else [a for a in _HTML_ATTRIBUTE.finditer(tag) if a.group(1).lower() in readable]
+    changes: list[Change] = []
+    at = start
+    for a in kept:
+        group = next(g for g in (2, 3, 4) if a.group(g) is not None)
+        v0, v1 = start + a.start(group), start + a.end(group)
+        if v0 == v1:
+            continue
+        changes.append((at, v0, "\n"))
+        changes += _html_references(text, v0, v1)
+        at = v1
+    changes.append((at, start + len(tag), mark if at == start else "\n" + mark))
+    return changes
+
+
+def _html_references(text: str, start: int, end: int) -> list[Change]:
+    """The character references in ``text[start:end]`` (a comment, an attribute's value)."""
+    out: list[Change] = []
+    for m in re.finditer(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});", text[start:end]):
+        new = _html_reference(m.group(1))
+        if new is not None:
+            out.append((start + m.start(), start + m.end(), new))
+    return out
+
+
 def decode(text: str) -> Decoded | None:
     """The text as a reader sees it and its changes, or None: no transfer encoding."""
     if _RTF_START.match(text):
@@ -295,6 +428,17 @@ def decode(text: str) -> Decoded | None:
     elif _MIME.search(text):
         bodies, words = _qp(text), _encoded_words(text)
         changes, regions = sorted([*bodies[0], *words[0]]), [*bodies[1], *words[1]]
+    elif text.lstrip()[:5] == "<?xml" and "&" in text:
+        # an XML message's character references ("P&#233;rez", "&amp;"): letters to a reader,
+        # written back as references (the sixteenth set's review: a surname had stayed in clear)
+        changes = [c for c in _html_references(text, 0, len(text)) if text[c[0] + 1] == "#"
+                   or text[c[0]:c[1]] in _XML_ENTITIES]
+        regions = [(0, len(text), "xml")]
+    elif "<" in text and is_html(text):
+        changes = _html(text)
+        # a page that writes its letters as references ("Mar&iacute;a") gets its surrogates so
+        references = any(len(c[2]) == 1 and ord(c[2]) > 127 and text[c[0]] == "&" for c in changes)
+        regions = [(0, len(text), "html-references" if references else "html")]
     else:
         return None
     if not changes:
@@ -364,6 +508,35 @@ _RTF_WORD_BEFORE = re.compile(r"\\[a-zA-Z]+-?\d*$")
 _Q_OPEN = re.compile(r"=\?[\w.-]+\?[Qq]\?")
 
 
+_HTML_REFERENCE = re.compile(r"&(?:[a-zA-Z][a-zA-Z0-9]*|#[0-9]+|#[xX][0-9a-fA-F]+);")
+_HTML_TAG = re.compile(r"<[!/?]?[a-zA-Z][^<>]*>|<!--|-->")
+
+
+def _html_like(new: str, original: str, references: bool = False) -> str:
+    """``new`` written into an HTML text where ``original`` stood: "&", "<", ">" and quotes as
+    references; its letters outside ASCII as references when the original wrote its own so
+    ("&Aacute;lvaro N&uacute;&ntilde;ez" gets "&Eacute;..."), its spaces as "&nbsp;" when the
+    original's were; the tags the span covered after it (a span over "Valme<br>Avda." keeps
+    the line break)."""
+    import html.entities
+
+    letters_as_references = references and original.isascii()
+    spaces = "&nbsp;" if "&nbsp;" in original and " " not in _HTML_TAG.sub("", original) else " "
+    out = []
+    for ch in new:
+        if ch in "&<>\"":
+            out.append({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[ch])
+        elif ch == " ":
+            out.append(spaces)
+        elif ord(ch) > 127 and letters_as_references:
+            name = html.entities.codepoint2name.get(ord(ch))
+            out.append(f"&{name};" if name else f"&#{ord(ch)};")
+        else:
+            out.append(ch)
+    tags = (m.group() for m in _HTML_TAG.finditer(original) if m.group().startswith("<"))
+    return "".join(out) + "".join(tags)
+
+
 def _utf16(ch: str) -> list[int]:
     code = ord(ch)
     if code < 0x10000:
@@ -382,6 +555,10 @@ def write_like(new: str, original: str, decoded: Decoded, start: int, end: int, 
     first = decoded.kind_at(start, start + 1)
     last = decoded.kind_at(end - 1, end)
     whole = decoded.kind_at(start, end)
+    if first in ("html", "html-references"):
+        return _html_like(new, original, first == "html-references")
+    if first == "xml":  # its letters as themselves (XML has no "&iacute;"), its markup escaped
+        return "".join({"&": "&amp;", "<": "&lt;", ">": "&gt;"}.get(ch, ch) for ch in new)
     if first == "rtf":
         body = encode_like(new, "rtf") + "".join(m.group() for m in _RTF_STRUCTURE.finditer(original))
         if _RTF_WORD_BEFORE.search(before) and body[:1] and (body[:1].isalnum() or body[:1] in " -"):

@@ -1,4 +1,4 @@
-"""The values of a machine export (YAML, INI, plain JSON) read by their keys.
+"""The values of a machine export (YAML, INI, plain JSON or one record a line, XML) read by their keys.
 
 Devices, apps and hospital systems export a patient's record as configuration files: an insulin
 pump's platform writes ``patient:`` / ``given_name: "Oliver James"`` / ``preferred_name:
@@ -10,7 +10,10 @@ value is, and the keys above it whose it is, so the step reads the export as its
 
 An export is found by its keys: five lines or more of ``key: value`` (YAML), ``key = value``
 (INI) or ``"key": value`` (JSON), three of them keys a program writes (``snake_case``,
-``camelCase``, or dotted); a FHIR resource is ``crfdeid.fhir``'s. A key is split into its words
+``camelCase``, or dotted), or records of JSON one a line (NDJSON: an emergency department's event
+stream), or XML by its elements' names (``<colegiado>``, ``<codigoEmpleado>``, ``<id tipo="TSI">``,
+an attribute ``usuario="SES-77120"``: the sixteenth set's lab order); a FHIR resource is
+``crfdeid.fhir``'s, a CDA document ``crfdeid.cda``'s. A key is split into its words
 (``workplace_city`` -> workplace, city), and its last word (or the whole key) says the category:
 a name, an occupation, an identifier by its kind, a phone, an address part, a date, the sex.
 Whose a name is follows from the keys it is under: ``patient`` the patient's, ``guardians`` or
@@ -71,6 +74,28 @@ _COMPACT = regex.compile(r"(\d{4})(\d{2})(\d{2})")
 _NAME = regex.compile(
     r"\p{Lu}[\p{L}'’\-]*\.?"
     r"(?:[ \t]+(?:\p{Lu}[\p{L}'’\-]*\.?|de|del|la|las|los|y|i|da|do|dos|van|von|der|ben|el|al))*")
+#: A user's code rather than a login made of a name: capitals, then digits ("ENF2271", "SES-77120").
+_STAFF_CODE = regex.compile(r"\p{Lu}{1,6}[-_]?\d{2,10}")
+#: A JSON text's next record on a line of its own (NDJSON: one object per line).
+_RECORD_LINE = regex.compile(r"(?m)^[ \t]*\{")
+#: XML: an element's tag (opening, closing, empty), or a comment, a declaration, a CDATA section.
+_XML_TAG = regex.compile(
+    r"<!--|<\?|<!\[CDATA\[|<!DOCTYPE"
+    r"|<(?P<close>/)?(?P<name>[A-Za-z_][\w.\-]*:)?(?P<local>[A-Za-z_][\w.\-]*)(?P<attrs>[^<>]*?)(?P<empty>/)?>")
+#: Where each opener of no element ends.
+_XML_CLOSERS = {"<!--": "-->", "<?": "?>", "<![CDATA[": "]]>", "<!DOCTYPE": ">"}
+#: Deeper than this, an XML text is no export: reading stops.
+_MAX_DEPTH = 100
+_XML_ATTRIBUTE = regex.compile(r"""(?P<key>[A-Za-z_][\w.\-:]*)\s*=\s*(?:"(?P<d>[^"<]*)"|'(?P<s>[^'<]*)')""")
+#: Elements that say what they hold by an attribute (``<id tipo="TSI">``).
+_XML_GENERIC = frozenset({"id", "identificador", "identifier", "valor", "value", "dato", "campo", "field"})
+_XML_KIND = ("tipo", "type", "nombre", "name", "clave", "key")
+#: An HTML page, read as a page by ``crfdeid.encodings``.
+_NOT_XML = regex.compile(r"(?i)<(?:!doctype|html)")
+#: A leaf element: its text between its tags on one line.
+_LEAF = regex.compile(r"<([A-Za-z_][\w.\-]*)[^<>]*>[^<>\n]+</\1>")
+#: Fewer leaf elements than this: no XML export.
+_MIN_ELEMENTS = 5
 #: A user name: one token of letters, digits, dots, hyphens and underscores, a letter first.
 _USER = regex.compile(r"\p{L}[\p{L}\d._\-]{1,40}")
 
@@ -94,7 +119,8 @@ _CATEGORY = {
                      "policy", "policy_number", "poliza", "health_card", "card_number", "nuhsa"),
                     "id_insurance"),
     **dict.fromkeys(("episode", "episodio", "encounter", "encounter_id", "case_number", "visit_id",
-                     "admission_id"), "id_case"),
+                     "admission_id", "peticion", "request", "request_id", "order_id", "muestra", "sample",
+                     "sample_id", "incidente", "incident"), "id_case"),
     **dict.fromkeys(("serial", "serial_number", "serialnumber", "imei", "udi", "lot", "lot_number", "lote"),
                     "device"),
     **dict.fromkeys(("plate", "license_plate", "matricula"), "vehicle"),
@@ -104,7 +130,7 @@ _CATEGORY = {
     **dict.fromkeys(("email", "mail", "e_mail", "correo"), "email"),
     **dict.fromkeys(("url", "web", "website", "portal", "homepage"), "url"),
     **dict.fromkeys(("ip", "ip_address"), "ip"),
-    **dict.fromkeys(("address", "street", "line", "line1", "line2", "calle", "direccion", "domicilio"),
+    **dict.fromkeys(("address", "street", "line", "line1", "line2", "calle", "direccion", "domicilio", "via"),
                     "street"),
     **dict.fromkeys(("city", "town", "locality", "municipality", "municipio", "localidad", "poblacion",
                      "place", "birth_place", "birthplace", "village"), "town"),
@@ -124,10 +150,12 @@ _WHOSE = {
                      "participant", "participante"), "person_patient"),
     **dict.fromkeys(("guardian", "guardians", "parent", "parents", "contact_person", "emergency_contact",
                      "emergency", "relative", "relatives", "family", "familiar", "familiares", "next_of_kin",
-                     "kin", "tutor", "tutors", "caregiver", "mother", "father", "spouse"), "person_relative"),
+                     "kin", "tutor", "tutors", "caregiver", "mother", "father", "spouse", "contacto",
+                     "acompanante", "companion"), "person_relative"),
     **dict.fromkeys(("care_team", "team", "staff", "clinician", "clinicians", "doctor", "doctors",
                      "physician", "nurse", "nurses", "practitioner", "practitioners", "professional",
-                     "professionals", "author", "medico", "enfermera", "prescriber", "requester"),
+                     "professionals", "author", "medico", "enfermera", "prescriber", "requester",
+                     "solicitante", "peticionario", "responsable", "tecnico"),
                     "person_clinician"),
     **dict.fromkeys(("clinic", "hospital", "centre", "center", "organization", "organisation", "school",
                      "company", "employer", "insurer", "pharmacy", "lab", "laboratory", "facility",
@@ -217,6 +245,84 @@ def _value(text: str, key: str, path: tuple[str, ...], start: int, end: int) -> 
         yield _Pair(key, path, start, end)
 
 
+def _xml_pairs(text: str) -> tuple[list[_Pair], list[tuple[int, int]]]:
+    """An XML export's leaf elements and attributes, each under its element's name (or, for a
+    generic one, its ``tipo``/``type``), with the elements above it; and its markup's ranges,
+    where no span may be (the attributes' values are read, not blocked; a comment's and a CDATA
+    section's words are the note's: only their markers are markup). Linear: a comment, a
+    declaration or a CDATA section without its end runs to the text's end, and reading stops
+    deeper than ``_MAX_DEPTH`` elements."""
+    pairs: list[_Pair] = []
+    blocked: list[tuple[int, int]] = []
+    # (name, key for its text, where its content starts, whether it has a child element)
+    stack: list[list] = []
+    at = 0
+    while True:
+        m = _XML_TAG.search(text, at)
+        if m is None:
+            break
+        at = m.end()
+        if m["local"] is None:
+            opener = m.group()
+            closer = _XML_CLOSERS[opener]
+            close = text.find(closer, m.end())
+            if opener in ("<!--", "<![CDATA["):  # its words may be the note's: the markers only
+                blocked.append((m.start(), m.end()))
+                if close >= 0:
+                    blocked.append((close, close + len(closer)))
+            else:  # a declaration, a processing instruction: markup whole
+                blocked.append((m.start(), len(text) if close < 0 else close + len(closer)))
+            if close < 0:
+                break
+            at = close + len(closer)
+            continue
+        name = m["local"]
+        start = m.start()
+        kind = None
+        if "=" in m["attrs"]:
+            path = tuple(e[0] for e in stack)
+            for a in _XML_ATTRIBUTE.finditer(m.group()):
+                group = "d" if a["d"] is not None else "s"
+                v0, v1 = m.start() + a.start(group), m.start() + a.end(group)
+                blocked.append((start, v0))
+                start = v1
+                if a["key"].lower() in _XML_KIND and name.lower() in _XML_GENERIC:
+                    kind = a[group]
+                elif v0 < v1 and not m["close"]:
+                    pairs.append(_Pair(a["key"], (*path, name), v0, v1))
+        blocked.append((start, m.end()))
+        if m["close"]:
+            while stack and stack[-1][0] != name:
+                stack.pop()
+            if stack:
+                element = stack.pop()
+                if not element[3]:
+                    begin, end = element[2], m.start()
+                    while begin < end and text[begin].isspace():
+                        begin += 1
+                    while end > begin and text[end - 1].isspace():
+                        end -= 1
+                    if begin < end and "<" not in text[begin:end]:
+                        pairs.append(_Pair(element[1], tuple(e[0] for e in stack), begin, end))
+            continue
+        if stack:
+            stack[-1][3] = True
+        if not m["empty"]:
+            if len(stack) >= _MAX_DEPTH:
+                break  # no export is this deep
+            stack.append([name, kind or name, m.end(), False])
+    return pairs, blocked
+
+
+def _is_xml(text: str) -> bool:
+    """An XML export: its declaration, or a root element and leaf elements; no CDA (``crfdeid.cda``)
+    and no HTML page (``crfdeid.encodings``)."""
+    head = text.lstrip()[:200]
+    if not head.startswith("<") or "ClinicalDocument" in text[:4096] or _NOT_XML.match(head):
+        return False
+    return head.startswith("<?xml") or len(_LEAF.findall(text)) >= _MIN_ELEMENTS
+
+
 def _json_pairs(node: object, path: tuple[str, ...] = ()) -> Iterator[_Pair]:
     if isinstance(node, JsonArray):
         for item in node.items:
@@ -239,7 +345,8 @@ class KeyValues(LabelledStep):
     def read(self, text: str) -> tuple[list[Span], list[tuple[int, int]]]:
         """The spans of the export's values, and where no span may be (its keys, the values of
         keys a program fills)."""
-        if '"resourceType"' in text or _ANY_MACHINE_KEY.search(text) is None:
+        if '"resourceType"' in text or (
+                _ANY_MACHINE_KEY.search(text) is None and not text.lstrip().startswith(("<", "{"))):
             return [], []  # no key a program writes: prose, a form (the common case, at once)
         pairs, blocked = self._pairs(text)
         found: list[tuple[int, int, str]] = []
@@ -262,18 +369,30 @@ class KeyValues(LabelledStep):
     @staticmethod
     def _pairs(text: str) -> tuple[list[_Pair], list[tuple[int, int]]]:
         """The export's pairs and its keys' ranges; none when ``text`` is no export."""
+        if text.lstrip().startswith("<") and _is_xml(text):
+            pairs, blocked = _xml_pairs(text)
+            if len(pairs) >= _MIN_ELEMENTS:
+                return pairs, blocked
         if len(_JSON_KEY.findall(text)) >= _MIN_KEYS:
             start = text.find("{")
-            if start >= 0:
+            keys: list[JsonString] = []
+            json_pairs: list[_Pair] = []
+            records = 0
+            while start >= 0:  # a JSON value, then the next record on a line of its own (NDJSON)
                 parser = JsonParser(text, start)
                 try:
                     root = parser.value()
                 except ValueError:
                     root = None
-                keys = parser.keys
-                machine = sum(bool(_MACHINE.fullmatch(k.text.strip('"'))) for k in keys)
-                if len(keys) >= _MIN_KEYS and machine >= _MIN_MACHINE:
-                    return list(_json_pairs(root)), [(k.start, k.end) for k in keys]
+                keys += parser.keys
+                json_pairs += _json_pairs(root)
+                records += isinstance(root, JsonObject) and len(parser.keys) >= 3
+                following = _RECORD_LINE.search(text, max(parser.at, start + 1))
+                start = following.end() - 1 if following else -1
+            machine = sum(bool(_MACHINE.fullmatch(k.text.strip('"'))) for k in keys)
+            # records one a line (two or more) are an export whatever their keys look like
+            if len(keys) >= _MIN_KEYS and (machine >= _MIN_MACHINE or records >= 2):
+                return json_pairs, [(k.start, k.end) for k in keys]
         lines = list(_LINE.finditer(text))
         if len(lines) < _MIN_KEYS or sum(bool(_MACHINE.fullmatch(m["key"])) for m in lines) < _MIN_MACHINE:
             return [], []
@@ -299,6 +418,8 @@ def _category(pair: _Pair, value: str) -> str | None:
         return "date"  # "birth_date", "generated_at", "paired_at", "last_sync"
     if words[-1] == "contact":
         return "other" if _NAME.fullmatch(value) else None  # a school's contact: a teacher
+    if category is None and _WHOSE.get(whole, "").startswith("person_") and _NAME.fullmatch(value):
+        return _WHOSE[whole]  # a role's key with a name ("enfermera": "Rocío Vera Pozo")
     if category is None:
         return None
     parents = [w for key in pair.path for w in [*_words(key), "_".join(_words(key))]]
@@ -310,6 +431,8 @@ def _category(pair: _Pair, value: str) -> str | None:
             return _organisation(value, parents)
         return whose or "person_patient"
     if category == "user":
+        if _STAFF_CODE.fullmatch(value):
+            return "id_employee"  # "ENF2271", "SES-77120": a code, not a name made into a login
         return "person_clinician" if _USER.fullmatch(value) else None
     if category in ("sex", "age") and whose not in (None, "person_patient"):
         return None

@@ -28,13 +28,13 @@ Oksana Bondarenko, +34 …") names the person the same way.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import regex
 
 from .langpack import LanguagePack, fold
-from .lone_places import overlaps
 from .types import Span
 
 #: Where a detected span carries it (``Span.source``).
@@ -74,6 +74,12 @@ class TableColumns:
     part_fields: frozenset[str] = frozenset()
     given: frozenset[str] = frozenset()
     surnames: frozenset[str] = frozenset()
+    #: the labels of places: a cell of words and no digit under a town's header ("MUNICIPIO
+    #: RESIDENCIA") is the town
+    places: frozenset[str] = frozenset()
+    #: the label of an IP address: a cell of its column is one only in an address's shape (a
+    #: Doppler table's "IP" is a pulsatility index, "1,12")
+    ip: str | None = None
 
     @classmethod
     def for_pack(cls, pack: LanguagePack | None, labels: Mapping[str, str | None]) -> TableColumns | None:
@@ -91,9 +97,10 @@ class TableColumns:
         if not headers:
             return None
         parts = frozenset(fold(f) for f in (pack.surrogate.get("patient_name_part_fields") or ()))
+        places = frozenset(label for category, label in labels.items() if label and category == "town")
         return cls(headers, people, fields if patient else frozenset(), patient,
                    relatives if relative else frozenset(), relative, labels.get("profession"),
-                   parts if patient else frozenset())
+                   parts if patient else frozenset(), places=places, ip=labels.get("ip"))
 
     def with_names(self, given: frozenset[str], surnames: frozenset[str]) -> TableColumns:
         """The step with the name tables a field of one name part is checked against (the lone
@@ -109,10 +116,11 @@ class TableColumns:
         """(the spans of ``spans`` kept, the cells found): a person's cell replaces the spans
         inside it (the tagger's pieces of "GARCÍA DE LA FUENTE, ENCARNACIÓN", one of them a town)."""
         taken = sorted((s.start, s.end) for s in spans)
-        labelled = [(s.start, s.end, s.label) for s in spans]
+        labelled = sorted((s.start, s.end, s.label) for s in spans)
+        detected = _Ranges(labelled)
 
         def held(begin: int, end: int, label: str) -> bool:  # a span of that label holds it already
-            return any(a <= begin and end <= b and lab == label for a, b, lab in labelled)
+            return any(a <= begin and end <= b and lab == label for a, b, lab in detected.near(begin, end))
 
         found: list[Span] = []
         names: list[tuple[int, int]] = []
@@ -152,10 +160,59 @@ class TableColumns:
             kept = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in names)
                     and (s.start, s.end) not in crossing]
             return kept + _outside(text, spans, crossing, names), found
+        def take(label: str | None, begin: int, cell: str) -> None:
+            """A cell of a column of ``label`` at ``begin``: its span, if it holds one."""
+            if label is None or len(cell) > _MAX_CELL:
+                return
+            if label == self.profession:
+                work = _occupation_cell(cell)
+                if work and not held(begin, begin + len(work), label):
+                    names.append((begin, begin + len(work)))
+                    found.append(Span(begin, begin + len(work), label, source=SOURCE))
+                return
+            if label in self.people or label in self.places:
+                name = _name_cell(cell) if label in self.people else _place_cell(cell)
+                if name and not held(begin, begin + len(name), label):
+                    names.append((begin, begin + len(name)))
+                    found.append(Span(begin, begin + len(name), label, source=SOURCE))
+                return
+            if not _DIGIT.search(cell):
+                return
+            if label == self.ip and not _IP_CELL.fullmatch(cell.rstrip(".,;")):
+                return
+            cell = cell.rstrip(".,;")
+            end = begin + len(cell)
+            if not detected.near(begin, end):
+                found.append(Span(begin, end, label, source=SOURCE))
+            elif not held(begin, end, label) and all(
+                    begin <= a and b <= end for a, b in taken if a < end and b > begin):
+                # the tagger's pieces of one cell ("0040" + "722 315 604" of a phone, whose
+                # "0040" became "4885"): the cell whole, as its column says
+                names.append((begin, end))
+                found.append(Span(begin, end, label, source=SOURCE))
+
         lines = _lines(text)
         i = 0
         while i < len(lines):
             _, line = lines[i]
+            ruler = _ruler(lines[i + 1][1]) if i + 1 < len(lines) and "-" in lines[i + 1][1] else None
+            if ruler is not None and (labels := self._ruled_header(line, ruler)) is not None:
+                # a listing's columns, by the ruler under its header ("-------- ------ - ---")
+                i += 2
+                for row_start, row in lines[i : i + _MAX_ROWS]:
+                    cells = _ruled_cells(row, ruler)
+                    if _rule_line(row) or sum(1 for _, c in cells if c) < 2:
+                        break
+                    i += 1
+                    before = len(names)
+                    for (offset, cell), label in zip(cells, labels, strict=True):
+                        if cell:
+                            take(label, row_start + offset, cell)
+                    # a span of the tagger's running out of a name's cell into the next columns
+                    # ("ROSALIA   M  91" as a street) gives way: the columns say where it ends
+                    crossing += [(a, b) for x, y in names[before:] for a, b, _ in detected.near(x, y)
+                                 if not (x <= a and b <= y)]
+                continue
             read = self._header(line)
             i += 1
             if read is None:
@@ -169,35 +226,10 @@ class TableColumns:
                 for index, (offset, cell) in enumerate(cells):
                     column = index if delimiter is not None else _column_at(header, offset)
                     label = header[column][2] if column is not None and column < len(header) else None
-                    if label is None or len(cell) > _MAX_CELL:
-                        continue
-                    begin = row_start + offset
-                    if label == self.profession:
-                        work = _occupation_cell(cell)
-                        if work and not held(begin, begin + len(work), label):
-                            names.append((begin, begin + len(work)))
-                            found.append(Span(begin, begin + len(work), label, source=SOURCE))
-                        continue
-                    if label in self.people:
-                        name = _name_cell(cell)
-                        if name and not held(begin, begin + len(name), label):
-                            names.append((begin, begin + len(name)))
-                            found.append(Span(begin, begin + len(name), label, source=SOURCE))
-                        continue
-                    if not _DIGIT.search(cell):
-                        continue
-                    cell = cell.rstrip(".,;")
-                    end = begin + len(cell)
-                    if not overlaps(taken, begin, end):
-                        found.append(Span(begin, end, label, source=SOURCE))
-                    elif not held(begin, end, label) and all(
-                            begin <= a and b <= end for a, b in taken if a < end and b > begin):
-                        # the tagger's pieces of one cell ("0040" + "722 315 604" of a phone, whose
-                        # "0040" became "4885"): the cell whole, as its column says
-                        names.append((begin, end))
-                        found.append(Span(begin, end, label, source=SOURCE))
-        kept = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in names)
-                and (s.start, s.end) not in crossing]
+                    take(label, row_start + offset, cell)
+        inside, cut = _Ranges(sorted((a, b, "") for a, b in names)), set(crossing)
+        kept = [s for s in spans if (s.start, s.end) not in cut
+                and not any(a <= s.start and s.end <= b for a, b, _ in inside.near(s.start, s.end))]
         return kept + _outside(text, spans, crossing, names), found
 
     def tab_tables(self, text: str) -> list[tuple[int, int]]:
@@ -254,6 +286,12 @@ class TableColumns:
                 return label
         return None
 
+    def _ruled_header(self, line: str, ruler: Sequence[tuple[int, int]]) -> list[str | None] | None:
+        """The label of each column of a header line over a ruler, or None: no column's header
+        is a header word."""
+        labels = [self._label_of(c) if (c := cell.strip()) else None for _, cell in _ruled_cells(line, ruler)]
+        return labels if any(labels) else None
+
     def _header(self, line: str) -> tuple[list[tuple[int, str, str | None]], str | None] | None:
         """A header line's cells (offset, text, the label of its column or None) and how its
         rows are read: None (cells parted by spaces, a column by where it starts), "" (parted
@@ -270,6 +308,22 @@ class TableColumns:
         if not any(label for _, _, label in header):
             return None
         return header, ("" if delimiter is None and "\t" in line else delimiter)
+
+
+class _Ranges:
+    """Ranges sorted by start, and those overlapping a range found by bisection (the longest
+    range bounds how far back one can start): a listing of thousands of rows stays linear."""
+
+    def __init__(self, ranges: list[tuple[int, int, str]]) -> None:
+        self.ranges = ranges
+        self.starts = [r[0] for r in ranges]
+        self.longest = max((b - a for a, b, _ in ranges), default=0)
+
+    def near(self, start: int, end: int) -> list[tuple[int, int, str]]:
+        """The ranges overlapping ``[start, end)``."""
+        lo = bisect_left(self.starts, start - self.longest)
+        hi = bisect_left(self.starts, end)
+        return [r for r in self.ranges[lo:hi] if r[1] > start]
 
 
 def _outside(text: str, spans: Sequence[Span], crossing: list[tuple[int, int]],
@@ -386,6 +440,60 @@ def _name_cell(cell: str) -> str:
     if not all(_NAME_WORD.fullmatch(w) for w in words):
         return ""
     return name if sum(w[:1].isupper() for w in words) >= 2 else ""
+
+
+
+#: A town's cell: words, maybe an article in brackets ("LARACHA (A)"), no digit.
+_PLACE_CELL = regex.compile(r"\p{L}[\p{L}'’.-]*(?:[ ]\p{L}[\p{L}'’.-]*){0,5}(?:[ ]\(\p{L}{1,3}\))?")
+
+
+def is_ruler(line: str) -> bool:
+    """A ruler under a listing's header: runs of dashes parted by spaces, three runs or more
+    (read without a pattern: a long line of dashes and spaces stays linear)."""
+    body = line.rstrip(" \t\r")
+    return bool(body) and not body.strip(" -") and "-" in body and "\t" not in body.strip() \
+        and len(body.split()) >= 3
+
+
+def _ruler(line: str) -> list[tuple[int, int]] | None:
+    """The columns a ruler line marks, (start, end) of each run of dashes, or None."""
+    if not is_ruler(line):
+        return None
+    return [(m.start(), m.end()) for m in regex.finditer(r"-+", line)]
+
+
+def _rule_line(line: str) -> bool:
+    """A line that only rules (dashes, equals signs, underscores, asterisks) or is blank."""
+    body = line.strip(" \t\r")
+    return not body or (not body.strip("-=_* \t") and len(body.replace(" ", "")) >= 3)
+
+
+def _ruled_cells(line: str, ruler: Sequence[tuple[int, int]]) -> list[tuple[int, str]]:
+    """A listing's line cut at its ruler's columns: each column's text and its offset, without
+    spaces (a column runs to the next one's start; the last to the line's end)."""
+    out = []
+    for k, (start, _) in enumerate(ruler):
+        end = ruler[k + 1][0] if k + 1 < len(ruler) else len(line)
+        raw = line[start:end] if start < len(line) else ""
+        inner = raw.strip()
+        out.append((start + (raw.find(inner) if inner else 0), inner))
+    return out
+
+
+def _place_cell(cell: str) -> str:
+    """The town a town's cell holds ("MALPICA DE BERGANTIÑOS", "LARACHA (A)"), or "" (a digit, a
+    word in lower case first, or what says there is none: "NO CONSTA", "DOMICILIO")."""
+    cell = cell.strip().rstrip(".,;")
+    if fold(cell) in _NO_PLACE:
+        return ""
+    return cell if _PLACE_CELL.fullmatch(cell) and not _DIGIT.search(cell) and cell[:1].isupper() else ""
+
+
+#: A cell that says there is no town, or none to say.
+_NO_PLACE = frozenset({"no consta", "desconocido", "desconocida", "domicilio", "sin datos", "ns/nc", "n/a",
+                       "no", "ninguno", "ninguna", "pendiente", "otro", "otra", "otros", "extranjero"})
+#: An IP address as a cell holds it (IPv4, or IPv6's hex groups).
+_IP_CELL = regex.compile(r"\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}")
 
 
 def _lines(text: str) -> list[tuple[int, str]]:

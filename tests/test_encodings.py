@@ -7,12 +7,14 @@ from __future__ import annotations
 import email
 import email.policy
 import itertools
+import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crfdeid.encodings import decode, encode_like
 from crfdeid.textview import TextView
+from crfdeid.types import Document
 
 RTF = r"""{\rtf1\ansi\ansicpg1252\deff0\nouicompat\deflang3082{\fonttbl{\f0\fnil\fcharset0 Calibri;}}
 {\*\generator Riched20 10.0.19041;}\viewkind4\uc1
@@ -227,3 +229,55 @@ def test_json_escapes_are_read_as_letters_and_written_back_as_escapes() -> None:
                          "patient": {"given_name": "José María", "family_name": "García"}}, indent=1)
     out = deidentifier.deidentify(export).text
     assert json.loads(out)["patient"]["given_name"] != "José María" and "Jos\\u00e9" not in out
+
+
+HTML = """<!DOCTYPE html>
+<html lang="es"><head><meta charset="utf-8"><title>Alta - NHC 7730412</title></head>
+<body>
+<table border="1">
+<tr><td>Paciente</td><td>GAL&Aacute;N MORENO, JES&Uacute;S</td><td>NHC</td><td>7730412</td></tr>
+<tr><td>Tel&eacute;fono</td><td>954&nbsp;812&nbsp;330</td></tr>
+</table>
+<h3>Resultados</h3>
+<table><tr><td>03/11/2026</td><td>12,1</td><td>6.820</td><td>187</td></tr></table>
+<p>Vive con su hija Roc&iacute;o (&laquo;Chari&raquo;) en Utrera. PCR &lt; 5 mg/l.</p>
+<p>Dra. Macarena Ojeda Barrios. Contacto:
+<a href="mailto:mojeda@sspa-ejemplo.es">mojeda@sspa-ejemplo.es</a></p>
+<!-- exportado por el usuario mojeda desde 10.41.22.118 -->
+</body></html>
+"""
+
+
+def test_an_html_page_is_read_as_a_reader_sees_it() -> None:
+    # the sixteenth set written blind: an exported discharge page left its phones ("954&nbsp;812"),
+    # and its names written with references ("JES&Uacute;S"), in clear
+    decoded = decode(HTML)
+    assert decoded is not None and decoded.kind_at(0, 10) == "html-references"
+    assert "GALÁN MORENO, JESÚS |" in decoded.text and "954 812 330" in decoded.text
+    assert "hija Rocío («Chari») en Utrera. PCR < 5 mg/l." in decoded.text
+    assert "mailto:mojeda@sspa-ejemplo.es" in decoded.text  # a link's target is read too
+    assert "exportado por el usuario mojeda desde 10.41.22.118" in decoded.text  # a comment's words
+    assert "<td>" not in decoded.text and "border" not in decoded.text and "&" not in decoded.text
+    assert "6.820 | 187" in decoded.text  # cells stay apart: no phone across two of them
+    assert _view_of(HTML, "JESÚS") == "JES&Uacute;S"
+    assert decode("PCR < 5 mg/l y <br> suelto") is None  # one tag is no page
+
+
+def test_a_de_identified_html_page_stays_html_in_its_own_style() -> None:
+    from crfdeid.deidentify import Deidentifier
+
+    result = Deidentifier(seed=4).deidentify_note(Document("alta", HTML))
+    out = result.result.text
+    assert not result.held, result.held
+    for original in ("7730412", "954&nbsp;812&nbsp;330", "GAL&Aacute;N", "Macarena", "mojeda@sspa",
+                     "10.41.22.118"):
+        assert original not in out, original
+    def tags(text: str) -> list[str]:
+        return [re.sub(r'"mailto:[^"]*"', '"…"', t) for t in re.findall(r"<[^!][^>]*>", text)]
+
+    assert tags(out) == tags(HTML)  # every tag where it was
+    assert re.search(r"<td>\d{3}&nbsp;\d{3}&nbsp;\d{3}</td>", out)  # a phone keeps its &nbsp;
+    assert "6.820</td><td>187" in out  # a lab value is no phone
+    assert not re.search(r"[^\x00-\x7f]", out)  # the page writes its letters as references: so do they
+    link = re.search(r'<a href="mailto:([^"]+)">([^<]+)</a>', out)
+    assert link and link[1] == link[2]  # the link's target and its text: one surrogate

@@ -123,3 +123,73 @@ def test_a_de_identified_yaml_keeps_its_keys_and_program_words() -> None:
     keys = [line.split(":", 1)[0] for line in YAML.splitlines()]
     assert [line.split(":", 1)[0] for line in out.splitlines()] == keys
     assert 'protocol: "ONCO-PULM-07"' in out and "   # coordinador" in out
+
+
+#: An emergency department's event stream, one JSON record a line (invented; the shape of
+#: tests/fixtures/es_blind16's, whose user codes, licence and occupation had stayed in clear).
+NDJSON = (
+    '{"ts":"2026-03-02T10:11:00+01:00","evento":"registro_admision","episodio":"URG-26-004411",'
+    '"usuario":"ADM0071","paciente":{"nhc":"HCA-0112233","nombre":"Yusuf","apellidos":"Benali Rahmani",'
+    '"ocupacion":"tractorista","telefono":"688 100 200"}}\n'
+    '{"ts":"2026-03-02T10:20:00+01:00","evento":"triaje","episodio":"URG-26-004411","nivel":3,'
+    '"enfermera":"Rocío Vera Pozo","usuario":"ENF2271"}\n'
+    '{"ts":"2026-03-02T10:40:00+01:00","evento":"valoracion","medico":"Tomás Gil Ayala",'
+    '"colegiado":"101003318"}\n'
+)
+
+#: A lab order as a hospital system's own XML (not CDA, not FHIR).
+XML = """<?xml version="1.0" encoding="UTF-8"?>
+<peticionLaboratorio version="3.2">
+  <cabecera>
+    <numeroPeticion>PET-26-0931184</numeroPeticion>
+    <sistemaEmisor ip="10.118.4.57" usuario="SES-77120"/>
+  </cabecera>
+  <paciente>
+    <nombre>Maria da Conceição</nombre>
+    <apellido1>Rosado</apellido1>
+    <apellido2>Caeiro</apellido2>
+    <identificadores>
+      <id tipo="TSI">1006294817</id>
+      <id tipo="NHC">HUB-00736114</id>
+    </identificadores>
+    <domicilio><via>Calle Fuente Vieja, 14</via>
+      <localidad cp="06100">San Jorge de Alor</localidad></domicilio>
+    <ocupacion>costurera jubilada</ocupacion>
+    <contacto parentesco="hija"><nombre>Ana Isabel Vaz Rosado</nombre>
+      <telefono>+351 912 447 308</telefono></contacto>
+  </paciente>
+  <solicitante><nombre>Bernardino Gallardo Píriz</nombre><colegiado>060604418</colegiado></solicitante>
+  <prioridad>ordinaria</prioridad>
+</peticionLaboratorio>
+"""
+
+
+def test_an_event_stream_of_json_records_is_read_record_by_record() -> None:
+    found = _found(NDJSON)
+    for pair in [("ADM0071", "ID_EMPLEO_PERSONAL_SANITARIO"), ("HCA-0112233", "ID_SUJETO_ASISTENCIA"),
+                 ("Benali Rahmani", "NOMBRE_SUJETO_ASISTENCIA"), ("tractorista", "PROFESION"),
+                 ("ENF2271", "ID_EMPLEO_PERSONAL_SANITARIO"),
+                 ("Rocío Vera Pozo", "NOMBRE_PERSONAL_SANITARIO"),
+                 ("101003318", "ID_TITULACION_PERSONAL_SANITARIO")]:
+        assert pair in found, pair  # the second and third records too, not the first alone
+
+
+def test_an_xml_export_by_its_elements_attributes_and_kinds() -> None:
+    found = _found(XML)
+    for pair in [("PET-26-0931184", "ID_CONTACTO_ASISTENCIAL"), ("10.118.4.57", "DIREC_PROT_INTERNET"),
+                 ("SES-77120", "ID_EMPLEO_PERSONAL_SANITARIO"), ("Caeiro", "NOMBRE_SUJETO_ASISTENCIA"),
+                 ("1006294817", "ID_ASEGURAMIENTO"), ("HUB-00736114", "ID_SUJETO_ASISTENCIA"),
+                 ("Calle Fuente Vieja, 14", "CALLE"), ("06100", "TERRITORIO"),
+                 ("San Jorge de Alor", "TERRITORIO"), ("costurera jubilada", "PROFESION"),
+                 ("Ana Isabel Vaz Rosado", "FAMILIARES_SUJETO_ASISTENCIA"),
+                 ("Bernardino Gallardo Píriz", "NOMBRE_PERSONAL_SANITARIO"),
+                 ("060604418", "ID_TITULACION_PERSONAL_SANITARIO")]:
+        assert pair in found, pair
+    assert ("ordinaria", "PROFESION") not in found and not any(text == "3.2" for text, _ in found)
+    _, blocked = STEP.read(XML)
+    covered = "".join(XML[a:b] for a, b in blocked)
+    assert "<apellido2>" in covered and 'tipo="' in covered and "Caeiro" not in covered
+
+
+def test_a_page_or_a_cda_document_is_no_xml_export() -> None:
+    assert STEP.read("<!DOCTYPE html><html><body><p>Nombre: Ana</p></body></html>") == ([], [])

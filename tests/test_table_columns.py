@@ -281,3 +281,51 @@ def test_a_span_over_a_tab_is_cut_into_its_cells_and_a_row_of_values_is_no_phone
     cut = _cut_at_tabs(text, [row, name, two], {"NUMERO_TELEFONO"}, {"NOMBRE_PERSONAL_SANITARIO"},
                        lambda word: common(word.lower()))
     assert [text[s.start:s.end] for s in cut] == ["Berta Riera Camps", "Pastor", "Baeza Ruiz"]
+
+
+PLACES_STEP = TableColumns.for_pack(load_pack("es"), {
+    **PEOPLE, "town": "TERRITORIO", "id_employee": "ID_EMPLEO_PERSONAL_SANITARIO",
+    "ip": "DIREC_PROT_INTERNET"})
+
+#: A mainframe admissions listing (invented; the shape of tests/fixtures/es_blind16's, whose record
+#: numbers, names and towns had leaked): one-space gaps, a ruler under the header, names cut.
+LISTING = """NHC      APELLIDOS, NOMBRE        S ED  F.INGRESO SERV CAMA   MUNICIPIO RESIDENCIA
+-------- ------------------------ - --- --------- ---- ------ ----------------------
+01447102 BARREIRO CASTIÑEIRA, MAN V  64 03/11/26  MIN  0512-A ZAS
+00822931 OTERO FIGUEIRAS, CARMEN  M  91 04/11/26  NML  0803-B VIMIANZO
+02115870 MOURE LEMA, XOSE         V  38 05/11/26  TRA  0401-B LARACHA (A)
+================================================================================================
+TOTAL: 0003
+"""
+
+
+def test_a_listing_is_read_by_the_ruler_under_its_header() -> None:
+    cells = [(LISTING[s.start : s.end], s.label) for s in with_table_columns(LISTING, [], PLACES_STEP)
+             if s.source == SOURCE]
+    assert cells == [
+        ("01447102", "ID_SUJETO_ASISTENCIA"), ("BARREIRO CASTIÑEIRA, MAN", "NOMBRE_SUJETO_ASISTENCIA"),
+        ("ZAS", "TERRITORIO"), ("00822931", "ID_SUJETO_ASISTENCIA"),
+        ("OTERO FIGUEIRAS, CARMEN", "NOMBRE_SUJETO_ASISTENCIA"), ("VIMIANZO", "TERRITORIO"),
+        ("02115870", "ID_SUJETO_ASISTENCIA"), ("MOURE LEMA, XOSE", "NOMBRE_SUJETO_ASISTENCIA"),
+        ("LARACHA (A)", "TERRITORIO")]  # nothing of the total below the rule
+
+
+def test_a_span_running_out_of_a_listings_cell_gives_way() -> None:
+    at = LISTING.index("CARMEN")
+    crossing = Span(at, LISTING.index("91") + 2, "CALLE", source="crf")  # "CARMEN  M  91" as a street
+    out = with_table_columns(LISTING, [crossing], PLACES_STEP)
+    assert crossing not in out and any(LISTING[s.start : s.end] == "OTERO FIGUEIRAS, CARMEN" for s in out)
+
+
+AUDIT = """FECHA_HORA           USUARIO  IP_ORIGEN       PUESTO         ACCION              NHC
+2026-10-14 02:41:09  U20417   10.52.7.31      ALC-URG-PC04   ALTA_EPISODIO_URG   0398127
+2026-10-15 12:04:17  AP4471   83.57.190.12    VPN-REMOTO     CONSULTA_HISTORIA   0398127
+"""
+
+
+def test_an_access_logs_users_and_addresses_by_their_columns() -> None:
+    cells = {(AUDIT[s.start : s.end], s.label) for s in with_table_columns(AUDIT, [], PLACES_STEP)
+             if s.source == SOURCE}
+    assert {("U20417", "ID_EMPLEO_PERSONAL_SANITARIO"), ("AP4471", "ID_EMPLEO_PERSONAL_SANITARIO"),
+            ("10.52.7.31", "DIREC_PROT_INTERNET"), ("0398127", "ID_SUJETO_ASISTENCIA")} <= cells
+    assert not any(text.startswith("ALC-") for text, _ in cells)  # a workstation's column: no header word
