@@ -44,6 +44,7 @@ from .fhir import FhirResource
 from .heap import collector_paused
 from .hl7 import CATEGORIES as HL7_CATEGORIES
 from .hl7 import Hl7Fields, with_hl7_fields
+from .initials import Initials, with_initials
 from .key_values import CATEGORIES as KEY_VALUE_CATEGORIES
 from .key_values import KeyValues
 from .langpack import fold
@@ -61,6 +62,7 @@ from .spoken import SpokenNumbers, with_spoken_numbers
 from .table_columns import TableColumns, with_table_columns
 from .textview import TextView
 from .types import Document, Span
+from .whole_codes import with_whole_codes
 
 if TYPE_CHECKING:
     from .langpack import LanguagePack
@@ -123,12 +125,14 @@ class Completion:
     (``crfdeid.lone_places``), the occupations named where a note says what one does
     (``crfdeid.lone_professions``), the identifiers a dictation reads aloud
     (``crfdeid.spoken``), a day and month without the year in a note that writes the year
-    elsewhere (``crfdeid.short_dates``), the cells of a table's column whose header names an
+    elsewhere (``crfdeid.short_dates``), a member of staff's initials a legend spells out
+    (``crfdeid.initials``), the cells of a table's column whose header names an
     identifier (``crfdeid.table_columns``), and the fields of an HL7 v2 message
     (``crfdeid.hl7``), a DICOM header's values (``crfdeid.dicom_header``) and an HL7 CDA
     document's header (``crfdeid.cda``), a FHIR resource's elements (``crfdeid.fhir``) and a
     machine export's values by their keys (``crfdeid.key_values``), and no span on a raw e-mail's
-    structure (``crfdeid.mime``): last, a structure overrules what was read into it."""
+    structure (``crfdeid.mime``): a structure overrules what was read into it. Last, a span that
+    cuts a code the note has whole elsewhere takes the whole code (``crfdeid.whole_codes``)."""
 
     scheme: Scheme
     clinical: frozenset[str]
@@ -145,6 +149,7 @@ class Completion:
     key_values: KeyValues | None = None
     mime: MimeMessage | None = None
     short_dates: ShortDates | None = None
+    initials: Initials | None = None
 
     def __call__(self, text: str, spans: list[Span]) -> list[Span]:
         if self.form is not None:
@@ -155,13 +160,14 @@ class Completion:
         spans = with_lone_professions(text, spans, self.lone_professions)
         spans = with_spoken_numbers(text, spans, self.spoken)
         spans = with_short_dates(text, spans, self.short_dates)
+        spans = with_initials(text, spans, self.initials)
         spans = with_table_columns(text, spans, self.table_columns)
         spans = with_hl7_fields(text, spans, self.hl7)
         spans = with_dicom_header(text, spans, self.dicom)
         spans = with_read(text, spans, self.cda)
         spans = with_read(text, spans, self.fhir)
         spans = with_read(text, spans, self.key_values)
-        return with_read(text, spans, self.mime)
+        return with_whole_codes(text, with_read(text, spans, self.mime))
 
     def on_original(self, original: str, spans: list[Span]) -> list[Span]:
         """What only the original text shows, after the spans found on the view are mapped back
@@ -368,7 +374,10 @@ class Pipeline:
         key_values = KeyValues.for_scheme({c: self.scheme.label_for(c) for c in KEY_VALUE_CATEGORIES})
         return Completion(self.scheme, clinical, lone, SpanForm.for_pack(self.scheme, self._pack), places,
                           professions, columns, hl7, dicom, cda, spoken, fhir, key_values, MimeMessage(),
-                          ShortDates.for_scheme({"date": self.scheme.label_for("date")}))
+                          ShortDates.for_scheme({"date": self.scheme.label_for("date")}),
+                          Initials(frozenset(label for label in self.scheme.labels
+                                             if (self.scheme.category(label) or "").startswith("person_")),
+                                   clinical))
 
     @cached_property
     def _pack(self) -> LanguagePack | None:

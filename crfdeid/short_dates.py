@@ -31,8 +31,12 @@ _SHORT = regex.compile(r"(?<![\d/.,:-])(\d{2})/(\d{2})(?![\d/]|[.,:-]\d)")
 #: ("TA 13/10"), a strength, a scale, a visual acuity.
 _MEASURE = regex.compile(
     r"(?i)(?<![\p{L}])(?:T\.?A\.?[SD]?|P\.?A\.?|tensi[oó]n(?:\ arterial)?|presi[oó]n(?:\ arterial)?|fuerza"
-    r"|balance|EVA|EVN|Glasgow|GCS|AV|agudeza(?:\ visual)?|visi[oó]n|escala|puntuaci[oó]n|score|cmHg|mmHg)"
-    r"\W{0,4}$")
+    r"|balance|EVA|EVN|Glasgow|GCS|AV|agudeza(?:\ visual)?|visi[oó]n|escala|puntuaci[oó]n|score|cmHg|mmHg"
+    r"|dolor|Pfeiffer|MMSE|minimental|Barthel|Lawton|Norton|Braden|Apgar|test|OD|OI|AO)"
+    # its eye, side or "de" between: "Tensión arterial de 13/10", "AV OD 10/10, OI 09/10"
+    r"(?:\W{1,4}(?:de|del|en|OD|OI|AO|ojo\ (?:derecho|izquierdo)|derecho|izquierdo|sc|cc))*\W{0,4}$")
+#: What a score says after it ("Pfeiffer 02/10 errores").
+_SCORE_AFTER = regex.compile(r"(?i)[ \t]*(?:errores|puntos|pts|aciertos|fallos)(?![\p{L}])")
 
 
 class ShortDates(LabelledStep):
@@ -55,7 +59,8 @@ class ShortDates(LabelledStep):
             if any(a < m.end() and m.start() < b for a, b in ranges):
                 continue
             line_start = text.rfind("\n", 0, m.start()) + 1
-            if _MEASURE.search(text[max(line_start, m.start() - 24) : m.start()]):
+            if _MEASURE.search(text[max(line_start, m.start() - 32) : m.start()]) or _SCORE_AFTER.match(
+                    text, m.end()):
                 continue
             found.append(Span(m.start(), m.end(), label, source=SOURCE))
         return found

@@ -887,6 +887,11 @@ class SpanForm:
         if kind == "street" and value.split(" ", 1)[0] in self.clinical and _SCORE_AFTER.match(
                 text, span.start + len(value.split(" ", 1)[0])):
             return True  # "NIHSS 16" (a stroke scale's score) as a street had become "SAN JUAN 17"
+        if kind == "street" and (_BLOOD_GAS.search(value) or self._with_acronym(value)):
+            # a telegraphic note's "c/" is "con" ("DM2 c/ ADO", "SatO2 84% c/ GN 2l -> 90% c/ VMK
+            # 28%"), and a blood gas is no house number ("pCO2 61 pO2 58 HCO3 30"): as streets they
+            # had become "c/ LEONCIO SERRANO" and "pCO9 13 pO3 87" (the sixteenth set written blind)
+            return True
         if kind in ("organisation", "hospital", "health_centre") and doubted and (
                 fold(value) in self._facility_type_words or fold(value) in self._facility_type_heads
                 or fold(value) in self.organisation_kinds):
@@ -1129,6 +1134,17 @@ class SpanForm:
                 and fold(w.group()) not in self._facility_type_words for w in words[:first]):
             return span  # "hospital Saint John of God": the kind is the name's
         return replace(span, start=words[first].start())
+
+    def _with_acronym(self, value: str) -> bool:
+        """A street "c/" (in lower case) followed by acronyms alone ("c/ ADO", "c/ GN 2l", "c/ VMK 28"): a
+        telegraphic "con", since a street's name after "C/" has a word in lower case or one of the
+        pack's, or is an article and a name ("C/ A Choupana")."""
+        found = _C_SLASH.match(value)
+        if found is None:
+            return False
+        words = [w for w in _WORDS.findall(value[found.end():]) if len(w) > 1]  # not a unit's "l"
+        return bool(words) and all(
+            (w.isupper() and len(w) <= 5 and w not in _STREET_ARTICLES) or w in self.clinical for w in words)
 
     def _doubted_common(self, text: str, span: Span, kind: str | None) -> bool:
         """One word the tagger doubted that its label's text is not: under a place's or an
@@ -2380,6 +2396,17 @@ class SpanForm:
         words = self._content_words(value)
         return bool(words) and all(w in self.given or w in self.surnames for w in words) \
             and fold(value) not in self.places and fold(value) not in self.countries
+
+
+#: A blood gas's or oximetry's analytes: no street has them.
+_BLOOD_GAS = regex.compile(
+    r"(?<![\p{L}\p{N}])(?:p(?:CO2|O2)|HCO3|SatO2|FiO2|SaO2|SpO2|EtCO2)(?![\p{L}\p{N}])")
+#: "c/" in lower case at a street span's start: a telegraphic note's "con" too (a note in capitals
+#: writes "C/ MAYOR 3").
+_C_SLASH = regex.compile(r"c/[ \t]*")
+#: Articles a street's name may start with in capitals ("C/ A Choupana", "C/ ES PLA").
+_STREET_ARTICLES = frozenset({"A", "O", "AS", "OS", "ES", "EL", "LA", "LAS", "LOS", "LES", "ELS", "SA", "SES",
+                              "DE", "DEL", "SAN", "STA"})
 
 
 def _alternatives(forms: Iterable[str]) -> str:

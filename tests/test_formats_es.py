@@ -686,6 +686,9 @@ BLIND10_LEAKS = {
     ('cr18_medicina_interna_mao', 'Palma'),
 }
 BLIND10_WORD_LEAKS = {
+    # a month alone shifted with the note's dates (since the eighteenth round) onto the month
+    # another date of the note is written in: the word is that date's, not this one's
+    ('cr09_nefrologia_xativa', 'julio'),
     ('cr01_traumatologia_barbastro', 'Agroseguros'), ('cr01_traumatologia_barbastro', 'España'),
     ('cr01_traumatologia_barbastro', 'Sobrarbe'), ('cr02_medicina_interna_toro', 'Isabel'),
     ('cr02_medicina_interna_toro', 'junio'), ('cr03_medicina_trabajo_valdepenas', 'España'),
@@ -754,6 +757,9 @@ BLIND11_LEAKS = {
     ('cr17_valoracion-dano_icod', 'agosto'), ('cr18_digestivo_tafalla', 'España'),
 }
 BLIND11_WORD_LEAKS = {
+    # a month alone shifted with the note's dates (since the eighteenth round) onto the month
+    # another date of the note is written in: the word is that date's, not this one's
+    ('cr17_valoracion-dano_icod', 'julio'),
     ('cr02_urgencias_algeciras', 'España'), ('cr03_farmacia_orihuela', 'España'),
     ('cr04_radiologia_don-benito', 'ACC'), ('cr05_urologia_zafra', 'Santos'),
     ('cr06_rehabilitacion_ejea', '162231'), ('cr06_rehabilitacion_ejea', 'Coop'),
@@ -823,6 +829,9 @@ BLIND12_LEAKS = {
     ('cr18_neumologia_vilafranca', '2020'), ('cr18_neumologia_vilafranca', 'comercial de vinos'),
 }
 BLIND12_WORD_LEAKS = {
+    # a month alone shifted with the note's dates (since the eighteenth round) onto the month
+    # another date of the note is written in: the word is that date's, not this one's
+    ('cr11_psiquiatria_mieres', 'mayo'),
     ('cr02_cardiologia_almendralejo', 'abril'), ('cr02_cardiologia_almendralejo', 'mayo'),
     ('cr04_geriatria_arcos', 'Comunitarios'), ('cr05_medicinatrabajo_baeza', 'CHUKWUEMEKA'),
     ('cr05_medicinatrabajo_baeza', 'España'), ('cr08_nefrologia_sagunto', 'España'),
@@ -973,28 +982,23 @@ def test_what_the_embedded_model_finds_in_the_fourteenth_blind_set(blind14: dict
 
 
 BLIND15 = BLIND.parent / "es_blind15"
-#: What still leaks from the fifteenth set (blind once, then read: the seventeenth round): days and
-#: months of a list with no year ("09/10 (folículos…), 12/10 y 14/10", "- 05/11, 10:20:") and months
-#: alone; a nurse's initials in a table column and its legend ("M.J.S."); a hospital in Valencian
-#: capitals and by its abbreviation in a CSV ("H. U. Poniente"); "España"; a friend named only in an
-#: SMS ("Samira"), a nickname in quotation marks ("Paqui"), an abbreviated name in an SMS ("M. DEL
-#: MAR"); a national professional body in capitals; a second occupation after "después"; the second
-#: of two straws after "y"; words of bodies and streets the surrogates keep or drew, and three
-#: dates' "13T09" where a shift lands on the same day.
+#: What still leaks from the fifteenth set (blind once, then read: the seventeenth round; since the
+#: eighteenth, a dialysis sheet's short dates, its nurses' initials and the "H. U. Poniente" of an SMS
+#: log are found, and a month alone moves with the note's dates): the first of three scan dates whose
+#: shifted twin is another of them ("09/10"), days of the month alone ("día 3"), a nickname in
+#: quotation marks ("Paqui"), a hospital in Valencian capitals, "España", a friend named only in an
+#: SMS ("Samira"), a national professional body in capitals, a second occupation after "después",
+#: the second of two straws after "y"; words of bodies and streets the surrogates keep or drew, and
+#: three dates' "13T09" where a shift lands on the same day.
 BLIND15_LEAKS = {
-    ('cr04_reclamacion_marbella', 'Paqui'), ('cr05_hemodialisis_alzira', '05/11'),
-    ('cr05_hemodialisis_alzira', '07/11'),
+    ('cr04_reclamacion_marbella', 'Paqui'),
     ('cr05_hemodialisis_alzira', 'HOSPITAL UNIVERSITARI DE LA RIBERA'),
-    ('cr05_hemodialisis_alzira', 'M.J.S.'), ('cr05_hemodialisis_alzira', 'R.P.'),
     ('cr05_hemodialisis_alzira', 'conductor de carretilla'), ('cr06_talon_velezmalaga', 'ANDALUCÍA'),
-    ('cr07_reproduccion_denia', '09/10'), ('cr07_reproduccion_denia', '12/10'),
-    ('cr07_reproduccion_denia', '14/10'), ('cr07_reproduccion_denia', 'DEN-0212-V2'),
+    ('cr07_reproduccion_denia', '09/10'), ('cr07_reproduccion_denia', 'DEN-0212-V2'),
     ('cr10_videoconsulta_llanes', 'día 15'), ('cr10_videoconsulta_llanes', 'día 3'),
-    ('cr10_videoconsulta_llanes', 'febrero'), ('cr11_sms_roquetas', 'H. U. Poniente'),
-    ('cr11_sms_roquetas', 'M. DEL MAR'), ('cr12_dispensacion_granollers', 'Samira'),
+    ('cr12_dispensacion_granollers', 'Samira'),
     ('cr13_defuncion_aracena', 'CONSEJO GENERAL DE COLEGIOS OFICIALES DE MÉDICOS'),
     ('cr13_defuncion_aracena', 'España'), ('cr13_defuncion_aracena', 'peón de secadero de jamones'),
-    ('cr16_mime_gernika', 'agosto'),
 }
 BLIND15_WORD_LEAKS = {
     ('cr01_donacion_utrera', 'Banco'), ('cr01_donacion_utrera', 'COORDINACIÓN'),
@@ -1009,13 +1013,13 @@ BLIND15_WORD_LEAKS = {
     ('cr06_talon_velezmalaga', 'Pozo'), ('cr07_reproduccion_denia', '0212'),
     ('cr07_reproduccion_denia', 'DEN'), ('cr08_audiologia_najera', 'AUDITIVO'),
     ('cr08_audiologia_najera', 'ES42'), ('cr10_videoconsulta_llanes', 'ASTURIAS'),
-    ('cr10_videoconsulta_llanes', 'PRINCIPADO'), ('cr11_sms_roquetas', 'Poniente'),
-    ('cr12_dispensacion_granollers', 'Franqueses'), ('cr12_dispensacion_granollers', 'Samira'),
-    ('cr13_defuncion_aracena', 'COLEGIOS'), ('cr13_defuncion_aracena', 'España'),
-    ('cr13_defuncion_aracena', 'OFICIALES'), ('cr15_rtf_fraga', 'ARAG'), ('cr15_rtf_fraga', 'd3N'),
-    ('cr16_mime_gernika', 'ADo'), ('cr16_mime_gernika', 'Arana'), ('cr16_mime_gernika', 'Caser'),
-    ('cr16_mime_gernika', 'Goikoa'), ('cr16_mime_gernika', 'Nov'), ('cr17_yaml_torrevieja', '12T18'),
-    ('cr17_yaml_torrevieja', '13T07'), ('cr17_yaml_torrevieja', '13T09'), ('cr18_galego_obarco', 'Lousas'),
+    ('cr10_videoconsulta_llanes', 'PRINCIPADO'), ('cr12_dispensacion_granollers', 'Franqueses'),
+    ('cr12_dispensacion_granollers', 'Samira'), ('cr13_defuncion_aracena', 'COLEGIOS'),
+    ('cr13_defuncion_aracena', 'España'), ('cr13_defuncion_aracena', 'OFICIALES'),
+    ('cr15_rtf_fraga', 'ARAG'), ('cr15_rtf_fraga', 'd3N'), ('cr16_mime_gernika', 'ADo'),
+    ('cr16_mime_gernika', 'Arana'), ('cr16_mime_gernika', 'Caser'), ('cr16_mime_gernika', 'Goikoa'),
+    ('cr16_mime_gernika', 'Nov'), ('cr17_yaml_torrevieja', '12T18'), ('cr17_yaml_torrevieja', '13T07'),
+    ('cr17_yaml_torrevieja', '13T09'), ('cr18_galego_obarco', 'Lousas'),
 }
 
 
@@ -1035,3 +1039,83 @@ def test_what_the_embedded_model_finds_in_the_fifteenth_blind_set(blind15: dict[
     # deidentify point (benchmarks/formats.py's measure); after the seventeenth round they prompted
     # 0.828 / 0.877 (a FHIR and a YAML reader, RTF and MIME decoded, a TSV read on the original)
     assert _recall(blind15, point) >= floor
+
+
+# -- the sixteenth set written blind ---------------------------------------------------------------
+BLIND16 = BLIND.parent / "es_blind16"
+#: What still leaks from the sixteenth set (blind once, then read: the eighteenth round): the
+#: telegraphic on-call note written in lower case ("pte. jose luis abadias sarasa", "cs sabiñanigo",
+#: "dra garces", "c/ serrablo 31 3izq"); a listing's "H. VIRXE DA XUNQUEIRA" and towns in its free
+#: text; a register entry, a boat's registration, a biobank's staff code, a certificate; a village,
+#: an island's harbour and a Mauritanian port; an agency for international adoption; occupations said
+#: in passing ("cortador", "pastor", "administrativa a l'Ajuntament", "marinero pescador"); days of the
+#: month alone ("dia 2"); nicknames with their article ("el Chiqui", "la mayca"); "España".
+BLIND16_LEAKS = {
+    ('cr03_auditoria_caspe', '2026/E/08841'), ('cr03_auditoria_caspe', 'Departamento de Sanidad'),
+    ('cr04_listado_carballo', 'CEE'), ('cr04_listado_carballo', 'H. VIRXE DA XUNQUEIRA'),
+    ('cr04_listado_carballo', 'LAUSANA'), ('cr07_maritimo_bermeo', '3ª-BI-2-17-09'),
+    ('cr07_maritimo_bermeo', 'marinero pescador'), ('cr07_maritimo_bermeo', 'patrón costero polivalente'),
+    ('cr08_asilo_estepona', 'La Restinga'), ('cr08_asilo_estepona', 'Nuadibú'),
+    ('cr09_biobanco_alcalalareal', 'BBJ-T-014'), ('cr10_podologia_totana', '2024'),
+    ('cr10_podologia_totana', 'Perico'), ('cr10_podologia_totana', 'octubre'),
+    ('cr13_hiperbarica_amposta', 'Delta'), ('cr13_hiperbarica_amposta', 'REV-HBX-26-118'),
+    ('cr14_guardia_sabinanigo', '15/11'), ('cr14_guardia_sabinanigo', 'abadias'),
+    ('cr14_guardia_sabinanigo', 'c/ serrablo 31 3izq'), ('cr14_guardia_sabinanigo', 'cajera'),
+    ('cr14_guardia_sabinanigo', 'cs sabi'), ('cr14_guardia_sabinanigo', 'cs sabiñanigo'),
+    ('cr14_guardia_sabinanigo', 'garces'), ('cr14_guardia_sabinanigo', 'hosp. jaca'),
+    ('cr14_guardia_sabinanigo', 'la mayca'), ('cr14_guardia_sabinanigo', 'laura'),
+    ('cr14_guardia_sabinanigo', 'nieves'), ('cr14_guardia_sabinanigo', 'operario'),
+    ('cr14_guardia_sabinanigo', 'pablo ballarin'), ('cr14_guardia_sabinanigo', 'pili'),
+    ('cr14_guardia_sabinanigo', 'quimica de sabi'), ('cr14_guardia_sabinanigo', 'sabiñanigo'),
+    ('cr14_guardia_sabinanigo', 'sergio'), ('cr14_guardia_sabinanigo', 'zaragoza'),
+    ('cr15_adopcion_moguer', 'Antioquia'), ('cr15_adopcion_moguer', 'ECAI Puentes de Infancia'),
+    ('cr15_adopcion_moguer', 'España'), ('cr15_adopcion_moguer', 'enfermera'),
+    ('cr16_dietetica_cangasdeonis', 'Barrio La Robellada, 4'),
+    ('cr16_dietetica_cangasdeonis', 'Soto de Cangas'), ('cr16_dietetica_cangasdeonis', 'pastor'),
+    ('cr17_carta_arnedo', 'cortador'), ('cr17_carta_arnedo', 'dia 2'), ('cr17_carta_arnedo', 'dia 9'),
+    ('cr17_carta_arnedo', 'el Chiqui'), ('cr18_valencia_segorbe', 'Castelló'),
+    ('cr18_valencia_segorbe', 'administrativa'),
+}
+BLIND16_WORD_LEAKS = {
+    ('cr01_html_lebrija', 'HAR'), ('cr01_html_lebrija', 'Resoluci'), ('cr03_auditoria_caspe', '08841'),
+    ('cr03_auditoria_caspe', '2026'), ('cr04_listado_carballo', 'CEE'),
+    ('cr04_listado_carballo', 'LAUSANA'), ('cr04_listado_carballo', 'VIRXE'),
+    ('cr04_listado_carballo', 'XUNQUEIRA'), ('cr05_ndjson_navalmoral', 'Emergencias'),
+    ('cr05_ndjson_navalmoral', 'Urgencias'), ('cr07_maritimo_bermeo', 'Bizkaia'),
+    ('cr08_asilo_estepona', 'Málaga'), ('cr08_asilo_estepona', 'Nuadibú'),
+    ('cr08_asilo_estepona', 'Restinga'), ('cr09_biobanco_alcalalareal', 'BBJ'),
+    ('cr09_biobanco_alcalalareal', 'Comité'), ('cr09_biobanco_alcalalareal', 'HAR'),
+    ('cr09_biobanco_alcalalareal', 'Ética'), ('cr10_podologia_totana', 'Perico'),
+    ('cr11_polisomnografia_laroda', 'Horno'), ('cr12_terapiaocupacional_berga', 'Pere'),
+    ('cr13_hiperbarica_amposta', 'Delta'), ('cr13_hiperbarica_amposta', 'Ebre'),
+    ('cr13_hiperbarica_amposta', 'HBX'), ('cr13_hiperbarica_amposta', 'REV'),
+    ('cr14_guardia_sabinanigo', 'laura'), ('cr14_guardia_sabinanigo', 'mayca'),
+    ('cr14_guardia_sabinanigo', 'nieves'), ('cr14_guardia_sabinanigo', 'pablo'),
+    ('cr14_guardia_sabinanigo', 'pili'), ('cr14_guardia_sabinanigo', 'sergio'),
+    ('cr15_adopcion_moguer', 'Andalucía'), ('cr15_adopcion_moguer', 'Antioquia'),
+    ('cr15_adopcion_moguer', 'ECAI'), ('cr15_adopcion_moguer', 'España'),
+    ('cr15_adopcion_moguer', 'Infancia'), ('cr15_adopcion_moguer', 'Puentes'),
+    ('cr16_dietetica_cangasdeonis', 'Cangas'), ('cr16_dietetica_cangasdeonis', 'Robellada'),
+    ('cr16_dietetica_cangasdeonis', 'Soto'), ('cr16_dietetica_cangasdeonis', 'pastor'),
+    ('cr17_carta_arnedo', 'Chiqui'), ('cr17_carta_arnedo', 'FHC'), ('cr18_valencia_segorbe', 'Port'),
+    ('cr18_valencia_segorbe', 'VALENCIANA'),
+}
+
+
+@pytest.fixture(scope="module")
+def blind16() -> dict[str, Document]:
+    return load_corpus([BLIND16])
+
+
+def test_what_leaks_from_the_sixteenth_blind_set_is_what_we_know_of(blind16: dict[str, Document]) -> None:
+    _known_leaks_only(blind16, (18, 1002), BLIND16_LEAKS, BLIND16_WORD_LEAKS)
+
+
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.80), ("deidentify", 0.84)])
+def test_what_the_embedded_model_finds_in_the_sixteenth_blind_set(blind16: dict[str, Document], point: str,
+                                                                 floor: float) -> None:
+    # blind, once, with the code of 671578f (2026-12-07): 0.718 on the best path, 0.763 at the
+    # deidentify point (benchmarks/formats.py's measure); after the eighteenth round they prompted
+    # 0.823 / 0.858 (an HTML page and an XML message read, NDJSON, a listing by its ruler, an access
+    # log's users, staff initials from a legend)
+    assert _recall(blind16, point) >= floor

@@ -491,3 +491,62 @@ def test_a_note_typed_in_lower_case_gets_its_surrogates_in_lower_case():
         for span in result.document.spans:
             new = result.document.text[span.start:span.end]
             assert new == new.lower() and new not in ("martos", "lucía", "ignacio peinado"), (seed, new)
+
+
+LISTING = """NHC      APELLIDOS, NOMBRE        S ED  F.INGRESO MUNICIPIO
+-------- ------------------------ - --- --------- ----------------
+01447102 BARREIRO CASTIÑEIRA, MAN V  64 03/11/26  ZAS
+00822931 OTERO FIGUEIRAS, CARMEN  M  91 04/11/26  VIMIANZO
+02115870 MOURE LEMA, XOSE         V  38 05/11/26  MALPICA DE BERGANTIÑOS
+Remitido por el Dr. Manuel Otero Miras para valoración.
+"""
+
+
+def test_a_listings_surrogates_keep_its_columns_and_prose_is_never_cut() -> None:
+    # the sixteenth set written blind: an admissions listing's names and towns of other lengths
+    # had shifted every column after them; each surrogate now fills its cell's width
+    wanted = [("01447102", "ID_SUJETO_ASISTENCIA"), ("BARREIRO CASTIÑEIRA, MAN", "NOMBRE_SUJETO_ASISTENCIA"),
+              ("00822931", "ID_SUJETO_ASISTENCIA"), ("OTERO FIGUEIRAS, CARMEN", "NOMBRE_SUJETO_ASISTENCIA"),
+              ("02115870", "ID_SUJETO_ASISTENCIA"), ("MOURE LEMA, XOSE", "NOMBRE_SUJETO_ASISTENCIA"),
+              ("03/11/26", "FECHAS"), ("ZAS", "TERRITORIO"), ("VIMIANZO", "TERRITORIO"),
+              ("Manuel Otero Miras", "NOMBRE_PERSONAL_SANITARIO")]
+    spans = [Span(LISTING.index(text), LISTING.index(text) + len(text), label) for text, label in wanted]
+    for seed in range(1, 6):
+        out = Pseudonymiser(seed=seed).pseudonymise(Document("listado", LISTING, tuple(spans))).document.text
+        rows = out.splitlines()
+        for row, original in zip(rows[2:5], LISTING.splitlines()[2:5], strict=True):
+            assert [m.start() for m in re.finditer(r"(?<= )[VM] +\d", row)] == \
+                [m.start() for m in re.finditer(r"(?<= )[VM] +\d", original)], row
+            assert row[50:52].strip() and row[49] == " "  # the town column starts where it did
+        prose = rows[5]
+        assert prose.startswith("Remitido por el Dr. ") and prose.endswith(" para valoración.")
+        assert "  " not in prose  # a name in prose is neither padded nor cut
+
+
+def test_initials_drawn_from_a_surrogate_never_spell_another_persons() -> None:
+    # the sixteenth set written blind: "M.R." (Mireia Rius) became "J.B." from a surrogate name,
+    # the initials of the note's other nurse, who was still "J.B." in the leak measure's eyes
+    text = ("01  M.R.  Sin incidencias.\n02  J.B.  Otalgia.\n"
+            "Leyenda: M.R. = Mireia Rius Camps, enfermera; J.B. = Jordi Barberà Solé, enfermero.\n")
+    spans = []
+    for piece in ("M.R.", "J.B.", "Mireia Rius Camps", "Jordi Barberà Solé"):
+        for m in re.finditer(re.escape(piece), text):
+            spans.append(Span(m.start(), m.end(), "NOMBRE_PERSONAL_SANITARIO"))
+    for seed in range(1, 80):
+        out = Pseudonymiser(seed=seed).pseudonymise(Document("hbo", text, tuple(spans))).document.text
+        assert not re.search(r"(?<![A-Z.])(?:M\.R\.|J\.B\.)", out), (seed, out)
+
+
+def test_a_forms_field_between_column_gaps_is_never_cut() -> None:
+    # MEDDOCAN's "Médico:  NAME       NºCol: …" with a line under it whose words happen to start
+    # where "NºCol" does: a first version cut the surrogate there ("Eduardo Pedro Correa Rop")
+    text = ("Especialidad: andrología.\n"
+            "Médico:  Ana Gil Ruiz            NºCol: 43 43 38765.\n"
+            "Historia Actual: Paciente varón de 47 años de edad,  acude a la consulta por dolor.\n")
+    at = text.index("Ana Gil Ruiz")
+    span = Span(at, at + len("Ana Gil Ruiz"), "NOMBRE_PERSONAL_SANITARIO")
+    for seed in range(1, 30):
+        out = Pseudonymiser(seed=seed).pseudonymise(Document("f", text, (span,))).document.text
+        name = out.splitlines()[1][len("Médico:  "):].split("  ")[0]
+        assert len(name.split()) >= 2 and not name.endswith(" "), name
+        assert "NºCol: 43 43 38765." in out

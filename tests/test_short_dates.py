@@ -62,3 +62,10 @@ def test_a_found_span_is_kept_and_not_doubled() -> None:
 
 def test_a_scheme_without_dates_has_no_step() -> None:
     assert ShortDates.for_scheme({"date": None}) is None
+
+
+def test_measures_with_their_eye_side_or_de_stay() -> None:
+    # the review of the eighteenth round: each of these had been shifted as a date
+    text = ("Control el 10/10/2024. Tensión arterial de 13/10. AV OD 10/10, OI 09/10. Agudeza visual OD "
+            "08/10. Pfeiffer 02/10 errores. Dolor 08/10. Revisión el 21/10.")
+    assert _found(text) == ["21/10"]

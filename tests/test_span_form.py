@@ -1543,3 +1543,28 @@ def test_a_greeting_is_no_part_of_the_name_it_greets_and_a_last_surname_as_a_tow
         (PATIENT, "IONUT"), (CLINICIAN, "GRAHAM")]
     marked = ((PATIENT, "LÓPEZ DE HARO"), (TOWN, "SEGURA"), (PATIENT, "JUAN ANTONIO"))
     assert _tidied(text, *marked, score=0.9) == [(PATIENT, "LÓPEZ DE HARO SEGURA"), (PATIENT, "JUAN ANTONIO")]
+
+
+TELEGRAPHIC = """AP: EPOC GOLD 3 c/ O2 domic 2 lpm, HTA, DM2 c/ ADO, FA anticoag c/ sintrom.
+EF: SatO2 84% c/ GN 2l -> 90% c/ VMK 28%. TA 104/62.
+PC: gaso arterial (FiO2 28%): pH 7,31 pCO2 61 pO2 58 HCO3 30.
+Vive en c/ del Abedul 5, 2º dcha. Domicilio: C/ MAYOR 3 (nota en mayúsculas: C/ ONCE 4).
+"""
+
+
+def test_a_telegraphic_con_and_a_blood_gas_are_no_streets() -> None:
+    # the sixteenth set written blind: "c/" is "con" in an on-call note ("DM2 c/ ADO" had become
+    # "DM2 c/ LEONCIO SERRANO", "c/ VMK 28%" a street) and "pCO2 61 pO2 58" a house number
+    # ("pCO9 13 pO3 87"): the report's oxygen and gases were lost
+    street = "CALLE"
+    found = _tidied(TELEGRAPHIC, (street, "c/ ADO"), (street, "c/ GN 2l"), (street, "c/ VMK 28"),
+                    (street, "31 pCO2 61 pO2 58 HCO3 30"), (street, "c/ del Abedul 5"),
+                    (street, "C/ MAYOR 3"), (street, "C/ ONCE 4"), score=0.9)
+    assert found == [(street, "c/ del Abedul 5"), (street, "C/ MAYOR 3"), (street, "C/ ONCE 4")]
+
+
+def test_a_telegraphic_note_keeps_its_oxygen_and_gases() -> None:
+    out = Deidentifier().deidentify(Document("guardia", TELEGRAPHIC)).text
+    for kept in ("DM2 c/ ADO", "c/ GN 2l -> 90% c/ VMK 28%", "pH 7,31 pCO2 61 pO2 58 HCO3 30"):
+        assert kept in out, kept
+    assert "Abedul" not in out

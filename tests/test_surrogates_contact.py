@@ -61,6 +61,17 @@ def test_urls_and_ip_addresses():
     assert ipaddress.ip_address(ip) and ip != "192.168.10.24"
 
 
+@pytest.mark.parametrize("original", ["10.52.7.31", "192.168.10.24", "172.20.3.118", "83.57.190.12",
+                                      "8.8.4.4"])
+def test_an_ip_address_keeps_its_octets_digits_and_a_private_one_stays_private(original):
+    # an access log's columns stay aligned, a workstation stays on the hospital's network (the
+    # sixteenth set written blind: "10.52.7.31" had become "96.235.76.46", the log's columns shifted)
+    for seed in range(20):
+        new = REG["DIREC_PROT_INTERNET"].generate(original, "DIREC_PROT_INTERNET", 0, state(seed=seed)).text
+        assert new != original and [len(o) for o in new.split(".")] == [len(o) for o in original.split(".")]
+        assert ipaddress.ip_address(new).is_private == ipaddress.ip_address(original).is_private, new
+
+
 @pytest.mark.parametrize("text", ["12", "5", "91 5"])
 def test_phone_numbers_with_few_digits_still_change(text):
     for seed in range(10):
@@ -253,3 +264,13 @@ def test_every_country_with_a_calling_code_has_its_own():
     assert DATA.calling_country["1"] == "US" and DATA.calling_country["44"] == "GB"
     assert DATA.country_calling["RO"] == "40" and DATA.country_calling["UA"] == "380"
     assert len(DATA.calling_country) == len(DATA.country_calling)
+
+
+def test_a_log_that_uses_every_address_of_its_small_network_still_gets_addresses():
+    # 81 addresses of "192.168.d.d": every same-shape private one is taken; the review of the
+    # eighteenth round found them all replaced by the neutral "dirección IP"
+    st = state(seed=3)
+    gen = REG["DIREC_PROT_INTERNET"]
+    outs = [gen.generate(f"192.168.{a}.{b}", "DIREC_PROT_INTERNET", 0, st)
+            for a in range(1, 10) for b in range(1, 10)]
+    assert all(ipaddress.ip_address(o.text) for o in outs) and len({o.text for o in outs}) == 81

@@ -486,6 +486,12 @@ class UrlGenerator:
         return Surrogate(state.draw("url", text, make))
 
 
+def _octet(digits: int, rng: random.Random) -> str:
+    """An address's octet of as many digits (1–9, 10–99, 100–254)."""
+    low, high = {1: (1, 9), 2: (10, 99)}.get(digits, (100, 254))
+    return str(rng.randint(low, high))
+
+
 class IpGenerator:
     """DIREC_PROT_INTERNET: IPv4 octets (1–254) or IPv6 hex digits, format kept."""
 
@@ -500,9 +506,29 @@ class IpGenerator:
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         if re.fullmatch(r"\d{1,3}(\.\d{1,3}){3}", text.strip()):
+            octets = text.strip().split(".")
+            lead, trail = text[: len(text) - len(text.lstrip())], text[len(text.rstrip()) :]
+            # a private network stays private ("10.", "192.168.", "172.16–31."): a hospital's own
+            # workstation is no address on the internet; every octet keeps its digits, so an
+            # access log's columns stay aligned (the sixteenth set written blind)
+            kept = 1 if octets[0] == "10" else 2 if octets[:2] == ["192", "168"] else 0
+            private_172 = octets[0] == "172" and 16 <= int(octets[1]) <= 31
 
             def make(rng: random.Random) -> str:
-                return ".".join(str(rng.randint(1, 254)) for _ in range(4))
+                new = octets[:kept] + [_octet(len(o), rng) for o in octets[kept:]]
+                if private_172:
+                    new[:2] = ["172", str(rng.randint(16, 31))]
+                return lead + ".".join(new) + trail
+
+            def anywhere(rng: random.Random) -> str:
+                return lead + ".".join(str(rng.randint(1, 254)) for _ in range(4)) + trail
+
+            # a log whose addresses use every one of a small network's (81 of "192.168.d.d"):
+            # any address, its shape lost, rather than no address at all
+            levels = [Level(make, "ip"), Level(anywhere, "ip:any", "anywhere",
+                                                 "no same-shape address of the network left: any address")]
+            new, level = state.draw_chain(text, levels, "ip")
+            return chosen(new, level)
         elif re.fullmatch(r"[0-9A-Fa-f:.]+", text.strip()):
 
             def make(rng: random.Random) -> str:

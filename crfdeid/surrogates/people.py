@@ -21,7 +21,7 @@ import regex
 from rapidfuzz.distance import Levenshtein
 
 from ..memo import Memo
-from .base import LETTERS, DocumentState, Level, Surrogate, SurrogateFailure, fold, match_case
+from .base import LETTERS, DocumentState, Level, Surrogate, SurrogateFailure, fold, match_case, normalise
 from .data import SurrogateData
 from .scan import WordLed
 
@@ -833,6 +833,16 @@ class PeopleGenerator:
             last = e
         pieces.append(text[last:])
         result = "".join(pieces)
+        if (classified and all(kind in ABBREVIATIONS for _, _, _, kind in classified)
+                and normalise(result) in state.forbidden):
+            # initials taken from a surrogate name may spell an original ("M.R." of "Mireia Rius"
+            # drawn as "Jordi Blasco": "J.B.", the note's other nurse; the sixteenth set written
+            # blind): drawn letter by letter instead, each a letter the original did not have
+            pieces, last = [], 0
+            for s, e, token, kind in classified:
+                pieces += [text[last:s], self.replace_token(state, token, kind, sex)]
+                last = e
+            result = "".join([*pieces, text[last:]])
         if not classified:
             user = self.user_name(state, text)
             if user is not None:
