@@ -281,3 +281,13 @@ def test_a_de_identified_html_page_stays_html_in_its_own_style() -> None:
     assert not re.search(r"[^\x00-\x7f]", out)  # the page writes its letters as references: so do they
     link = re.search(r'<a href="mailto:([^"]+)">([^<]+)</a>', out)
     assert link and link[1] == link[2]  # the link's target and its text: one surrogate
+
+
+def test_hostile_pages_stay_linear() -> None:
+    # the round's review: an unclosed comment or script had been scanned to the end from every
+    # opener (a minute for 1 MB); now one change runs to the end and reading stops there
+    head = "<p>a</p><p>b</p><p>c</p>"
+    comments = decode(head + "<!-- x " * 20000)
+    assert comments is not None and len(comments.changes) <= 8
+    scripts = decode(head + "<script>x " * 20000)
+    assert scripts is not None and len(scripts.changes) <= 8

@@ -193,3 +193,12 @@ def test_an_xml_export_by_its_elements_attributes_and_kinds() -> None:
 
 def test_a_page_or_a_cda_document_is_no_xml_export() -> None:
     assert STEP.read("<!DOCTYPE html><html><body><p>Nombre: Ana</p></body></html>") == ([], [])
+
+
+def test_hostile_xml_stays_linear() -> None:
+    from crfdeid.key_values import _MAX_DEPTH, _xml_pairs
+
+    pairs, blocked = _xml_pairs('<?xml version="1.0"?>\n' + "<a>" * 50000)
+    assert not pairs and len(blocked) <= _MAX_DEPTH + 2  # no export is that deep: reading stops
+    pairs, blocked = _xml_pairs('<?xml version="1.0"?>\n<r><a>x</a>' + "<!-- y" * 50000)
+    assert len(blocked) <= 8  # an unclosed comment runs to the end, once

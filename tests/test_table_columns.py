@@ -329,3 +329,11 @@ def test_an_access_logs_users_and_addresses_by_their_columns() -> None:
     assert {("U20417", "ID_EMPLEO_PERSONAL_SANITARIO"), ("AP4471", "ID_EMPLEO_PERSONAL_SANITARIO"),
             ("10.52.7.31", "DIREC_PROT_INTERNET"), ("0398127", "ID_SUJETO_ASISTENCIA")} <= cells
     assert not any(text.startswith("ALC-") for text, _ in cells)  # a workstation's column: no header word
+
+
+def test_a_ruler_is_read_without_a_pattern() -> None:
+    from crfdeid.table_columns import is_ruler
+
+    assert is_ruler("-------- ------------------------ - ---")
+    assert not is_ruler("-- " * 100000 + "x")  # had been 97 s for 1 MB
+    assert not is_ruler("---------------")  # one run: a separator, no columns
