@@ -497,6 +497,10 @@ class SpanForm:
                 span = replace(span, start=greeting.end(),
                                label=span.label if kind in _PEOPLE else patient_label or span.label)
                 kind = category.get(span.label)
+            if kind == "profession" and not span.fragments and (named := self._named_after(text, span)):
+                # "a la auxiliar Loli" as an occupation had become "a la ingeniero biomédico": the
+                # name a role is said before is the person (the sixteenth set written blind)
+                span, kind = named, category.get(named.label)
             if not span.fragments and (text[span.start] in _QUOTES or text[span.end - 1] in _QUOTES):
                 unquoted = _unquoted(text, span)
                 if unquoted is None:
@@ -1134,6 +1138,20 @@ class SpanForm:
                 and fold(w.group()) not in self._facility_type_words for w in words[:first]):
             return span  # "hospital Saint John of God": the kind is the name's
         return replace(span, start=words[first].start())
+
+    def _named_after(self, text: str, span: Span) -> Span | None:
+        """An occupation's span that ends with a given name after the occupation's words in lower
+        case ("auxiliar Loli", "enfermera Paqui"): the name alone, a clinician's; else None."""
+        words = list(_WORDS.finditer(text, span.start, span.end))
+        clinician = dict(self.category_labels).get("person_clinician")
+        if len(words) < 2 or clinician is None:
+            return None
+        last = words[-1].group()
+        if not (last[:1].isupper() and last[1:].islower()) or fold(last) not in self.all_given:
+            return None
+        if not all(w.group().islower() for w in words[:-1]):
+            return None
+        return replace(span, start=words[-1].start(), end=words[-1].end(), label=clinician)
 
     def _with_acronym(self, value: str) -> bool:
         """A street "c/" (in lower case) followed by acronyms alone ("c/ ADO", "c/ GN 2l", "c/ VMK 28"): a

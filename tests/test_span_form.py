@@ -1568,3 +1568,13 @@ def test_a_telegraphic_note_keeps_its_oxygen_and_gases() -> None:
     for kept in ("DM2 c/ ADO", "c/ GN 2l -> 90% c/ VMK 28%", "pH 7,31 pCO2 61 pO2 58 HCO3 30"):
         assert kept in out, kept
     assert "Abedul" not in out
+
+
+def test_a_name_after_an_occupation_is_the_person() -> None:
+    # "a la auxiliar Loli que por las noches le tranquilizaba": the whole as an occupation had
+    # become "a la ingeniero biomédico" (a daughter's letter, the sixteenth set written blind)
+    text = "y a la auxiliar Loli que por las noches le tranquilizaba."
+    assert _tidied(text, ("PROFESION", "auxiliar Loli"), score=0.9) == [(CLINICIAN, "Loli")]
+    text = "trabaja de auxiliar Administrativo en Soria."  # no given name: stays
+    assert _tidied(text, ("PROFESION", "auxiliar Administrativo"), score=0.9) == [
+        ("PROFESION", "auxiliar Administrativo")]

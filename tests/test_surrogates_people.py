@@ -593,3 +593,14 @@ def test_an_abbreviated_maria_stays_and_its_devotional_end_is_the_same_everywher
         assert name.split(", ")[1].startswith("Mª DEL ") and "MAR" not in name, name
         end = name.rsplit(" ", 1)[1]
         assert f"Hola M. DEL {end}," in result.text, (name, result.text)
+
+
+def test_a_kinship_word_before_de_is_the_writers_not_the_named_ones():
+    # "Les escribo como hija de Eusebio Perez Marin que estuvo ingresado" (a daughter's letter, the
+    # sixteenth set written blind): Eusebio had become "Purificación", beside "mi padre"
+    data = surrogate_data("es")
+    text = "Les escribo como hija de Eusebio Perez Marin que estuvo ingresado en su hospital."
+    for seed in range(8):
+        new = new_texts(run(text, ("NOMBRE_SUJETO_ASISTENCIA", "Eusebio Perez Marin"), seed=seed))
+        men, women = data.given.get(fold(new[0].split()[0]), (0, 0))
+        assert men > women, (seed, new[0])

@@ -289,7 +289,11 @@ class PeopleGenerator:
                 if sex is not None:
                     return sex
         before = words(text[max(line_start, start - 30) : start])[-3:]
-        for _, _, word in reversed(before):
+        for k, (_, _, word) in enumerate(reversed(before)):
+            if k == 0 and fold(word) in ("de", "del"):
+                # "como hija de Eusebio Pérez": the kinship word is the writer's, not the named
+                # one's ("Eusebio" had become "Purificación" beside "mi padre"; the sixteenth set)
+                return None
             title = self.data.pack.honorific(word)
             if title is not None and title.sex != "any":
                 return title.sex
