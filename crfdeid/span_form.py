@@ -553,6 +553,10 @@ class SpanForm:
                 # function words alone goes; an occupation ends at its noun ("soldador en" of
                 # "como soldador en Talleres…" had lost its "en": the twelfth set)
                 trimmed = self._trimmed(text, span, edges=kind != "person_relative")
+                if kind == "person_relative" and trimmed is not None:
+                    # its article stays, a preposition after it goes ("un primo en" of "un primo en
+                    # Montreuil" had become "Carmen y": the sixteenth set written blind)
+                    trimmed = _without_trailing(text, trimmed, _TRAILING_PREPOSITIONS)
                 # an occupation keeps its start ("de casa" of "ama de casa" is made whole below)
                 span = (replace(trimmed, start=span.start) if kind == "profession" and trimmed is not None
                         else trimmed)
@@ -2425,6 +2429,25 @@ _C_SLASH = regex.compile(r"c/[ \t]*")
 #: Articles a street's name may start with in capitals ("C/ A Choupana", "C/ ES PLA").
 _STREET_ARTICLES = frozenset({"A", "O", "AS", "OS", "ES", "EL", "LA", "LAS", "LOS", "LES", "ELS", "SA", "SES",
                               "DE", "DEL", "SAN", "STA"})
+
+
+#: Words a relative's span never ends with (MEDDOCAN's never does).
+_TRAILING_PREPOSITIONS = frozenset({"en", "de", "del", "con", "a", "al", "por", "para", "y", "e", "o", "u",
+                                    "que"})
+
+
+def _without_trailing(text: str, span: Span, words: frozenset[str]) -> Span | None:
+    """``span`` without the lower-case ``words`` at its end (None if nothing else is left)."""
+    if span.fragments:
+        return span
+    found = list(_WORDS.finditer(text, span.start, span.end))
+    end = span.end
+    while found and found[-1].group() in words:
+        found.pop()
+        end = found[-1].end() if found else span.start
+    if end == span.end or any(c.isdigit() for c in text[end : span.end]):
+        return span  # a number is never cut off ("padre de 39")
+    return _shrunk(span, span.start, end) if found else None
 
 
 def _alternatives(forms: Iterable[str]) -> str:

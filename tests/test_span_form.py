@@ -1578,3 +1578,10 @@ def test_a_name_after_an_occupation_is_the_person() -> None:
     text = "trabaja de auxiliar Administrativo en Soria."  # no given name: stays
     assert _tidied(text, ("PROFESION", "auxiliar Administrativo"), score=0.9) == [
         ("PROFESION", "auxiliar Administrativo")]
+
+
+def test_a_relatives_span_keeps_its_article_and_loses_a_preposition_after_it() -> None:
+    # "con un primo en Montreuil (Francia)" with "primo en" as a relative had become "un primo en
+    # Carmen y Severo Ochoa" (the sixteenth set written blind)
+    text = "El marido está ahora con un primo en Montreuil (Francia)."
+    assert _tidied(text, (RELATIVE, "un primo en"), score=0.9) == [(RELATIVE, "un primo")]
