@@ -291,3 +291,29 @@ def test_hostile_pages_stay_linear() -> None:
     assert comments is not None and len(comments.changes) <= 8
     scripts = decode(head + "<script>x " * 20000)
     assert scripts is not None and len(scripts.changes) <= 8
+
+
+def test_the_rounds_review_pages_and_messages() -> None:
+    """Faults a review of the eighteenth round found, each fixed: a page's <meta> author and the
+    leftover scan blind to references; a span from an attribute into the element's text; a CDA
+    with a narrative table read as a page; an XML message's character references."""
+    from crfdeid.deidentify import Deidentifier
+
+    deidentifier = Deidentifier(seed=2)
+    name = "Mar&iacute;a L&oacute;pez D&iacute;az"
+    page = (f'<!DOCTYPE html><html><head><meta name="author" content="{name}">'
+            f'</head><body><p>Paciente: {name}, 45 a&ntilde;os.</p></body></html>')
+    out = deidentifier.deidentify_note(Document("p", page))
+    assert "L&oacute;pez" not in out.result.text or out.held  # replaced, or held back: never released
+    cell = ('<html><body><table><tr><td title="Juan Pérez García">Juan Pérez García</td>'
+            '<td>NHC 1234567</td></tr></table></body></html>')
+    text = deidentifier.deidentify(cell).text
+    assert re.fullmatch(r'<html><body><table><tr><td title="[^"<>]+">[^"<>]+</td><td>NHC \d{7}</td></tr>'
+                        r'</table></body></html>', text), text
+    cda = ('<?xml version="1.0"?>\n<ClinicalDocument xmlns="urn:hl7-org:v3"><component><section><text>'
+           '<table><tr><th>Fecha</th></tr><tr><td>15/05/2025</td></tr><tr><td>Hb 11</td></tr></table>'
+           '</text></section></component></ClinicalDocument>')
+    assert decode(cda) is None or decode(cda).kind_at(0, 5) != "html"
+    message = '<?xml version="1.0"?>\n<p><apellido1>P&#233;rez</apellido1><n>L&#243;pez &amp; Hijos</n></p>'
+    read = decode(message)
+    assert read is not None and "<apellido1>Pérez</apellido1>" in read.text and "López & Hijos" in read.text

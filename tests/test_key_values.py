@@ -202,3 +202,14 @@ def test_hostile_xml_stays_linear() -> None:
     assert not pairs and len(blocked) <= _MAX_DEPTH + 2  # no export is that deep: reading stops
     pairs, blocked = _xml_pairs('<?xml version="1.0"?>\n<r><a>x</a>' + "<!-- y" * 50000)
     assert len(blocked) <= 8  # an unclosed comment runs to the end, once
+
+
+def test_a_cdata_sections_words_are_the_notes() -> None:
+    # the round's review: a CDATA section was blocked whole, and the phone and relative in it stayed
+    xml = ('<?xml version="1.0"?>\n<peticion><paciente><nombre>Juan</nombre><apellido1>Pérez</apellido1>'
+           '<apellido2>García</apellido2><sexo>V</sexo><fechaNacimiento>1948-07-22</fechaNacimiento></paciente>'
+           '<observaciones><![CDATA[Acompañado de su hija Rosa Pérez Martín, tel 600 123 456.]]>'
+           '</observaciones></peticion>')
+    _, blocked = STEP.read(xml)
+    covered = "".join(xml[a:b] for a, b in blocked)
+    assert "<![CDATA[" in covered and "Rosa" not in covered and "600 123 456" not in covered

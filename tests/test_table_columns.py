@@ -337,3 +337,17 @@ def test_a_ruler_is_read_without_a_pattern() -> None:
     assert is_ruler("-------- ------------------------ - ---")
     assert not is_ruler("-- " * 100000 + "x")  # had been 97 s for 1 MB
     assert not is_ruler("---------------")  # one run: a separator, no columns
+
+
+def test_a_doppler_tables_pulsatility_index_is_no_address_and_no_town_is_a_stock_phrase() -> None:
+    # the round's review: "IP" (pulsatility index) read as IP addresses, "RESIDENCIA" cells as towns
+    doppler = ("Vaso            IP      IR      Percentil\n"
+               "A. umbilical    1,12    0,68    p50\n"
+               "ACM             1,85    0,81    p45\n")
+    assert not [s for s in with_table_columns(doppler, [], PLACES_STEP) if s.source == SOURCE]
+    ward = ("NHC       PACIENTE                 MUNICIPIO       CAMA\n"
+            "00412298  SOUTO CAAMAÑO, ERUNDINA  NO CONSTA       0618-A\n"
+            "02301176  RIAL FERREIRO, MARÍA     PONTECESO       0322-A\n")
+    found = with_table_columns(ward, [], PLACES_STEP)
+    towns = [ward[s.start : s.end] for s in found if s.label == "TERRITORIO"]
+    assert towns == ["PONTECESO"]
