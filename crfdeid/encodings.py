@@ -410,11 +410,15 @@ def _html_tag(tag: str, start: int, text: str) -> list[Change]:
 def _html_references(text: str, start: int, end: int) -> list[Change]:
     """The character references in ``text[start:end]`` (a comment, an attribute's value)."""
     out: list[Change] = []
-    for m in re.finditer(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});", text[start:end]):
+    for m in _REFERENCE.finditer(text, start, end):
         new = _html_reference(m.group(1))
         if new is not None:
-            out.append((start + m.start(), start + m.end(), new))
+            out.append((m.start(), m.end(), new))
     return out
+
+
+#: A character reference: a number, decimal or hexadecimal, or a name.
+_REFERENCE = re.compile(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});")
 
 
 def decode(text: str) -> Decoded | None:
@@ -508,7 +512,6 @@ _RTF_WORD_BEFORE = re.compile(r"\\[a-zA-Z]+-?\d*$")
 _Q_OPEN = re.compile(r"=\?[\w.-]+\?[Qq]\?")
 
 
-_HTML_REFERENCE = re.compile(r"&(?:[a-zA-Z][a-zA-Z0-9]*|#[0-9]+|#[xX][0-9a-fA-F]+);")
 _HTML_TAG = re.compile(r"<[!/?]?[a-zA-Z][^<>]*>|<!--|-->")
 
 

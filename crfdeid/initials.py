@@ -12,12 +12,12 @@ under the person's label, wherever they stand in the note as a whole word.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 import regex
 
+from .merge import Ranges
 from .types import Span
 
 #: Where a detected span carries it (``Span.source``).
@@ -69,14 +69,11 @@ class Initials:
             return []
         # an occurrence a span runs into or out of stays as found; the tagger's pieces inside one
         # ("M" as a sex, "J" as a name, of a legend's "M.J.S.") give way to it
-        ordered = sorted(spans, key=lambda s: s.start)
-        starts = [s.start for s in ordered]
-        longest = max((s.end - s.start for s in ordered), default=0)
+        detected = Ranges((s.start, s.end) for s in spans)
 
         def crossed(m: regex.Match[str]) -> bool:  # by bisection: a long log stays linear
             a, b = m.span()
-            near = ordered[bisect_left(starts, a - longest) : bisect_left(starts, b)]
-            return any(s.end > a and not (a <= s.start and s.end <= b) for s in near)
+            return any(not (a <= start and end <= b) for start, end in detected.near(a, b))
 
         def clinical(m: regex.Match[str]) -> bool:  # "E.F.: normal" (exploración física), not Elena Fuster
             return m.start() not in legend and (
@@ -84,12 +81,6 @@ class Initials:
 
         return [Span(m.start(), m.end(), tied[m.group()], source=SOURCE) for m in occurrences
                 if m.group() in tied and not crossed(m) and not clinical(m)]
-
-
-def _within(ranges: list[tuple[int, int]], start: int, end: int) -> bool:
-    """Is ``[start, end)`` inside one of ``ranges`` (sorted, disjoint: occurrences of initials)?"""
-    i = bisect_right(ranges, (start, 1 << 62)) - 1
-    return i >= 0 and ranges[i][0] <= start and end <= ranges[i][1]
 
 
 def with_initials(text: str, spans: Iterable[Span], step: Initials | None) -> list[Span]:
@@ -100,7 +91,6 @@ def with_initials(text: str, spans: Iterable[Span], step: Initials | None) -> li
     found = step.spans(text, spans)
     if not found:
         return spans
-    inside = {(f.start, f.end) for f in found}
-    starts = sorted(inside)
-    kept = [s for s in spans if not _within(starts, s.start, s.end)]
+    inside = Ranges((f.start, f.end) for f in found)
+    kept = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in inside.near(s.start, s.end))]
     return sorted([*kept, *found], key=lambda s: (s.start, s.end, s.label))

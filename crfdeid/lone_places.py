@@ -41,7 +41,7 @@ import regex
 
 from .langpack import LanguagePack, fold
 from .lone_names import lower_case_lines, typed_in_lower_case
-from .span_form import bilingual_parts, folded_entries
+from .span_form import bilingual_parts, con_acronyms, folded_entries
 from .types import Span
 
 #: Where a detected span carries it (``Span.source``).
@@ -1091,7 +1091,7 @@ def _streets(step: LonePlaces, text: str, taken: list[tuple[int, int]],
     found = [Span(m.start(), m.end(), label, source=STREET_SOURCE)
              for m in pattern.finditer(text)
              if _within(taken, m.start(), m.end()) and not overlaps(streets, m.start(), m.end())
-             and not (lower and _ordinary_name(step, m.group())) and not _con_acronyms(m.group())]
+             and not (lower and _ordinary_name(step, m.group())) and not con_acronyms(m.group())]
     if not lower:  # a type that is also a word, capitalised, with a particle, a name and a number
         # after a comma ("Residencia …, Camino de la Ribera, 4": the seventh set written blind)
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
@@ -1103,16 +1103,6 @@ def _streets(step: LonePlaces, text: str, taken: list[tuple[int, int]],
         found += [Span(m.start(), m.end(), label, source=STREET_SOURCE) for m in _BASQUE_STREET.finditer(text)
                   if _within(taken, m.start(), m.end()) and not overlaps(streets, m.start(), m.end())]
     return found
-
-
-def _con_acronyms(found: str) -> bool:
-    """A telegraphic note's "c/" ("con") before acronyms: "DM2 c/ ADO", "SatO2 84% c/ GN 2l", "c/
-    VMK 28%" had become streets ("c/ LEONCIO SERRANO"; the sixteenth set written blind). A street
-    after "c/" has a name: a word in lower case, or a note in capitals ("C/ MAYOR 3")."""
-    if not found.startswith("c/"):
-        return False
-    words = [w for w in _WORD.findall(found[2:]) if len(w) > 1]  # not a unit's letter ("2l")
-    return bool(words) and all(w.isupper() and len(w) <= 5 for w in words)
 
 
 def _sentence_start(text: str, at: int) -> bool:

@@ -196,6 +196,23 @@ class LabelledStep:
         return cls(kept) if kept else None
 
 
+class Ranges:
+    """Ranges (start, end, anything after) sorted by start, and those overlapping a range found
+    by bisection — the longest one bounds how far back an overlapping range can start: a step
+    that asks for every cell of a listing or every initial of a log stays linear."""
+
+    def __init__(self, ranges: Iterable[tuple[Any, ...]]) -> None:
+        self.ranges = sorted(ranges)
+        self.starts = [r[0] for r in self.ranges]
+        self.longest = max((r[1] - r[0] for r in self.ranges), default=0)
+
+    def near(self, start: int, end: int) -> list[tuple[Any, ...]]:
+        """The ranges overlapping ``[start, end)`` (a range that only abuts it does not)."""
+        lo = bisect_left(self.starts, start - self.longest)
+        hi = bisect_left(self.starts, end)
+        return [r for r in self.ranges[lo:hi] if r[1] > start]
+
+
 def with_found(spans: list[Span], found: list[Span], blocked: Iterable[tuple[int, int]] = ()) -> list[Span]:
     """``spans`` and ``found`` (spans a structure labels: no two of them overlap), each span of
     ``spans`` overlapping one of ``found`` or a ``blocked`` range (where the structure says no

@@ -46,6 +46,7 @@ import regex
 from . import spoken
 from .encodings import decode as decode_transfer
 from .encodings import write_like
+from .listing import in_aligned_column
 from .memo import Memo
 from .occurrences import Scannable, find_whole_words, name_words, word_bounds
 from .packs import NO_PACK
@@ -71,7 +72,6 @@ from .surrogates.base import RerolledSecret
 from .surrogates.data import country_key
 from .surrogates.people import PERSON_LABELS, PeopleGenerator
 from .surrogates.places import CountryGenerator
-from .table_columns import is_ruler
 from .textview import TextView, form_of, ocr_digits, same_form
 from .types import Document, Span
 
@@ -577,7 +577,7 @@ class Pseudonymiser:
                     # plan, so that the audit says what the text holds
                     parts[k] += "."
                 if (not planned[i].kept and len(parts[k]) != end - start
-                        and (fills := _in_aligned_column(text, start, end)) is not None):
+                        and (fills := in_aligned_column(text, start, end)) is not None):
                     # a listing's column: a shorter surrogate padded to the original's width, so
                     # the next column stays where every row has it (the sixteenth set's admissions
                     # listing had every row's columns shifted); a longer one cut only where the
@@ -917,73 +917,11 @@ class Pseudonymiser:
         return found
 
 
-#: A letter or digit (``str.isalnum``: ``re``'s \w is the same test, with "_" added).
 #: What follows a sentence's end: spaces and a capital, a line break, or the text's end.
-def _in_aligned_column(text: str, start: int, end: int) -> bool | None:
-    """Is ``[start, end)`` a cell of a listing laid out in columns — a line of two column gaps
-    (two spaces or more) at least, a column gap after the cell (one space in a listing with a
-    ruler under its header), then the next cell, which starts where a cell starts on the line
-    above or below too (a space before it, none at it)? None when not; else whether the listing
-    has a ruler, whose cells are cut at their width. Prose has no such line, and a form's field
-    between column gaps is padded, never cut."""
-    gap = end
-    while gap < len(text) and text[gap] == " ":
-        gap += 1
-    if gap == end or gap >= len(text) or text[gap] in "\r\n":
-        return None
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    if len(_COLUMN_GAP.findall(text, line_start, line_end if line_end >= 0 else len(text))) < 2:
-        return None
-    ruled = _under_ruler(text, line_start)
-    if gap - end < 2 and not ruled:
-        return None  # one space after it: a sentence's next word
-    column = gap - line_start
-    for other in _neighbour_lines(text, line_start):
-        if len(other) > column and other[column] != " " and other[column - 1] == " ":
-            return ruled
-    return None
-
-
-
-
-def _under_ruler(text: str, line_start: int, reach: int = 60) -> bool:
-    """Is the line at ``line_start`` a row of a listing whose header has a ruler under it
-    ("-------- ------------- - ---"), no blank line between? Such a listing cuts what is longer
-    than its column; a form's line is never cut."""
-    at = line_start
-    for _ in range(reach):
-        if at == 0:
-            return False
-        above = text.rfind("\n", 0, at - 1) + 1
-        line = text[above : at - 1]
-        if not line.strip():
-            return False
-        if is_ruler(line):
-            return True
-        at = above
-    return False
-
-
-_COLUMN_GAP = re.compile(r"(?<=\S)  +(?=\S)")
-
-
-def _neighbour_lines(text: str, line_start: int) -> list[str]:
-    """The lines just above and below the line starting at ``line_start``."""
-    out = []
-    if line_start > 0:
-        above = text.rfind("\n", 0, line_start - 1) + 1
-        out.append(text[above : line_start - 1].rstrip("\r"))
-    below = text.find("\n", line_start)
-    if below >= 0:
-        after = text.find("\n", below + 1)
-        out.append(text[below + 1 : after if after >= 0 else len(text)].rstrip("\r"))
-    return out
-
-
 _SENTENCE_AFTER = re.compile(r"[ \t]+[A-ZÁÉÍÓÚÑÜ]|[ \t]*(?:\r?\n|$)")
 #: A span's end on a capital and a full stop, as a company's "S.L." or "S.A." ends.
 _INITIAL_END = re.compile(r"(?<![^\W\d_])[A-Z]\.$")
+#: A letter or digit (``str.isalnum``: ``re``'s \w is the same test, with "_" added).
 _ALNUM = re.compile(r"[^\W_]")
 #: An age as a header writes it: "32 años", "7 meses", "3 días".
 _AGE = regex.compile(r"(\d{1,3})[ \t]*([^\W\d_]+)\.?")

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 import regex
 
-from .merge import LabelledStep, with_found
+from .merge import LabelledStep, Ranges, with_found
 from .types import Span
 
 #: Where a detected span carries it (``Span.source``).
@@ -50,13 +50,13 @@ class ShortDates(LabelledStep):
         months = {int(m[3]) for m in _WHOLE.finditer(text) if 1 <= int(m[1]) <= 31 and 1 <= int(m[3]) <= 12}
         if not months:
             return []
-        ranges = sorted(taken)
+        ranges = Ranges(taken)
         found: list[Span] = []
         for m in _SHORT.finditer(text):
             day, month = int(m[1]), int(m[2])
             if not (1 <= day <= 31 and month in months):
                 continue
-            if any(a < m.end() and m.start() < b for a, b in ranges):
+            if ranges.near(m.start(), m.end()):
                 continue
             line_start = text.rfind("\n", 0, m.start()) + 1
             if _MEASURE.search(text[max(line_start, m.start() - 32) : m.start()]) or _SCORE_AFTER.match(

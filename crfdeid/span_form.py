@@ -41,7 +41,7 @@ under the scheme, and a relabelled span is still replaced.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
@@ -895,7 +895,7 @@ class SpanForm:
         if kind == "street" and value.split(" ", 1)[0] in self.clinical and _SCORE_AFTER.match(
                 text, span.start + len(value.split(" ", 1)[0])):
             return True  # "NIHSS 16" (a stroke scale's score) as a street had become "SAN JUAN 17"
-        if kind == "street" and (_BLOOD_GAS.search(value) or self._with_acronym(value)):
+        if kind == "street" and (_BLOOD_GAS.search(value) or con_acronyms(value, self.clinical)):
             # a telegraphic note's "c/" is "con" ("DM2 c/ ADO", "SatO2 84% c/ GN 2l -> 90% c/ VMK
             # 28%"), and a blood gas is no house number ("pCO2 61 pO2 58 HCO3 30"): as streets they
             # had become "c/ LEONCIO SERRANO" and "pCO9 13 pO3 87" (the sixteenth set written blind)
@@ -1156,17 +1156,6 @@ class SpanForm:
         if not all(w.group().islower() for w in words[:-1]):
             return None
         return replace(span, start=words[-1].start(), end=words[-1].end(), label=clinician)
-
-    def _with_acronym(self, value: str) -> bool:
-        """A street "c/" (in lower case) followed by acronyms alone ("c/ ADO", "c/ GN 2l", "c/ VMK 28"): a
-        telegraphic "con", since a street's name after "C/" has a word in lower case or one of the
-        pack's, or is an article and a name ("C/ A Choupana")."""
-        found = _C_SLASH.match(value)
-        if found is None:
-            return False
-        words = [w for w in _WORDS.findall(value[found.end():]) if len(w) > 1]  # not a unit's "l"
-        return bool(words) and all(
-            (w.isupper() and len(w) <= 5 and w not in _STREET_ARTICLES) or w in self.clinical for w in words)
 
     def _doubted_common(self, text: str, span: Span, kind: str | None) -> bool:
         """One word the tagger doubted that its label's text is not: under a place's or an
@@ -2448,6 +2437,19 @@ def _without_trailing(text: str, span: Span, words: frozenset[str]) -> Span | No
     if end == span.end or any(c.isdigit() for c in text[end : span.end]):
         return span  # a number is never cut off ("padre de 39")
     return _shrunk(span, span.start, end) if found else None
+
+
+def con_acronyms(value: str, clinical: Collection[str] = ()) -> bool:
+    """A street "c/" (in lower case) followed by acronyms alone ("c/ ADO", "c/ GN 2l", "c/ VMK 28"):
+    a telegraphic note's "con", since a street's name after "C/" has a word in lower case, or is an
+    article and a name ("C/ A Choupana"), or stands in a note in capitals ("C/ MAYOR 3"). The
+    sixteenth set written blind had "DM2 c/ ADO" become "c/ LEONCIO SERRANO"."""
+    found = _C_SLASH.match(value)
+    if found is None:
+        return False
+    words = [w for w in _WORDS.findall(value[found.end():]) if len(w) > 1]  # not a unit's "l" ("2l")
+    return bool(words) and all(
+        (w.isupper() and len(w) <= 5 and w not in _STREET_ARTICLES) or w in clinical for w in words)
 
 
 def _alternatives(forms: Iterable[str]) -> str:

@@ -28,13 +28,14 @@ Oksana Bondarenko, +34 …") names the person the same way.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import regex
 
 from .langpack import LanguagePack, fold
+from .listing import is_ruler
+from .merge import Ranges
 from .types import Span
 
 #: Where a detected span carries it (``Span.source``).
@@ -115,9 +116,8 @@ class TableColumns:
     def complete(self, text: str, spans: Sequence[Span]) -> tuple[list[Span], list[Span]]:
         """(the spans of ``spans`` kept, the cells found): a person's cell replaces the spans
         inside it (the tagger's pieces of "GARCÍA DE LA FUENTE, ENCARNACIÓN", one of them a town)."""
-        taken = sorted((s.start, s.end) for s in spans)
-        labelled = sorted((s.start, s.end, s.label) for s in spans)
-        detected = _Ranges(labelled)
+        labelled = [(s.start, s.end, s.label) for s in spans]
+        detected = Ranges(labelled)
 
         def held(begin: int, end: int, label: str) -> bool:  # a span of that label holds it already
             return any(a <= begin and end <= b and lab == label for a, b, lab in detected.near(begin, end))
@@ -185,7 +185,7 @@ class TableColumns:
             if not detected.near(begin, end):
                 found.append(Span(begin, end, label, source=SOURCE))
             elif not held(begin, end, label) and all(
-                    begin <= a and b <= end for a, b in taken if a < end and b > begin):
+                    begin <= a and b <= end for a, b, _ in detected.near(begin, end)):
                 # the tagger's pieces of one cell ("0040" + "722 315 604" of a phone, whose
                 # "0040" became "4885"): the cell whole, as its column says
                 names.append((begin, end))
@@ -227,9 +227,9 @@ class TableColumns:
                     column = index if delimiter is not None else _column_at(header, offset)
                     label = header[column][2] if column is not None and column < len(header) else None
                     take(label, row_start + offset, cell)
-        inside, cut = _Ranges(sorted((a, b, "") for a, b in names)), set(crossing)
+        inside, cut = Ranges(names), set(crossing)
         kept = [s for s in spans if (s.start, s.end) not in cut
-                and not any(a <= s.start and s.end <= b for a, b, _ in inside.near(s.start, s.end))]
+                and not any(a <= s.start and s.end <= b for a, b in inside.near(s.start, s.end))]
         return kept + _outside(text, spans, crossing, names), found
 
     def tab_tables(self, text: str) -> list[tuple[int, int]]:
@@ -308,22 +308,6 @@ class TableColumns:
         if not any(label for _, _, label in header):
             return None
         return header, ("" if delimiter is None and "\t" in line else delimiter)
-
-
-class _Ranges:
-    """Ranges sorted by start, and those overlapping a range found by bisection (the longest
-    range bounds how far back one can start): a listing of thousands of rows stays linear."""
-
-    def __init__(self, ranges: list[tuple[int, int, str]]) -> None:
-        self.ranges = ranges
-        self.starts = [r[0] for r in ranges]
-        self.longest = max((b - a for a, b, _ in ranges), default=0)
-
-    def near(self, start: int, end: int) -> list[tuple[int, int, str]]:
-        """The ranges overlapping ``[start, end)``."""
-        lo = bisect_left(self.starts, start - self.longest)
-        hi = bisect_left(self.starts, end)
-        return [r for r in self.ranges[lo:hi] if r[1] > start]
 
 
 def _outside(text: str, spans: Sequence[Span], crossing: list[tuple[int, int]],
@@ -445,14 +429,6 @@ def _name_cell(cell: str) -> str:
 
 #: A town's cell: words, maybe an article in brackets ("LARACHA (A)"), no digit.
 _PLACE_CELL = regex.compile(r"\p{L}[\p{L}'’.-]*(?:[ ]\p{L}[\p{L}'’.-]*){0,5}(?:[ ]\(\p{L}{1,3}\))?")
-
-
-def is_ruler(line: str) -> bool:
-    """A ruler under a listing's header: runs of dashes parted by spaces, three runs or more
-    (read without a pattern: a long line of dashes and spaces stays linear)."""
-    body = line.rstrip(" \t\r")
-    return bool(body) and not body.strip(" -") and "-" in body and "\t" not in body.strip() \
-        and len(body.split()) >= 3
 
 
 def _ruler(line: str) -> list[tuple[int, int]] | None:

@@ -331,14 +331,6 @@ def test_an_access_logs_users_and_addresses_by_their_columns() -> None:
     assert not any(text.startswith("ALC-") for text, _ in cells)  # a workstation's column: no header word
 
 
-def test_a_ruler_is_read_without_a_pattern() -> None:
-    from crfdeid.table_columns import is_ruler
-
-    assert is_ruler("-------- ------------------------ - ---")
-    assert not is_ruler("-- " * 100000 + "x")  # had been 97 s for 1 MB
-    assert not is_ruler("---------------")  # one run: a separator, no columns
-
-
 def test_a_doppler_tables_pulsatility_index_is_no_address_and_no_town_is_a_stock_phrase() -> None:
     # the round's review: "IP" (pulsatility index) read as IP addresses, "RESIDENCIA" cells as towns
     doppler = ("Vaso            IP      IR      Percentil\n"
