@@ -78,7 +78,9 @@ _PARTICLE_WORD = regex.compile(
 #: "doctor"/"doctora" and one or two lower-case words: a dictated name ("comunicado
 #: telefónicamente al doctor sanguino": the eleventh set written blind).
 _TITLED_LOWER = regex.compile(
-    r"(?<![\p{L}\p{N}])(?i:doctora?|dra?\.)[ \t]+(?P<first>\p{Ll}+)(?:[ \t]+(?P<second>\p{Ll}+))?"
+    # "dra garces" without its dot, as a hurried note writes it (not "DR", an acronym in capitals)
+    r"(?<![\p{L}\p{N}])(?:(?i:doctora?|dra?\.)|[Dd]ra?(?=[ \t]))[ \t]+"
+    r"(?P<first>\p{Ll}+)(?:[ \t]+(?P<second>\p{Ll}+))?"
     r"(?![\p{L}\p{N}'’-])")
 #: A title and a person's initials after it ("Dr. J. M. R. (MIR 4 Cirugía)", "Dra. M.J.L."):
 #: two to four capitals, each with its dot.
@@ -124,6 +126,21 @@ _OTHER_NAMED = regex.compile(
     r"(?<![\p{L}\p{N}])(?i:amig[oa]|vecin[oa]|cuidador[a]?|compañer[oa](?:[ ]de[ ](?:piso|trabajo))?)"
     r",?[ ](?P<name>\p{Lu}\p{Ll}+(?:[ ](?:(?:de|del|de[ ]la)[ ])?\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?){0,3})"
     r"(?![\p{L}\p{N}])")
+#: A role or a kinship word, then a given name in lower case: how a hurried note names staff and
+#: family ("enf nieves vigila sat.", "R1 laura ve las analiticas", "hija mari carmen", "R mayor
+#: sergio"; the sixteenth set written blind left all four in clear).
+_LOWER_ROLE = regex.compile(
+    r"(?<![\p{L}\p{N}])(?i:(?P<clinician>enf|enfermer[oa]|aux|auxiliar|r[1-5]|r[ ]mayor|residente|adjunt[oa]"
+    r"|mir|celador[a]?|matrona|fisio|tcae|supervisor[a]?|dra?)|(?P<kin>hij[oa]|mujer|marido|espos[oa]"
+    r"|niet[oa]|herman[oa]|sobrin[oa]|nuera|yerno|cuñad[oa]|prim[oa]|t[íi][oa])|(?P<other>vecin[oa]|amig[oa]"
+    r"|cuidador[a]?))\.?[ \t]+(?P<name>\p{Ll}{3,}(?:[ ]\p{Ll}{3,}){0,2})(?![\p{L}\p{N}'’-])")
+#: The short forms that open a compound given name ("mari carmen", "mari luz"), no name alone.
+_NAME_PREFIXES = frozenset({"mari", "maria", "jose", "juan", "ana", "luis"})
+#: A signature in lower case: a given name and a surname at a line's start, then the role
+#: ("pablo ballarin R2 MI, col. 222208137").
+_LOWER_SIGNED = regex.compile(
+    r"(?m)^[ \t]*(?P<name>\p{Ll}{3,}(?:[ ]\p{Ll}{3,}){1,3}),?[ \t]+"
+    r"(?i:r[1-5]|mir|fea|adjunt[oa]|enf|enfermer[oa]|residente)(?![\p{L}])")
 #: A civil record's parents: "hijo de Bartolomé y de Encarnación", "hija de Juan José y de María
 #: del Carmen" (a line break anywhere between the words).
 _PARENTS = regex.compile(
@@ -264,6 +281,8 @@ class LoneNames:
         found.extend(self.full_names(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         found.extend(self.lower_case(text, taken))
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found.extend(self.lower_named(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         for m in _WORD.finditer(text):
             word = m.group()
@@ -518,6 +537,41 @@ class LoneNames:
                 found.append(Span(start, end, self.other, source=KIN_SOURCE))
         return found
 
+    def lower_named(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+        """A given name in lower case after a role or a kinship word ("enf nieves", "hija mari
+        carmen"), with the given names and surnames of the tables that follow it: the
+        clinician's, the relative's or someone else's. After a kinship word the first name must
+        be no word of the language ("mujer blanca", "hermana sana": MEDDOCAN's only such pairs)."""
+        clinician = dict(self.titles).get("dr.") or dict(self.titles).get("dr")
+        found: list[Span] = []
+        for m in _LOWER_ROLE.finditer(text):
+            label = clinician if m["clinician"] else self.relative if m["kin"] else self.other
+            words = m["name"].split()
+            second = fold(words[1]) if len(words) > 1 else ""
+            compound = fold(words[0]) in _NAME_PREFIXES and second in self.names  # "mari carmen"
+            if label is None or not (fold(words[0]) in self.names or compound):
+                continue
+            if not m["clinician"] and self._common(words[0]) and not (
+                    second in self.surnames and not self._common(words[1])):
+                continue  # "mujer blanca", "hermana sana"; but "hermana rosa garcía"
+            end = m.start("name") + len(words[0])
+            for word in words[1:]:  # "mari carmen", "pablo ballarin"
+                key = fold(word)
+                if key not in self.names and key not in self.surnames:
+                    break
+                end = text.index(word, end) + len(word)
+            if not _touches(taken, m.start("name"), end):
+                found.append(Span(m.start("name"), end, label, source=KIN_SOURCE))
+        for m in _LOWER_SIGNED.finditer(text) if clinician else ():
+            words = m["name"].split()
+            if fold(words[0]) not in self.names or not all(
+                    fold(w) in self.surnames or fold(w) in self.names for w in words[1:]):
+                continue
+            if not _touches(taken, *m.span("name")) and not _touches(
+                    [(s.start, s.end) for s in found], *m.span("name")):
+                found.append(Span(*m.span("name"), clinician, source=KIN_SOURCE))
+        return found
+
     def kin_named(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
         """A relative named after a kinship word that no detected span names ("Contacto: esposa
         Sabine Brenner, móvil …", "su sobrina Inmaculada Carmona Ruz": the tagger found neither
@@ -640,6 +694,15 @@ class LoneNames:
             if key in self.names or not self._known(m["name"]):
                 found.append(Span(start, end, self.relative, source=KIN_SOURCE))
         return found
+
+    def _common(self, word: str) -> bool:
+        """A word of the language, not only a proper noun's ("blanca", "sana"; not "javier")."""
+        from .lexicon import lexicon
+
+        try:
+            return lexicon().is_common(word.lower(), self.language)
+        except ValueError:
+            return True
 
     def _known(self, word: str) -> bool:
         """An ordinary word of the language, as far as its lexicon tells (a language simplemma

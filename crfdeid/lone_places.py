@@ -308,6 +308,11 @@ class LonePlaces:
     hospital_words: tuple[str, ...] = ()
     #: the pack's kinship words and honorifics, folded: "hija de Rosario" names a person
     persons_before: frozenset[str] = frozenset()
+    #: folded names of the municipalities too small for ``places`` that are no given name or
+    #: surname of the tables: a place after a preposition when no word of theirs is one of
+    #: the language's ("desde Llanes", "hasta Ribadeo", "treballa a Benaguasil": the
+    #: seventeenth set written blind left them in clear; "en Mora" stays a word)
+    small_towns: tuple[str, ...] = ()
 
     @classmethod
     def for_pack(cls, pack: LanguagePack | None, labels: Mapping[str, str | None]) -> LonePlaces | None:
@@ -351,16 +356,35 @@ class LonePlaces:
             {name for row in pack.table("organisation").rows if row.get("kind") not in _NOT_NAMED
              for name in (row["name"], *filter(None, (row.get("aliases") or "").split("|")))}
         )) if "organisation" in pack.tables and labels.get("organisation") else ()
+        people = folded_entries(pack, ("given_name", "surname"))
+        small = folded_entries(pack, ("municipality",), parts=True).difference(kept, stop)
         return cls(tuple(sorted(kept.items())), stop,
                    tuple(sorted((c, lab) for c, lab in labels.items() if lab)), types,
                    tuple(sorted(towns - stop)), propers, organisations, pack.language,
                    _hospital_words(pack, (*propers, *singles), towns | stop),
-                   frozenset(pack.kinship) | frozenset(pack.honorifics))
+                   frozenset(pack.kinship) | frozenset(pack.honorifics),
+                   tuple(sorted(k for k in small if " " in k or k not in people)))
 
     @cached_property
     def _place_of(self) -> dict[str, str]:
         """``places`` as a mapping, built once (ten thousand names: not per note)."""
         return dict(self.places)
+
+    @cached_property
+    def _small_towns(self) -> frozenset[str]:
+        return frozenset(self.small_towns)
+
+    def _small_town(self, key: str, name: str) -> bool:
+        """Is ``name`` (folded ``key``) a small town's, with a word no lexicon knows?"""
+        if key not in self._small_towns:
+            return False
+        from .lexicon import lexicon
+
+        try:
+            return not all(lexicon().is_known(w.lower(), self.language)
+                           for w in _WORD.findall(name) if fold(w) not in _PARTICLES)
+        except ValueError:
+            return False
 
     def streets(self, text: str, taken: list[tuple[int, int]], spans: Sequence[Span] = ()) -> list[Span]:
         """An address named after its street type that no detected span touches but places
@@ -896,12 +920,14 @@ class LonePlaces:
             for k in range(len(words), 0, -1):
                 end = m.start("name") + words[k - 1].end()
                 key = fold(text[m.start("name") : end])
-                if key not in places:
+                kind = places.get(key) or ("town" if self._small_town(key, text[m.start("name") : end])
+                                           else None)
+                if kind is None:
                     continue
                 if k < len(words) or _GLUED.match(text, end):
                     break  # a longer name goes on ("en Santiago Apóstol"), or the word does
                 if _within(taken, m.start("name"), end):
-                    lone.append(Span(m.start("name"), end, labels[places[key]], source=SOURCE))
+                    lone.append(Span(m.start("name"), end, labels[kind], source=SOURCE))
                 break
         if lone:  # the places an address goes on with after these ("en Quibdó (Chocó)")
             taken = sorted([*taken, *((s.start, s.end) for s in lone)])

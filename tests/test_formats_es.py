@@ -944,6 +944,9 @@ BLIND14_WORD_LEAKS = {
     ('cr04_vacunacion_ciudadrodrigo', 'ASISTENCIA'), ('cr04_vacunacion_ciudadrodrigo', 'ESPAÑA'),
     ('cr04_vacunacion_ciudadrodrigo', 'Traducción'), ('cr05_laboratorio_sahagun', 'SAHAGÚN'),
     ('cr05_laboratorio_sahagun', 'Sahagún'), ('cr06_cuidados_cuellar', '0387'),
+    # a surrogate hospital's word, not the street's: two hospitals no longer share one surrogate,
+    # and the second became "Hospital La Mancha Centro" beside "Avenida de Castilla-La Mancha 14"
+    ('cr07_anestesia_illescas', 'Mancha'),
     ('cr07_anestesia_illescas', 'Real'), ('cr08_baja_daimiel', '0034'), ('cr08_baja_daimiel', 'Coop'),
     ('cr08_baja_daimiel', 'España'), ('cr08_baja_daimiel', 'Integrada'), ('cr08_baja_daimiel', 'Llanura'),
     ('cr08_baja_daimiel', 'Real'), ('cr09_farmacovigilancia_almagro', 'Continuada'),

@@ -566,3 +566,43 @@ def test_a_civil_records_parents_and_a_friend_named_after_the_word_that_says_so(
     assert ("Encarnación", "FAMILIARES_SUJETO_ASISTENCIA") in found
     assert ("Rosa Bertomeu", "OTROS_SUJETO_ASISTENCIA") in found
     assert not any("Tomelloso" in name for name, _ in found)
+
+
+CLINICIAN, OTHER = "NOMBRE_PERSONAL_SANITARIO", "OTROS_SUJETO_ASISTENCIA"
+FULL_STEP = LoneNames.for_pack(load_pack("es"), PATIENT, RELATIVE, CLINICIAN, OTHER)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the sixteenth set written blind: an on-call note typed in a hurry, staff and family in
+    # lower case beside capitals (GUARDIA, EPOC, pCO2), so no line counts as typed in lower case
+    ("04:30 reevaluo: pH 7,33 pCO2 57. enf nieves vigila sat. R1 laura ve las analiticas.",
+     [("nieves", CLINICIAN), ("laura", CLINICIAN)]),
+    ("si pH <7,30 o empeora -> VMNI, avisar UCI (R mayor sergio)", [("sergio", CLINICIAN)]),
+    ("vive solo. hija mari carmen cajera, vive en Huesca. hijo javier en Zaragoza.",
+     [("mari carmen", RELATIVE), ("javier", RELATIVE)]),
+    ("la vecina lourdes le lleva la compra", [("lourdes", OTHER)]),
+    ("pablo ballarin R2 MI, col. 222208137 - 15-11-26 07:45", [("pablo ballarin", CLINICIAN)]),
+])
+def test_a_name_in_lower_case_after_a_role_or_kinship_word(text: str, expected: list) -> None:
+    assert FULL_STEP is not None
+    found = [(text[s.start:s.end], s.label) for s in FULL_STEP.lower_named(text, [])]
+    assert found == expected
+
+
+@pytest.mark.parametrize("text", [
+    # MEDDOCAN's only such pairs: an adjective after a kinship word is no name
+    "Se trata de una mujer blanca de 45 años.",
+    "Tiene una hermana sana de 40 años.",
+    "DR traccional en ojo izquierdo",  # an acronym in capitals, no title
+    "hija mayor vive en el extranjero",
+])
+def test_no_name_in_lower_case_where_the_word_is_the_languages(text: str) -> None:
+    assert FULL_STEP is not None
+    assert FULL_STEP.lower_named(text, []) == []
+    assert all(s.label != CLINICIAN for s in FULL_STEP.titled(text, []))
+
+
+def test_a_title_without_its_dot_in_lower_case() -> None:
+    assert FULL_STEP is not None
+    text = "derivado de cs sabiñanigo (dra garces) x disnea + fiebre 3d."
+    assert [(text[s.start:s.end], s.label) for s in FULL_STEP.titled(text, [])] == [("garces", CLINICIAN)]

@@ -670,7 +670,29 @@ def test_a_known_place_after_a_road_and_en_is_where_it_is() -> None:
     road = text.index("AP-7")
     found = [(text[s.start:s.end], s.label) for s in step.spans(text, [Span(road, road + 4, "CALLE")])]
     assert ("La Jonquera", TOWN) in found
-    assert ("La Jonquera", TOWN) not in _found(text)  # not after any "en"
+    # after a bare "en" too, now: a small town whose name is no word of the language
+    assert ("La Jonquera", TOWN) in _found(text)
+
+
+@pytest.mark.parametrize("text, place", [
+    # the seventeenth set written blind: towns under the step's population, after a preposition
+    ("La cuñada ha seguido sola hasta Ribadeo; la paciente espera en Navia.", "Ribadeo"),
+    ("Último sello: albergue de Luarca. Hoy etapa desde Luarca hasta Navia.", "Luarca"),
+    ("fuster, treballa a Benaguasil des de fa anys", "Benaguasil"),
+    ("hijo Rubén 654 21 08 77 - trabaja en Ontígola", "Ontígola"),
+])
+def test_a_small_town_after_a_preposition(text: str, place: str) -> None:
+    assert (place, TOWN) in _found(text)
+
+
+@pytest.mark.parametrize("text", [
+    # a small town's name that is a word of the language, a given name or a surname stays one
+    "Refiere que vive en Mora desde hace años",  # "mora": a word (and a surname)
+    "Se comenta el caso en Sesión clínica.",
+    "Se avisa a Pedro, el celador, para el traslado.",
+])
+def test_a_small_towns_name_that_is_a_word_or_a_name_is_no_place(text: str) -> None:
+    assert not [f for f in _found(text) if f[1] == TOWN]
 
 
 def test_a_known_place_after_a_town_and_y_goes_on_with_it() -> None:

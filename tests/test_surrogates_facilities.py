@@ -189,3 +189,21 @@ def test_a_name_headed_in_capitals_stays_in_capitals(seed):
     new = facility("HOSPITAL PÚBLICO DA MARIÑA - Burela", seed)
     letters = [c for c in new if c.isalpha()]
     assert all(c.isupper() for c in letters), new
+
+
+
+@pytest.mark.parametrize("seed", [1, 3, 5, 7])
+def test_two_hospitals_of_a_note_never_share_a_proper_part(seed: int) -> None:
+    # the sixteenth set written blind (cr01): "Hospital Universitario de Valme" and "Hospital
+    # Virgen del Rocío" had become "Hospital Universitario Puerta del Mar" and "Hospital Puerta
+    # del Mar" with seed 3 — one hospital to a reader, where the patient had been moved between two
+    from pathlib import Path
+
+    from crfdeid.deidentify import Deidentifier
+    from crfdeid.types import Document
+
+    note = Path(__file__).parent / "fixtures" / "es_blind16" / "cr01_html_lebrija.txt"
+    result = Deidentifier(seed=seed).deidentify_note(Document(note.stem, note.read_text())).result
+    new = [r.surrogate for r in result.audit if r.label == "HOSPITAL"]
+    assert len(new) == 3
+    assert len({GEN.proper_key(n) for n in new}) == 3, new

@@ -25,9 +25,10 @@ def inst(text: str, seed: int = 1) -> str:
     return REG["INSTITUCION"].generate(text, "INSTITUCION", 0, state(text, seed)).text
 
 
-@pytest.mark.parametrize("acronym", ["SCMV", "AEDRC", "FMCP", "IRCDOL", "MSD"])
+@pytest.mark.parametrize("acronym", ["SCMV", "AEDRC", "FMCP", "IRCDOL"])
 def test_an_acronym_becomes_one_of_the_packs_list(acronym):
-    # dev, before: four capitals became four random capitals ("KLMY")
+    # dev, before: four capitals became four random capitals ("KLMY"); a listed organisation's
+    # becomes another of its kind (below)
     for seed in range(5):
         new = inst(acronym, seed)
         assert new in DATA.institution_acronyms and new != acronym
@@ -260,3 +261,20 @@ def test_a_health_area_a_shop_or_an_insurer_stays_one(original: str, kind: str) 
     for seed in range(3):
         new = inst(original, seed)
         assert new.startswith(kind) and new != original, new
+
+
+@pytest.mark.parametrize("acronym", ["SERGAS", "SESCAM", "SAS", "SERMAS", "Osakidetza".upper()])
+def test_a_regional_health_services_acronym_becomes_another_services(acronym: str) -> None:
+    # the sixteenth set written blind: "SERGAS" had become "ISCIII", a research institute, in a
+    # sentence about the patient's health card
+    spanish = {"SAS", "SESPA", "SESCAM", "SACYL", "SERMAS", "SNS-O", "SERIS", "INGESA", "INSALUD", "SERGAS",
+               "ISSSTE", "ICO"}
+    for seed in range(6):
+        new = inst(acronym, seed)
+        if acronym in spanish:
+            assert new in spanish - {acronym}, new
+    # a service abroad never becomes a Spanish one's, nor one of another country
+    assert "IMSS" not in DATA.acronyms_of_kind.get("sergas", ())
+    assert "SERGAS" not in DATA.acronyms_of_kind.get("imss", ())
+    # a drug maker's another's ("MSD" had become "CNIO")
+    assert all(inst("MSD", seed) in DATA.acronyms_of_kind["msd"] for seed in range(4))

@@ -331,6 +331,10 @@ class DocumentState:
     facility_words: set[str] = field(default_factory=set)
     #: namespace -> normalised original -> surrogate
     used: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: a facility surrogate's proper part (folded, particles dropped) -> the proper part of the
+    #: original that drew it: two hospitals of a note never share one ("Hospital Universitario de
+    #: Valme" and "Hospital Virgen del Rocío" had become "… Puerta del Mar" both)
+    facility_propers: dict[str, str] = field(default_factory=dict)
     memo: dict[tuple[str, str], Surrogate] = field(default_factory=dict)
     #: set by the people generator before other spans: folded name token -> surrogate token
     name_map: dict[str, str] = field(default_factory=dict)

@@ -39,6 +39,8 @@ _PLAIN_NAME = re.compile(r"(?!.*\b(?:S\.? ?L|S\.? ?A|SLU)\b)(?!.*[ºª])[\w' -]+
 #: A word in this many of the pack's facility names is no facility's own ("san", "virgen").
 FACILITY_COMMON = 20
 _FACILITY_WORD = re.compile(r"[^\W\d_]+")
+#: An organisation's acronym as its list writes it: capitals, maybe a hyphen ("SNS-O").
+_ACRONYM_FORM = re.compile(r"[A-ZÁÉÍÓÚÑ]{2,}(?:-[A-ZÁÉÍÓÚÑ]{1,3})?")
 _TEMPLATE_SLOT = re.compile(r"\{[^}]*\}")
 UNISEX_POOL = 10  # the most frequent ones only: further down the list they turn exotic
 #: The neutral words a pack must define (``neutral:`` in surrogates.yaml), one per class: what a
@@ -773,6 +775,24 @@ class SurrogateData:
         places = self.municipality_lookup.keys() | self.province_lookup.keys()
         words.update(w for w, n in counts.items() if n >= FACILITY_COMMON and w not in places)
         return frozenset(words)
+
+    @cached_property
+    def acronyms_of_kind(self) -> dict[str, tuple[str, ...]]:
+        """Folded acronym of a listed organisation -> the acronyms of the other organisations
+        of its kind ("sergas" -> SAS, SESCAM, SERMAS…): a regional health service's acronym
+        becomes another's, not a research institute's ("SERGAS" had become "ISCIII")."""
+        by_kind: dict[tuple[str, str | None], list[str]] = defaultdict(list)
+        rows = self.pack.table("organisation").rows if "organisation" in self.pack.tables else ()
+        for row in rows:
+            # and of its country: a Spanish service's never a Mexican one's ("IMSS")
+            country = next((code for w in _FACILITY_WORD.findall(row["name"])
+                            if (code := self.nationality_forms.get(fold(w), (None,))[0]
+                                or self.country_code.get(country_key(w))) is not None), self.home_code)
+            for form in (row["name"], *(row.get("aliases") or "").split("|")):
+                if _ACRONYM_FORM.fullmatch(form):
+                    by_kind[row["kind"], country].append(form)
+        return {fold(a): tuple(b for b in forms if b != a) for forms in by_kind.values() for a in forms
+                if len(forms) > 1}
 
     def distinctive_words(self, facility: str) -> set[str]:
         """The folded words that tell a facility or organisation from others of its kind ("leon"

@@ -279,6 +279,9 @@ class FacilityGenerator:
                         and (fold(words[0]) in self.data.given or fold(words[0]) in _EPONYM_HEADS))
             return not rebuilt or bool(self._proper(candidate[0]))
 
+        own = self.proper_key(text)
+        propers = state.facility_propers
+
         def make(candidates: list[tuple[str, str]],
                  alone: bool = False) -> Callable[[random.Random], str] | None:
             # the catalogue is filtered on the level's first draw, not before: most notes never
@@ -292,6 +295,8 @@ class FacilityGenerator:
                     pool.extend(c for c in candidates if fits(c, alone))
                 name = rng.choice(pool)[0]
                 proper = self._proper(name)
+                if propers.get(self.proper_key(proper), own) != own:
+                    return ""  # another facility of the note has it: no draw (``_safe``)
                 if alone:
                     return cased(text, proper)
                 if not rebuilt or not proper:
@@ -353,4 +358,10 @@ class FacilityGenerator:
                 )
             )
         new, level = state.draw_chain(text, levels, category)
+        propers.setdefault(self.proper_key(new), own)
         return chosen(new, level, f"type {kind}" if kind else "")
+
+    def proper_key(self, name: str) -> str:
+        """What tells a facility from the others: its proper part, folded, without particles
+        ("Hospital Universitario de Valme" and "Valme" -> "valme")."""
+        return " ".join(w for w in fold(self._proper(name)).split() if w not in _PARTICLES)

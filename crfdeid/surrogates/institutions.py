@@ -197,6 +197,9 @@ class InstitutionGenerator:
         # the initials of a safe surrogate name may fall one letter from the original's
         # ("IMLM" -> "IMLS"): they follow the new name, not the old one, and are not a near copy
         levels = [Level(lambda rng: tied, "institution:tied", check_close=False)] if tied else []
+        kin = self.data.acronyms_of_kind.get(key)
+        if kin:  # a listed body's acronym: another of its kind ("SERGAS" -> "SESCAM", not "ISCIII")
+            levels.append(Level(lambda rng: rng.choice(kin), "institution:kind", options=kin))
         pool = self.data.institution_acronyms
 
         def one(run: str, rng: random.Random) -> str:
