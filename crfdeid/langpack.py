@@ -655,7 +655,7 @@ _SURROGATE_OPTIONAL_MAPS = ("home_country", "country_aliases", "country_display"
                             "community_after_de", "date_readings", "date_number_words",
                             "postal_prefixes", "phone_plans",
                             "street_type_endings", "patient_sex_phrases", "devotional_names",
-                            "hypocoristics", "islands")
+                            "hypocoristics", "islands", "nickname_nouns")
 _SURROGATE_OPTIONAL_LISTS = ("name_acronyms", "medical_acronyms", "facility_qualifiers", "national_roads",
                              "streets_not_drawn", "po_boxes", "towns_not_drawn", "feminine_endings",
                              "patient_name_fields", "patient_name_part_fields", "clinical_eponyms",

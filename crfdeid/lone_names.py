@@ -123,7 +123,8 @@ _AFTER_A_WORD = regex.compile(r"(?<=\p{L}[ ])\p{Lu}\p{Ll}{2,}")
 _KIN_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?P<kin>\p{L}+)[ ]$")
 #: Someone else around the patient, then the name: "su amiga Rosa Bertomeu", "la vecina, Mari Luz,".
 _OTHER_NAMED = regex.compile(
-    r"(?<![\p{L}\p{N}])(?i:amig[oa]|vecin[oa]|cuidador[a]?|compañer[oa](?:[ ]de[ ](?:piso|trabajo))?)"
+    r"(?<![\p{L}\p{N}])(?i:amig[oa]|amic|vecin[oa]|ve[íi]|ve[ïi]na|cuidador[a]?"
+    r"|compañer[oa](?:[ ]de[ ](?:piso|trabajo))?)"
     r",?[ ](?P<name>\p{Lu}\p{Ll}+(?:[ ](?:(?:de|del|de[ ]la)[ ])?\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?){0,3})"
     r"(?![\p{L}\p{N}])")
 #: A role or a kinship word, then a given name in lower case: how a hurried note names staff and
@@ -131,9 +132,19 @@ _OTHER_NAMED = regex.compile(
 #: sergio"; the sixteenth set written blind left all four in clear).
 _LOWER_ROLE = regex.compile(
     r"(?<![\p{L}\p{N}])(?i:(?P<clinician>enf|enfermer[oa]|aux|auxiliar|r[1-5]|r[ ]mayor|residente|adjunt[oa]"
-    r"|mir|celador[a]?|matrona|fisio|tcae|supervisor[a]?|dra?)|(?P<kin>hij[oa]|mujer|marido|espos[oa]"
+    r"|mir|celador[a]?|matrona|fisio|tcae|supervisor[a]?|coordinador[a]?|dra?)|(?P<kin>hij[oa]|mujer|marido|espos[oa]"
     r"|niet[oa]|herman[oa]|sobrin[oa]|nuera|yerno|cuñad[oa]|prim[oa]|t[íi][oa])|(?P<other>vecin[oa]|amig[oa]"
     r"|cuidador[a]?))\.?[ \t]+(?P<name>\p{Ll}{3,}(?:[ ]\p{Ll}{3,}){0,2})(?![\p{L}\p{N}'’-])")
+#: A given name in lower case, then its role in brackets ("anxo (mf) + noelia (enf)").
+_LOWER_ROLE_AFTER = regex.compile(
+    r"(?<![\p{L}\p{N}])(?P<name>\p{Ll}{3,})[ \t]+\((?i:enf|mf|mfyc|mir|r[1-5]|aux|tcae|fisio|due"
+    r"|m[ée]dic[oa]|enfermer[oa])\)")
+#: A given name opening a line typed in lower case, a comma, then a nickname or an age ("emilio,
+#: "o portugues", 84a, porqueira"): the patient a home-visit book lists.
+_LOWER_LISTED = regex.compile(
+    r"(?m)^[ \t]*(?P<name>\p{Ll}{3,}),[ \t]+(?:[\"«“(]|\d{1,3}[ ]?a(?:ños)?(?![\p{L}]))")
+#: A phone number in brackets after a name ("la vecina remedios (988 45 33 71)").
+_PHONE_AFTER = regex.compile(r"[ \t]*\([ \t]*\+?\d")
 #: The short forms that open a compound given name ("mari carmen", "mari luz"), no name alone.
 _NAME_PREFIXES = frozenset({"mari", "maria", "jose", "juan", "ana", "luis"})
 #: A signature in lower case: a given name and a surname at a line's start, then the role
@@ -185,7 +196,9 @@ _CLINICIAN_BEFORE = regex.compile(
 #: capitalised words ("el fisioterapeuta Héctor Fumanal", "su enfermera, Olga Cosculluela").
 _ROLE_NAMED = regex.compile(
     r"(?<![\p{L}])(?i:enfermer[oa]|fisioterapeuta|trabajador[a]?[ ]social|psic[óo]log[oa]|matrona"
-    r"|logopeda|terapeuta[ ]ocupacional|auxiliar[ ]de[ ]enfermer[íi]a|gestor[a]?[ ]de[ ]casos)"
+    r"|logopeda|terapeuta[ ]ocupacional|auxiliar[ ]de[ ]enfermer[íi]a|gestor[a]?[ ]de[ ]casos"
+    # a care home's staff ("La gerocultora Yésica Pascual oye un golpe": the seventeenth set)
+    r"|gerocultor[a]?|celador[a]?|tcae|TCAE|t[ée]cnic[oa][ ](?:de|en)[ ](?:enfermer[íi]a|cuidados)[^ ,]*)"
     # "enfermera de práctica avanzada, Ainara Sagüés" (the eleventh set written blind)
     r"(?:[ ]de[ ]la[ ]unidad|[ ]de[ ]referencia|[ ]de[ ]enlace|[ ]de[ ]pr[áa]ctica[ ]avanzada"
     r"|[ ]de[ ]planta|[ ]de[ ]guardia|[ ]gestor[a]?)?[ \t]*[,:]?[ \t]+"
@@ -209,6 +222,23 @@ _NICKNAME_CUE = regex.compile(
 _NICKNAME_AFTER = regex.compile(
     r"[»\"”][ \t]*,?[ \t]*(?i:para[ ](?:la[ ]|su[ ]|sus[ ])?(?:familia|amigos|allegados|conocidos|vecinos)"
     r"|como[ ](?:prefiere|le[ ]llaman|la[ ]llaman|le[ ]conocen|la[ ]conocen|le[ ]dicen|la[ ]dicen))")
+#: A nickname of several words in quotation marks (a backslash before a quote, as an SQL dump
+#: escapes it): "Rafa el de los pájaros", «la señora Visi», "en Miquelet des Forn" (the
+#: seventeenth set written blind left seven such in clear).
+_NICKNAME_PHRASE = regex.compile(
+    r"(?P<paren>\([ \t]*)?\\?[«\"“](?P<name>\p{L}(?:[\p{L}'’.-]|\\(?=['’]))*"
+    r"(?:[ ]\p{L}(?:[\p{L}'’.-]|\\(?=['’]))*){0,5})\\?[»\"”]"
+    # a vCard's NICKNAME line ("NICKNAME:Lola la de la lonja")
+    r"|(?m:^(?i:nickname)(?:;[^:\n]*)?:[ \t]*(?P<name>\p{L}[^\n;,]{0,60}?)[ \t\r]*$)")
+#: What a nickname of several words follows: the cues of ``_NICKNAME_CUE`` that name a
+#: nickname, not those before reported speech ("dice que «…»"); a vCard's NICKNAME field;
+#: Catalan "li diuen"; "prefiere".
+_PHRASE_CUE = regex.compile(
+    r"(?i:(?<![\p{L}])(?:alias|apodo|apodad[oa]|mote|nickname|conocid[oa]s?(?:[ ]\p{L}+){0,4}"
+    r"[ ]como|(?:l[ea][ ])?conoc(?:en|ían|emos)(?:[ ]todos)?(?:[ ]como)?|l[ea][ ]llam(?:an|en|aban)"
+    r"|llamad[oa]|l[ea][ ]dicen|li[ ]diuen|prefiere(?:[ ]que[ ]l[ea][ ]llamen)?))[ \t]*[:(]?[ \t]*$")
+#: Between a person's name and a nickname after it: a comma, a bracket, spaces.
+_BEFORE_NICKNAME = regex.compile(r"[ \t]*,?[ \t]*$")
 #: Where a relative found after a kinship word comes from (``Span.source``).
 KIN_SOURCE = "kin-name"
 
@@ -501,11 +531,20 @@ class LoneNames:
                 label = self.patient
             if label is None or fold(m["name"]) in self.honorifics or fold(m["name"]) in self.kinship:
                 continue
-            inside = [s for s in spans if s.start < end and start < s.end]
-            if not _touches(taken, start, end):
-                found.append(Span(start, end, label, source=SOURCE))
-            elif inside and all(start <= s.start and s.end <= end and s.label not in people for s in inside):
-                found.append(Span(start, end, label, source=TITLED_SOURCE))
+            found.extend(_nickname_span(start, end, label, taken, spans, people))
+        for m in _NICKNAME_PHRASE.finditer(text):  # several words: a cue, or the person just before
+            start, end = m.span("name")
+            if any(f.start < end and start < f.end for f in found) or any(c.isdigit() for c in m["name"]):
+                continue
+            at = m.start()
+            before = next((s for s in spans if s.label in people and s.end <= at
+                           and _BEFORE_NICKNAME.fullmatch(text, s.end, at)), None)
+            cued = (text[at:start].lower().startswith("nickname")
+                    or _PHRASE_CUE.search(text, max(0, at - 40), at))
+            label = before.label if before is not None else self.patient if cued else None
+            if label is None or fold(m["name"]) in self.kinship:
+                continue
+            found.extend(_nickname_span(start, end, label, taken, spans, people))
         return found
 
     def parents_named(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
@@ -552,8 +591,9 @@ class LoneNames:
             if label is None or not (fold(words[0]) in self.names or compound):
                 continue
             if not m["clinician"] and self._common(words[0]) and not (
-                    second in self.surnames and not self._common(words[1])):
-                continue  # "mujer blanca", "hermana sana"; but "hermana rosa garcía"
+                    second in self.surnames and not self._common(words[1])) and not (
+                    len(words) == 1 and _PHONE_AFTER.match(text, m.end("name"))):
+                continue  # "mujer blanca", "hermana sana"; but "hermana rosa garcía", "vecina remedios (988…"
             end = m.start("name") + len(words[0])
             for word in words[1:]:  # "mari carmen", "pablo ballarin"
                 key = fold(word)
@@ -562,6 +602,14 @@ class LoneNames:
                 end = text.index(word, end) + len(word)
             if not _touches(taken, m.start("name"), end):
                 found.append(Span(m.start("name"), end, label, source=KIN_SOURCE))
+        for m in _LOWER_ROLE_AFTER.finditer(text) if clinician else ():
+            if fold(m["name"]) in self.names and not _touches(taken, *m.span("name")):
+                found.append(Span(*m.span("name"), clinician, source=KIN_SOURCE))
+        lines = lower_case_lines(text)
+        for m in (m for start, end in lines for m in _LOWER_LISTED.finditer(text, start, end)):
+            if fold(m["name"]) in self.names and not self._common(m["name"]) and not _touches(
+                    taken, *m.span("name")):
+                found.append(Span(*m.span("name"), self.patient, source=KIN_SOURCE))
         for m in _LOWER_SIGNED.finditer(text) if clinician else ():
             words = m["name"].split()
             if fold(words[0]) not in self.names or not all(
@@ -835,6 +883,18 @@ def _inside_only(spans: Sequence[Span], start: int, end: int, people: set[str]) 
     return bool(touching) and all(
         start <= s.start and s.end <= end and s.label not in people and s.start < s.end
         for s in touching)
+
+
+def _nickname_span(start: int, end: int, label: str, taken: list[tuple[int, int]], spans: Sequence[Span],
+                   people: set[str]) -> list[Span]:
+    """The nickname's span where no detected span touches it, or over spans of another kind
+    inside it (the town "Barcelona" the tagger read in "Monchu"); none over a person's."""
+    inside = [s for s in spans if s.start < end and start < s.end]
+    if not _touches(taken, start, end):
+        return [Span(start, end, label, source=SOURCE)]
+    if inside and all(start <= s.start and s.end <= end and s.label not in people for s in inside):
+        return [Span(start, end, label, source=TITLED_SOURCE)]
+    return []
 
 
 def _touches(taken: list[tuple[int, int]], start: int, end: int) -> bool:

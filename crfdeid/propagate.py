@@ -57,6 +57,8 @@ NOT_PROPAGATED = frozenset({
 RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
 #: An organisation's span: one word of the language alone under it is a kind, not a name.
 ORGANISATION = "INSTITUCION"
+#: What a longer name goes on with after a word ("Santiago de Compostela", "San Juan de la Cruz").
+_NAME_GOES_ON = regex.compile(r"[ \t]+(?:de|del|de[ \t]+la|de[ \t]+los|de[ \t]+las)[ \t]+\p{Lu}")
 #: A hospital's span: its proper part alone is a mention of it ("el Valme").
 HOSPITAL = "HOSPITAL"
 #: What may lead a proper part and is no part of its name alone ("de Valme", "del Rocío").
@@ -77,6 +79,10 @@ class _Wanted:
     ordinary: bool  # also an ordinary word: after an honorific or inside a sentence only
     upper: bool  # written all in capitals in the span
     lower: bool = False  # one word in lower case: a common noun ("estudiante"), not a capitalised one
+    #: a hospital's proper part alone: no occurrence that a longer name goes on from ("Santiago"
+    #: of "Complexo Hospitalario Universitario de Santiago" in "Santiago de Compostela", which
+    #: had become "Carmen y Severo Ochoa de Compostela": the seventeenth set written blind)
+    bare: bool = False
 
 
 def propagate(document: Document, replaced: Callable[[str], bool], pack: LanguagePack,
@@ -147,7 +153,7 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
                 # (a kind of care is no name: "Hospital de Cuidados Paliativos", then "Unidad de
                 # Cuidados Paliativos", MEDDOCAN dev)
                 wanted.setdefault(normalise(part),
-                                  _Wanted(span.label, True, pack.is_stopword(part), _upper(part)))
+                                  _Wanted(span.label, True, pack.is_stopword(part), _upper(part), bare=True))
         if as_label in PERSON_LABELS:
             for word in name_words(original):
                 if word[0].isupper() and not _closed(word, pack, particles):
@@ -189,6 +195,8 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
             continue  # "ANA positivos": the antibodies, not Ana
         if want.ordinary and not inside_sentence(text, start, pack):
             continue  # "Mora en el diagnóstico…": the word, as far as a scan can tell
+        if want.bare and _NAME_GOES_ON.match(text, end):
+            continue  # "Santiago" of "Santiago de Compostela"
         named = (kind(want.label) if kind is not None else None) or want.label
         if _overlaps(taken, starts, longest_end, start, end) and not (
                 " " in key and named not in PERSON_LABELS

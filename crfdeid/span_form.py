@@ -234,6 +234,8 @@ _BILINGUAL_KEY_AFTER = regex.compile(r"[ \t]*/[ \t]*\p{Lu}\p{Ll}+(?:[ ]\p{L}+){0
 _KEY_START_BEFORE = regex.compile(r"(?:^|\n|[ ]{2,}|\t)$")
 #: The word after a number: its unit ("79 años").
 _UNIT_AFTER = regex.compile(r"[ \t]+(?P<unit>\p{L}+)")
+#: A slash and a number after a letter: sex and age written together ("V / 58", "M/31").
+_SLASH_NUMBER = regex.compile(r"[ \t]*/[ \t]*\d{1,3}(?![\p{N}])")
 #: A field's key, then surnames in capitals and a comma, right before a span ("Paciente:
 #: WHITFIELD, " before "MARGARET ANNE").
 _SURNAME_COMMA_BEFORE = regex.compile(
@@ -540,7 +542,8 @@ class SpanForm:
                 span = _runaway_cut(text, span)  # "barrio de Triana). Portal con un escalón; …"
             if kind in _NAMED and not span.fragments:
                 span = _whole_words(text, span)  # "Lumeris Biopharma Gmb" of "… GmbH"
-            if not span.fragments and (self._title_only(text, span) or (
+            # (a sex's value may be a title's word: Catalan "Sexe: Dona" had been dropped as "Dona")
+            if not span.fragments and ((kind != "sex" and self._title_only(text, span)) or (
                     not self.times_are_phi and _clock_part(text, span.start, span.end))
                     or (kind not in _INITIALLED and _ABBREVIATION.fullmatch(text, span.start, span.end + 1))
                     or (kind not in _INITIALLED and _doubted_scrap(text, span))
@@ -827,6 +830,9 @@ class SpanForm:
                 _SCORE_AFTER.match(text, span.end)
                 or _SCALE_BEFORE.search(text, max(0, span.start - 24), span.start)):
             return True  # "Pfeiffer 7 errores" (a test) with "Pfeiffer" as a town
+        if (kind in ("town", "country") and span.score is not None and len(value) == 1 and value.isalpha()
+                and _SLASH_NUMBER.match(text, span.end)):
+            return True  # "Karima El Ouali, M / 39" (sex and age) with "M" as a town
         if (kind == "town" and doubted and value.isdigit() and len(value) <= 3
                 and not {text[span.start - 1 : span.start], text[span.end : span.end + 1]} & _CODE_MARKS):
             return True  # "GLUC. 112" (a glucose) as a town: no place is three digits or fewer

@@ -400,6 +400,9 @@ def test_a_nickname_followed_by_what_says_it_is_one(text: str, nickname: str) ->
     ("Curas cada 48 horas por su enfermera, Olga Cosculluela, y control.", "Olga Cosculluela"),
     ("la enfermera de la unidad, Meritxell Serracanta Vilanova, ha realizado",
      "Meritxell Serracanta Vilanova"),
+    # the seventeenth: a care home's night-shift assistant
+    ("sin testigos en el baño de la habitación 14. La gerocultora Yésica Pascual oye un golpe",
+     "Yésica Pascual"),
 ])
 def test_a_clinician_named_after_their_role(text: str, name: str) -> None:
     assert TITLED is not None
@@ -606,3 +609,51 @@ def test_a_title_without_its_dot_in_lower_case() -> None:
     assert FULL_STEP is not None
     text = "derivado de cs sabiñanigo (dra garces) x disnea + fiebre 3d."
     assert [(text[s.start:s.end], s.label) for s in FULL_STEP.titled(text, [])] == [("garces", CLINICIAN)]
+
+
+@pytest.mark.parametrize("text, spans, expected", [
+    # the seventeenth set written blind: nicknames of several words, after a cue or the person
+    ('Nombre: PEDROSA, RAFAEL JESÚS     Conocido como: "Rafa el de los pájaros"\n', [],
+     [("Rafa el de los pájaros", PATIENT)]),
+    ('en el pueblo le conocen todos ("el de los pájaros"). Se le explica', [],
+     [("el de los pájaros", PATIENT)]),
+    ("'gerrer jubilat','Li diuen \\\"en Miquelet des Forn\\\". PTG genoll", [],
+     [("en Miquelet des Forn", PATIENT)]),
+    ("BEGIN:VCARD\nFN:Dolores Rodríguez\nNICKNAME:Lola la de la lonja\nBDAY:1939-04-17\n", [],
+     [("Lola la de la lonja", PATIENT)]),
+    ('el novillero Alberto Sánchez-Mateos Lillo, "el Quintanareño", que presenta:',
+     [("Alberto Sánchez-Mateos Lillo", PATIENT)], [("el Quintanareño", PATIENT)]),
+])
+def test_a_nickname_of_several_words(text: str, spans: list, expected: list) -> None:
+    assert FULL_STEP is not None
+    given = [Span(text.index(p), text.index(p) + len(p), label) for p, label in spans]
+    taken = [(s.start, s.end) for s in given]
+    found = [(text[s.start:s.end], s.label) for s in FULL_STEP.nicknames(text, taken, given)]
+    assert found == expected
+
+
+@pytest.mark.parametrize("text", [
+    # reported speech is no nickname, whatever its length
+    'la hija dice que "lleva unos dias que no se aclara con las pastillas"',
+    'Refiere "dolor como un puñal" en el costado.',
+    'Se le explica el "plan de cuidados" a la familia.',
+])
+def test_a_quotation_is_no_nickname(text: str) -> None:
+    assert FULL_STEP is not None
+    assert FULL_STEP.nicknames(text, [], []) == []
+
+
+def test_a_home_visit_book_typed_in_lower_case() -> None:
+    # the seventeenth set written blind: a weekend's home-visit book, all in lower case
+    assert FULL_STEP is not None
+    text = ("guardia: anxo (mf) + noelia (enf). conductor: suso. tfno pac 988 46 10 22\n\n"
+            "aviso 3 - 17:15 - llama la vecina remedios (988 45 33 71)\n"
+            "emilio, \"o portugues\", 84a, porqueira, casa sin numero junto a la iglesia\n"
+            "nota: caida en la cocina, herida en ceja 3 cm, consciente, sin anticoagulantes\n"
+            "firmado: anxo lorenzo pereira. entregado a la coordinadora marisa el 30/11\n")
+    found = [(text[s.start:s.end], s.label) for s in FULL_STEP.lower_named(text, [])]
+    assert ("anxo", CLINICIAN) in found and ("noelia", CLINICIAN) in found
+    assert ("remedios", OTHER) in found  # a word of the language, but a phone follows it
+    assert ("emilio", PATIENT) in found and ("marisa", CLINICIAN) in found
+    # "la vecina remedios" without the phone stays a word ("remedios caseros")
+    assert FULL_STEP.lower_named("le dio la vecina remedios caseros para la tos", []) == []

@@ -265,3 +265,21 @@ def test_a_hospitals_proper_part_alone_is_a_second_mention_but_not_a_town() -> N
     text = "Trasladado al Hospital de Cuidados Paliativos. Ingresa en la Unidad de Cuidados Paliativos."
     result = run(text, ("HOSPITAL", "Hospital de Cuidados Paliativos"))
     assert result.text.endswith("Ingresa en la Unidad de Cuidados Paliativos.")
+
+
+def test_a_hospitals_proper_part_inside_a_longer_name_is_no_mention_of_it() -> None:
+    # the seventeenth set written blind: "Complexo Hospitalario Universitario de Santiago", then
+    # "hasta Santiago de Compostela", whose "Santiago" had become "Carmen y Severo Ochoa"
+    text = ("Se le da informe para el Complexo Hospitalario Universitario de Santiago. Quiere seguir "
+            "hasta Santiago de Compostela el viernes; en Santiago la espera su hija.")
+    name = "Complexo Hospitalario Universitario de Santiago"
+    start = text.index(name)
+    doc = Document("d", text, (Span(start, start + len(name), "HOSPITAL"),))
+    from crfdeid.surrogates import build_registry, surrogate_data
+
+    facilities = build_registry(surrogate_data("es"))["HOSPITAL"]
+    spans = propagate(doc, lambda _: True, load_pack("es"), frozenset({"de", "del"}),
+                      proper=facilities.proper)
+    found = [(s.start, text[s.start:s.end]) for s in spans]
+    assert (text.index("Santiago de"), "Santiago") not in found
+    assert (text.rindex("Santiago"), "Santiago") in found  # alone, it is the hospital's mention

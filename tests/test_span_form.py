@@ -1585,3 +1585,20 @@ def test_a_relatives_span_keeps_its_article_and_loses_a_preposition_after_it() -
     # Carmen y Severo Ochoa" (the sixteenth set written blind)
     text = "El marido está ahora con un primo en Montreuil (Francia)."
     assert _tidied(text, (RELATIVE, "un primo en"), score=0.9) == [(RELATIVE, "un primo")]
+
+
+@pytest.mark.parametrize("line", ["Sexe: Dona\n", "Edat: 83   Sexe: Dona        │\n", "Sexe & Dona \\\\\n"])
+def test_a_sex_value_that_is_also_a_title_stays(line: str) -> None:
+    # the seventeenth set written blind: Catalan "Dona" (a woman; and a title, "Dona Maria") had
+    # been dropped from a sex field as a title alone
+    start = line.index("Dona")
+    found = FORM(line, [Span(start, start + 4, "SEXO_SUJETO_ASISTENCIA")])
+    assert [(line[s.start:s.end], s.label) for s in found] == [("Dona", "SEXO_SUJETO_ASISTENCIA")]
+
+
+def test_a_letter_before_a_slash_and_an_age_is_no_town() -> None:
+    # the seventeenth set written blind: a triage card's "Karima El Ouali, M / 39" with "M" as a
+    # town had become "Ángela El Hernández, La Puebla de Híjar / 39"
+    text = "TARJETA 0405 · VERDE · 07:12\nKarima El Ouali, M / 39. Herida inciso-contusa en cuero cabelludo."
+    assert _tidied(text, (TOWN, "M"), score=0.9) == []
+    assert _tidied("natural de Ea / 39 años", (TOWN, "Ea"), score=0.9) == [(TOWN, "Ea")]

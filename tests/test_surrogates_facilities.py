@@ -205,5 +205,5 @@ def test_two_hospitals_of_a_note_never_share_a_proper_part(seed: int) -> None:
     note = Path(__file__).parent / "fixtures" / "es_blind16" / "cr01_html_lebrija.txt"
     result = Deidentifier(seed=seed).deidentify_note(Document(note.stem, note.read_text())).result
     new = [r.surrogate for r in result.audit if r.label == "HOSPITAL"]
-    assert len(new) == 3
-    assert len({GEN.proper_key(n) for n in new}) == 3, new
+    assert len(new) >= 3  # and "HAR de Lebrija", found by the hospital-acronym rule since
+    assert len({GEN.proper_key(n) for n in new}) == len(new), new

@@ -235,3 +235,12 @@ def test_a_spanish_plate_keeps_its_format_and_takes_consonants_only():
                                       ("IDENTIF_VEHICULOS_NRSERIE_PLACAS", "0377-LGD"), seed=seed))
         assert re.fullmatch(r"\d{4} [BCDFGHJKLMNPRSTVWXYZ]{3}", first) and first != "4821 KZP", first
         assert re.fullmatch(r"\d{4}-[BCDFGHJKLMNPRSTVWXYZ]{3}", second) and second != "0377-LGD", second
+
+
+def test_an_aircrafts_registration_keeps_its_countrys_letters():
+    # the seventeenth set written blind: a medical helicopter's "EC-NRB" had become "un dato
+    # personal" (letters only, it was read as words)
+    text = "evacuado a Barbastro en helicóptero sanitario matrícula EC-NRB."
+    for seed in range(8):
+        (new,) = new_texts(run(text, ("IDENTIF_VEHICULOS_NRSERIE_PLACAS", "EC-NRB"), seed=seed))
+        assert re.fullmatch(r"EC-[A-Z]{3}", new) and new != "EC-NRB", new

@@ -604,3 +604,21 @@ def test_a_kinship_word_before_de_is_the_writers_not_the_named_ones():
         new = new_texts(run(text, ("NOMBRE_SUJETO_ASISTENCIA", "Eusebio Perez Marin"), seed=seed))
         men, women = data.given.get(fold(new[0].split()[0]), (0, 0))
         assert men > women, (seed, new[0])
+
+
+def test_a_village_nickname_draws_its_noun_again():
+    # the seventeenth set written blind: "Rafa el de los pájaros" had become "Luis el de los
+    # pájaros" and "el de los pájaros" alone stayed: the birds told the village who it was
+    text = ('Conocido como: "Rafa el de los pájaros". En el pueblo le conocen todos ("el de los '
+            'pájaros"). Su vecina, "Lola la de la lonja", y "a da ponte".')
+    result = run(text, ("NOMBRE_SUJETO_ASISTENCIA", "Rafa el de los pájaros"),
+                 ("NOMBRE_SUJETO_ASISTENCIA", "el de los pájaros"),
+                 ("OTROS_SUJETO_ASISTENCIA", "Lola la de la lonja"),
+                 ("NOMBRE_SUJETO_ASISTENCIA", "a da ponte"))
+    first, second, third, fourth = new_texts(result)
+    assert "pájaros" not in result.text and "lonja" not in result.text and "ponte" not in result.text
+    assert first.endswith(second.split(" ", 3)[-1]) and second.startswith("el de los ")  # one noun per noun
+    assert third.split()[-3:-1] == ["de", "la"] and fourth.startswith("a da ")
+    data = surrogate_data("es").extra["nickname_nouns"]
+    assert second.split()[-1] in data["masculine_plural"]
+    assert third.split()[-1] in data["feminine"] and fourth.split()[-1] in data["feminine"]

@@ -17,9 +17,10 @@ identifies no one and is kept as well. The audit note says which.
 
 from __future__ import annotations
 
+from ..lone_names import lower_case_lines
 from .base import LETTERS, DocumentState, Surrogate, fold
 from .data import SurrogateData
-from .people import PeopleGenerator
+from .people import NICKNAME_NOUN, PeopleGenerator
 from .places import CountryGenerator
 from .professions import ProfessionGenerator
 
@@ -127,6 +128,15 @@ class DescriptionGenerator:
 
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         kind = self.kind(text)
+        if (kind in ("kept", "generalised") and self.people is not None and text.strip().islower()
+                and self.people.is_name(text.strip().title()) and lower_case_lines(state.text)):
+            # a note typed in lower case names its neighbour so ("la vecina remedios (988…)": the
+            # seventeenth set written blind kept "remedios", a word of the language)
+            kind = "name"
+        if kind == "generalised" and self.people is not None and (
+                nickname := NICKNAME_NOUN.search(text)) is not None and self.people.is_name(
+                text[: nickname.start()].strip() or "-"):
+            kind = "name"  # "Lola la de la lonja": a given name and what the village calls her by
         if kind == "name":  # a carer's, a neighbour's: one surrogate with the note's other mentions
             assert self.people is not None
             surrogate = self.people.generate(text, "NOMBRE_PERSONAL_SANITARIO", start, state)

@@ -106,6 +106,17 @@ _PLATE_LETTERS = "BCDFGHJKLMNPRSTVWXYZ"
 _SPANISH_PLATE = re.compile(rf"(\d{{4}})([ -]?)([{_PLATE_LETTERS}]{{3}})")
 
 
+#: An aircraft's registration: its country's letters, a hyphen, three or four letters ("EC-NRB").
+_AIRCRAFT = re.compile(r"([A-Z]{1,2})-([A-Z]{3,4})")
+
+
+def _new_registration(text: str, registration: re.Match[str], rng: random.Random) -> str:
+    """Another registration of the same country: the prefix kept (it names a state, no one)."""
+    letters = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in registration[2])
+    lead = len(text) - len(text.lstrip())
+    return text[:lead] + registration[1] + "-" + letters + text[lead + len(registration[0]):]
+
+
 def _new_plate(text: str, plate: re.Match[str], rng: random.Random) -> str:
     """Another plate of the same format: four digits, the separator, three consonants."""
     digits = "".join(rng.choice("0123456789") for _ in range(4))
@@ -265,6 +276,12 @@ class IdentifierGenerator:
         kind = kind_of(compact) if compact.isascii() else None
         if not any(c.isalnum() for c in text):
             return Surrogate(text, kept=True, note="no identifier characters")
+        registration = _AIRCRAFT.fullmatch(text.strip()) if label == VEHICLE_LABEL else None
+        if registration is not None:  # "EC-NRB", a medical helicopter's: letters only, no words
+            new, level = state.draw_chain(
+                text, [Level(lambda rng: _new_registration(text, registration, rng), f"id:{label}")],
+                f"id:{label}")
+            return chosen(new, level, "aircraft registration")
         if not any(c.isdigit() for c in text):
             # Words filed as an identifier ("casada", "raza negra" under
             # ID_SUJETO_ASISTENCIA): scrambled letters would turn prose into gibberish and a

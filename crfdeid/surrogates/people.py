@@ -50,6 +50,11 @@ _GLUED = regex.compile(r"(?<=\p{Ll}{2})(?=\p{Lu}\p{Ll})")
 #: How many more bearers as a given name than as a surname make a name's last word a given name.
 #: Quotation marks that open a nickname ("«Loli»", '"Curro"').
 _NICKNAME_OPENINGS = ("«", '"', "“")
+#: What a village's nickname is after the name: "el/la de (los/las) NOUN" ("Rafa el de los
+#: pájaros", "Lola la de la lonja"; Galician "a da ponte"). The noun is drawn again.
+NICKNAME_NOUN = regex.compile(
+    r"(?<![\p{L}])(?i:el|la|o|a)[ ](?i:de|da|do)[ ](?:(?i:los|las|la|el|os|as)[ ])?(?P<noun>\p{Ll}{3,})"
+    r"(?![\p{L}])")
 #: What opens a nickname in brackets after a name: "(«", '("', "(“".
 _NICKNAME_OPENING = re.compile(r"\([ \t]*[«\"“]$")
 #: How many times more often a first word must be borne as a surname than as a given name to
@@ -847,12 +852,42 @@ class PeopleGenerator:
                 pieces += [text[last:s], self.replace_token(state, token, kind, sex)]
                 last = e
             result = "".join([*pieces, text[last:]])
+        described = self.nickname_nouns(result, state)
         if not classified:
             user = self.user_name(state, text)
             if user is not None:
                 return Surrogate(user, note="a user name: its letters drawn as a name's")
+            if described != text:
+                return Surrogate(described, note="a nickname's noun drawn again")
             return Surrogate(text, kept=True, note="no name token")
-        return self.with_fallback(result, [t for _, _, t, _ in classified], state)
+        return self.with_fallback(described, [t for _, _, t, _ in classified], state)
+
+    def nickname_nouns(self, text: str, state: DocumentState) -> str:
+        """``text`` with the noun of each "el/la de (los/las) NOUN" drawn again from the pack's
+        ``nickname_nouns`` of its gender and number (guessed by its ending and article), one
+        surrogate per noun in the note; ``text`` as it is without such a phrase or list."""
+        lists = self.data.extra.get("nickname_nouns")
+        if not lists or NICKNAME_NOUN.search(text) is None:
+            return text
+
+        def drawn(m: regex.Match[str]) -> str:
+            noun = m["noun"]
+            article = m.group().split()[-2].lower() if m.group().count(" ") >= 2 else ""
+            if article in ("las", "la", "as", "a", "da", "das"):  # Galician "da": "de a"
+                feminine = True
+            elif article in ("los", "el", "os", "o", "do", "dos"):
+                feminine = False
+            else:
+                feminine = noun.endswith(("a", "as"))
+            plural = noun.endswith("s")
+            key = ("feminine" if feminine else "masculine") + ("_plural" if plural else "")
+            options = [w for w in lists.get(key) or () if fold(w) != fold(noun)]
+            if not options:
+                return m.group()
+            new = state.draw("nickname-noun", noun, lambda rng: rng.choice(options), check_close=False)
+            return m.group()[: m.start("noun") - m.start()] + match_case(noun, new)
+
+        return NICKNAME_NOUN.sub(drawn, text)
 
     def user_name(self, state: DocumentState, text: str) -> str | None:
         """A person's user name ("vrocamora", "sgelabert": an export's ``generated_by``) as
