@@ -1046,13 +1046,14 @@ def test_what_the_embedded_model_finds_in_the_fifteenth_blind_set(blind15: dict[
 
 # -- the sixteenth set written blind ---------------------------------------------------------------
 BLIND16 = BLIND.parent / "es_blind16"
-#: What still leaks from the sixteenth set (blind once, then read: the eighteenth round): the
-#: telegraphic on-call note written in lower case ("pte. jose luis abadias sarasa", "cs sabiñanigo",
-#: "dra garces", "c/ serrablo 31 3izq"); a listing's "H. VIRXE DA XUNQUEIRA" and towns in its free
-#: text; a register entry, a boat's registration, a biobank's staff code, a certificate; a village,
-#: an island's harbour and a Mauritanian port; an agency for international adoption; occupations said
-#: in passing ("cortador", "pastor", "administrativa a l'Ajuntament", "marinero pescador"); days of the
-#: month alone ("dia 2"); nicknames with their article ("el Chiqui", "la mayca"); "España".
+#: What still leaks from the sixteenth set (blind once, then read: the eighteenth round; its
+#: staff in lower case found in the nineteenth): the telegraphic on-call note written in lower case
+#: ("abadias", "cs sabi", "hosp. jaca", "c/ serrablo 31 3izq"); a listing's "H. VIRXE DA
+#: XUNQUEIRA" and towns in its free text; a register entry, a boat's registration, a biobank's staff
+#: code, a certificate; a village, an island's harbour and a Mauritanian port; an agency for
+#: international adoption; occupations said in passing ("cortador", "pastor", "administrativa a
+#: l'Ajuntament", "marinero pescador"); days of the month alone ("dia 2"); a nickname with its
+#: article ("el Chiqui"); "España".
 BLIND16_LEAKS = {
     ('cr03_auditoria_caspe', '2026/E/08841'), ('cr03_auditoria_caspe', 'Departamento de Sanidad'),
     ('cr04_listado_carballo', 'CEE'), ('cr04_listado_carballo', 'H. VIRXE DA XUNQUEIRA'),
@@ -1064,13 +1065,9 @@ BLIND16_LEAKS = {
     ('cr13_hiperbarica_amposta', 'Delta'), ('cr13_hiperbarica_amposta', 'REV-HBX-26-118'),
     ('cr14_guardia_sabinanigo', '15/11'), ('cr14_guardia_sabinanigo', 'abadias'),
     ('cr14_guardia_sabinanigo', 'c/ serrablo 31 3izq'), ('cr14_guardia_sabinanigo', 'cajera'),
-    ('cr14_guardia_sabinanigo', 'cs sabi'), ('cr14_guardia_sabinanigo', 'cs sabiñanigo'),
-    ('cr14_guardia_sabinanigo', 'garces'), ('cr14_guardia_sabinanigo', 'hosp. jaca'),
-    ('cr14_guardia_sabinanigo', 'la mayca'), ('cr14_guardia_sabinanigo', 'laura'),
-    ('cr14_guardia_sabinanigo', 'nieves'), ('cr14_guardia_sabinanigo', 'operario'),
-    ('cr14_guardia_sabinanigo', 'pablo ballarin'), ('cr14_guardia_sabinanigo', 'pili'),
-    ('cr14_guardia_sabinanigo', 'quimica de sabi'), ('cr14_guardia_sabinanigo', 'sabiñanigo'),
-    ('cr14_guardia_sabinanigo', 'sergio'), ('cr14_guardia_sabinanigo', 'zaragoza'),
+    ('cr14_guardia_sabinanigo', 'cs sabi'), ('cr14_guardia_sabinanigo', 'hosp. jaca'),
+    ('cr14_guardia_sabinanigo', 'operario'), ('cr14_guardia_sabinanigo', 'pili'),
+    ('cr14_guardia_sabinanigo', 'quimica de sabi'), ('cr14_guardia_sabinanigo', 'zaragoza'),
     ('cr15_adopcion_moguer', 'Antioquia'), ('cr15_adopcion_moguer', 'ECAI Puentes de Infancia'),
     ('cr15_adopcion_moguer', 'España'), ('cr15_adopcion_moguer', 'enfermera'),
     ('cr16_dietetica_cangasdeonis', 'Barrio La Robellada, 4'),
@@ -1080,27 +1077,24 @@ BLIND16_LEAKS = {
     ('cr18_valencia_segorbe', 'administrativa'),
 }
 BLIND16_WORD_LEAKS = {
-    ('cr01_html_lebrija', 'HAR'), ('cr01_html_lebrija', 'Resoluci'), ('cr03_auditoria_caspe', '08841'),
-    ('cr03_auditoria_caspe', '2026'), ('cr04_listado_carballo', 'CEE'),
-    ('cr04_listado_carballo', 'LAUSANA'), ('cr04_listado_carballo', 'VIRXE'),
-    ('cr04_listado_carballo', 'XUNQUEIRA'), ('cr05_ndjson_navalmoral', 'Emergencias'),
-    ('cr05_ndjson_navalmoral', 'Urgencias'), ('cr07_maritimo_bermeo', 'Bizkaia'),
-    ('cr08_asilo_estepona', 'Málaga'), ('cr08_asilo_estepona', 'Nuadibú'),
-    ('cr08_asilo_estepona', 'Restinga'), ('cr09_biobanco_alcalalareal', 'BBJ'),
-    ('cr09_biobanco_alcalalareal', 'Comité'), ('cr09_biobanco_alcalalareal', 'HAR'),
+    ('cr01_html_lebrija', 'Resoluci'), ('cr03_auditoria_caspe', '08841'), ('cr03_auditoria_caspe', '2026'),
+    ('cr04_listado_carballo', 'CEE'), ('cr04_listado_carballo', 'LAUSANA'),
+    ('cr04_listado_carballo', 'VIRXE'), ('cr04_listado_carballo', 'XUNQUEIRA'),
+    ('cr05_ndjson_navalmoral', 'Emergencias'), ('cr05_ndjson_navalmoral', 'Urgencias'),
+    ('cr07_maritimo_bermeo', 'Bizkaia'), ('cr08_asilo_estepona', 'Málaga'),
+    ('cr08_asilo_estepona', 'Nuadibú'), ('cr08_asilo_estepona', 'Restinga'),
+    ('cr09_biobanco_alcalalareal', 'BBJ'), ('cr09_biobanco_alcalalareal', 'Comité'),
     ('cr09_biobanco_alcalalareal', 'Ética'), ('cr10_podologia_totana', 'Perico'),
     ('cr11_polisomnografia_laroda', 'Horno'), ('cr12_terapiaocupacional_berga', 'Pere'),
     ('cr13_hiperbarica_amposta', 'Delta'), ('cr13_hiperbarica_amposta', 'Ebre'),
     ('cr13_hiperbarica_amposta', 'HBX'), ('cr13_hiperbarica_amposta', 'REV'),
-    ('cr14_guardia_sabinanigo', 'laura'), ('cr14_guardia_sabinanigo', 'mayca'),
-    ('cr14_guardia_sabinanigo', 'nieves'), ('cr14_guardia_sabinanigo', 'pablo'),
-    ('cr14_guardia_sabinanigo', 'pili'), ('cr14_guardia_sabinanigo', 'sergio'),
-    ('cr15_adopcion_moguer', 'Andalucía'), ('cr15_adopcion_moguer', 'Antioquia'),
-    ('cr15_adopcion_moguer', 'ECAI'), ('cr15_adopcion_moguer', 'España'),
-    ('cr15_adopcion_moguer', 'Infancia'), ('cr15_adopcion_moguer', 'Puentes'),
-    ('cr16_dietetica_cangasdeonis', 'Cangas'), ('cr16_dietetica_cangasdeonis', 'Robellada'),
-    ('cr16_dietetica_cangasdeonis', 'Soto'), ('cr16_dietetica_cangasdeonis', 'pastor'),
-    ('cr17_carta_arnedo', 'Chiqui'), ('cr17_carta_arnedo', 'FHC'), ('cr18_valencia_segorbe', 'Port'),
+    ('cr14_guardia_sabinanigo', 'pili'), ('cr15_adopcion_moguer', 'Andalucía'),
+    ('cr15_adopcion_moguer', 'Antioquia'), ('cr15_adopcion_moguer', 'ECAI'),
+    ('cr15_adopcion_moguer', 'España'), ('cr15_adopcion_moguer', 'Infancia'),
+    ('cr15_adopcion_moguer', 'Puentes'), ('cr16_dietetica_cangasdeonis', 'Cangas'),
+    ('cr16_dietetica_cangasdeonis', 'Robellada'), ('cr16_dietetica_cangasdeonis', 'Soto'),
+    ('cr16_dietetica_cangasdeonis', 'pastor'), ('cr17_carta_arnedo', 'Chiqui'),
+    ('cr17_carta_arnedo', 'FHC'), ('cr18_valencia_segorbe', 'Port'),
     ('cr18_valencia_segorbe', 'VALENCIANA'),
 }
 
@@ -1122,3 +1116,102 @@ def test_what_the_embedded_model_finds_in_the_sixteenth_blind_set(blind16: dict[
     # 0.823 / 0.858 (an HTML page and an XML message read, NDJSON, a listing by its ruler, an access
     # log's users, staff initials from a legend)
     assert _recall(blind16, point) >= floor
+
+
+# -- the seventeenth set written blind -------------------------------------------------------------
+BLIND17 = BLIND.parent / "es_blind17"
+#: What still leaks from the seventeenth set (blind once, then read: the nineteenth round): the
+#: lower-case home-visit book ("pac xinzo", "cs xinzo", "chuo", "rua da limia 17 1o", "pili",
+#: "sabela"); an SQL dump's logins and licences ("jprohens", "CFIB-1044"); a vCard's address and
+#: note ("Ginebra", "La Antilla", "patrón de pesca"); LaTeX's escaped letters ("pla\\c{c}a del Blat");
+#: villages, hamlets and a Polish city in Spanish ("Cordobilla", "El Pinar", "La Restinga",
+#: "Cracovia", "Llanes", "Villacañas"); occupations in passing ("novillero", "conductor", "fuster");
+#: a triage card's number, a breeder's code, a record number in two groups; "Guardia Civil" (kept:
+#: it names no one) and "España".
+BLIND17_LEAKS = {
+    ('cr01_ical_altsasu', 'Koldo'), ('cr01_ical_altsasu', 'Seguridad Social'),
+    ('cr01_ical_altsasu', 'marzo'), ('cr02_zoonosis_puentegenil', 'Cordobilla'),
+    ('cr02_zoonosis_puentegenil', 'FOCDE ZX-40'),
+    ('cr02_zoonosis_puentegenil', 'Servicio de Vigilancia y Salud Laboral'),
+    ('cr03_sql_felanitx', 'Assegurances Llevant'), ('cr03_sql_felanitx', 'CFIB-1044'),
+    ('cr03_sql_felanitx', 'CFIB-1389'), ('cr03_sql_felanitx', 'bsureda'), ('cr03_sql_felanitx', 'cambrer'),
+    ('cr03_sql_felanitx', 'cnicolau'), ('cr03_sql_felanitx', 'jprohens'), ('cr03_sql_felanitx', 'novembre'),
+    ('cr04_incidencia_arevalo', 'Sacyl'), ('cr04_incidencia_arevalo', 'Sonia Encinar'),
+    ('cr05_srt_galdar', '0073 4418'), ('cr05_srt_galdar', 'Acoidan'),
+    ('cr05_srt_galdar', 'Sardina del Norte'), ('cr06_socorrismo_mazarron', 'Naamsestraat 112'),
+    ('cr07_latex_valls', '8842 KXR'),
+    ('cr07_latex_valls', 'Coordinadora de Colles Castelleres de Catalunya'), ('cr07_latex_valls', 'SEM'),
+    ('cr07_latex_valls', 'pla\\c{c}a del Blat'), ('cr08_plazatoros_quintanar', 'Valdemanzanos'),
+    ('cr08_plazatoros_quintanar', 'Villacañas'), ('cr08_plazatoros_quintanar', 'novillero'),
+    ('cr10_peregrino_navia', 'Cracovia'), ('cr10_peregrino_navia', 'Llanes'),
+    ('cr10_peregrino_navia', 'Santiago de Compostela'), ('cr11_pantalla_lliria', 'PEPA'),
+    ('cr11_pantalla_lliria', 'Salvador'), ('cr11_pantalla_lliria', 'fuster'),
+    ('cr12_triaje_binefar', '0401'), ('cr12_triaje_binefar', 'Encargado de sala de despiece'),
+    ('cr12_triaje_binefar', 'Guardia Civil'), ('cr12_triaje_binefar', 'La Litera'),
+    ('cr12_triaje_binefar', 'conductor'), ('cr13_vcard_islacristina', '2018'),
+    ('cr13_vcard_islacristina', 'España'), ('cr13_vcard_islacristina', 'Ginebra'),
+    ('cr13_vcard_islacristina', 'La Antilla'),
+    ('cr13_vcard_islacristina', 'Servicio Andaluz de Teleasistencia'),
+    ('cr13_vcard_islacristina', 'administrativa'), ('cr13_vcard_islacristina', 'patrón de pesca'),
+    ('cr15_ini_jerezdeloscaballeros', 'mayo'), ('cr16_planparto_valverde', 'El Pinar'),
+    ('cr16_planparto_valverde', 'La Restinga'), ('cr17_manuscrito_aranjuez', 'U-CONT-026'),
+    ('cr18_avisos_xinzo', 'a ponte 3'), ('cr18_avisos_xinzo', 'beatriz'), ('cr18_avisos_xinzo', 'chuo'),
+    ('cr18_avisos_xinzo', 'cosaga'), ('cr18_avisos_xinzo', 'cs xinzo'), ('cr18_avisos_xinzo', 'pac xinzo'),
+    ('cr18_avisos_xinzo', 'pili'), ('cr18_avisos_xinzo', 'porqueira'),
+    ('cr18_avisos_xinzo', 'rua da limia 17 1o'), ('cr18_avisos_xinzo', 'sabela'),
+    ('cr18_avisos_xinzo', 'xinzo'),
+}
+BLIND17_WORD_LEAKS = {
+    ('cr01_ical_altsasu', 'Koldo'), ('cr02_zoonosis_puentegenil', 'Aguilar'),
+    ('cr02_zoonosis_puentegenil', 'Animal'), ('cr02_zoonosis_puentegenil', 'Cordobilla'),
+    ('cr02_zoonosis_puentegenil', 'EPIDEMIOLÓGICA'), ('cr02_zoonosis_puentegenil', 'FOCDE'),
+    ('cr02_zoonosis_puentegenil', 'Frontera'), ('cr02_zoonosis_puentegenil', 'Laboral'),
+    ('cr02_zoonosis_puentegenil', 'SISTEMA'), ('cr02_zoonosis_puentegenil', 'SVEA'),
+    ('cr02_zoonosis_puentegenil', 'VIGILANCIA'), ('cr02_zoonosis_puentegenil', 'Vigilancia'),
+    ('cr03_sql_felanitx', '1044'), ('cr03_sql_felanitx', '1389'), ('cr03_sql_felanitx', 'Assegurances'),
+    ('cr03_sql_felanitx', 'CFIB'), ('cr03_sql_felanitx', 'Llevant'), ('cr03_sql_felanitx', 'Toni'),
+    ('cr04_incidencia_arevalo', 'Encinar'), ('cr04_incidencia_arevalo', 'Sacyl'),
+    ('cr04_incidencia_arevalo', 'Sonia'), ('cr05_srt_galdar', '0073'), ('cr05_srt_galdar', '4418'),
+    ('cr05_srt_galdar', 'Acoidan'), ('cr05_srt_galdar', 'Canaria'), ('cr05_srt_galdar', 'Capitán'),
+    ('cr05_srt_galdar', 'Gran'), ('cr05_srt_galdar', 'Quesada'), ('cr05_srt_galdar', 'SAT'),
+    ('cr05_srt_galdar', 'Sardina'), ('cr06_socorrismo_mazarron', 'Naamsestraat'),
+    ('cr07_latex_valls', '8842'), ('cr07_latex_valls', 'Blat'), ('cr07_latex_valls', 'Castellera'),
+    ('cr07_latex_valls', 'Castelleres'), ('cr07_latex_valls', 'Catalunya'), ('cr07_latex_valls', 'Colla'),
+    ('cr07_latex_valls', 'Colles'), ('cr07_latex_valls', 'Coordinadora'), ('cr07_latex_valls', 'Gin'),
+    ('cr07_latex_valls', 'Jove'), ('cr07_latex_valls', 'KXR'), ('cr07_latex_valls', 'Pla'),
+    ('cr07_latex_valls', 'SEM'), ('cr08_plazatoros_quintanar', 'Castilla'),
+    ('cr08_plazatoros_quintanar', 'Mancha'), ('cr08_plazatoros_quintanar', 'Subdelegación'),
+    ('cr08_plazatoros_quintanar', 'Valdemanzanos'), ('cr08_plazatoros_quintanar', 'Villacañas'),
+    ('cr09_diff_mungia', 'Datos'), ('cr09_diff_mungia', 'Delegado'), ('cr09_diff_mungia', 'Protección'),
+    ('cr10_peregrino_navia', 'ASTURIAS'), ('cr10_peregrino_navia', 'Compostela'),
+    ('cr10_peregrino_navia', 'Cracovia'), ('cr10_peregrino_navia', 'Llanes'),
+    ('cr10_peregrino_navia', 'PRINCIPADO'), ('cr11_pantalla_lliria', 'PEPA'),
+    ('cr11_pantalla_lliria', 'Salvador'), ('cr12_triaje_binefar', '0401'),
+    ('cr12_triaje_binefar', 'Encargado'), ('cr12_triaje_binefar', 'Litera'),
+    ('cr12_triaje_binefar', 'Rosa'), ('cr13_vcard_islacristina', '00Z'),
+    ('cr13_vcard_islacristina', 'Andaluz'), ('cr13_vcard_islacristina', 'Antilla'),
+    ('cr13_vcard_islacristina', 'España'), ('cr13_vcard_islacristina', 'Ginebra'),
+    ('cr13_vcard_islacristina', 'Teleasistencia'), ('cr14_donante_palamos', 'Baix'),
+    ('cr14_donante_palamos', 'GXT'), ('cr16_planparto_valverde', 'Cordón'),
+    ('cr16_planparto_valverde', 'Pinar'), ('cr16_planparto_valverde', 'Restinga'),
+    ('cr16_planparto_valverde', 'Umbilical'), ('cr17_manuscrito_aranjuez', 'CONT'),
+    ('cr18_avisos_xinzo', 'beatriz'), ('cr18_avisos_xinzo', 'pili'), ('cr18_avisos_xinzo', 'sabela'),
+}
+
+
+@pytest.fixture(scope="module")
+def blind17() -> dict[str, Document]:
+    return load_corpus([BLIND17])
+
+
+def test_what_leaks_from_the_seventeenth_blind_set_is_what_we_know_of(blind17: dict[str, Document]) -> None:
+    _known_leaks_only(blind17, (18, 1063), BLIND17_LEAKS, BLIND17_WORD_LEAKS)
+
+
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.69), ("deidentify", 0.77)])
+def test_what_the_embedded_model_finds_in_the_seventeenth_blind_set(blind17: dict[str, Document], point: str,
+                                                                   floor: float) -> None:
+    # blind, once, with the code of 1a4ede1 (2026-12-07): 0.645 on the best path, 0.731 at the
+    # deidentify point (benchmarks/formats.py's measure); after the nineteenth round they prompted
+    # 0.704 / 0.781 (nicknames of several words, small towns, staff in lower case, iCalendar dates)
+    assert _recall(blind17, point) >= floor
