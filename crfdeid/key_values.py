@@ -12,7 +12,9 @@ An export is found by its keys: five lines or more of ``key: value`` (YAML), ``k
 (INI) or ``"key": value`` (JSON), three of them keys a program writes (``snake_case``,
 ``camelCase``, or dotted), or records of JSON one a line (NDJSON: an emergency department's event
 stream), or XML by its elements' names (``<colegiado>``, ``<codigoEmpleado>``, ``<id tipo="TSI">``,
-an attribute ``usuario="SES-77120"``: the sixteenth set's lab order); a FHIR resource is
+an attribute ``usuario="SES-77120"``: the sixteenth set's lab order), or an SQL dump's rows by
+their table's columns (``INSERT INTO `pacients` VALUES (101,'Barceló Adrover',…)``: the
+seventeenth set's physiotherapy clinic); a FHIR resource is
 ``crfdeid.fhir``'s, a CDA document ``crfdeid.cda``'s. A key is split into its words
 (``workplace_city`` -> workplace, city), and its last word (or the whole key) says the category:
 a name, an occupation, an identifier by its kind, a phone, an address part, a date, the sex.
@@ -96,6 +98,18 @@ _NOT_XML = regex.compile(r"(?i)<(?:!doctype|html)")
 _LEAF = regex.compile(r"<([A-Za-z_][\w.\-]*)[^<>]*>[^<>\n]+</\1>")
 #: Fewer leaf elements than this: no XML export.
 _MIN_ELEMENTS = 5
+#: An SQL dump's table: its name and its columns' definitions.
+#: (Its body is bounded: a CREATE without its end costs no scan of the rest of the note.)
+_SQL_CREATE = regex.compile(
+    r"(?is)CREATE[ \t]+TABLE[ \t]+(?:IF[ \t]+NOT[ \t]+EXISTS[ \t]+)?[`\"]?(?P<table>\w+)[`\"]?"
+    r"[ \t]*\((?P<body>.{0,8000}?)\)[ \t]*(?:ENGINE\b[^;\n]*)?;")
+#: A column's definition (not a key's or a constraint's).
+_SQL_COLUMN = regex.compile(r"(?im)^[ \t]*[`\"]?(?P<name>\w+)[`\"]?[ \t]+(?!KEY\b)[a-z]")
+_SQL_NOT_COLUMN = frozenset({"primary", "key", "unique", "constraint", "index", "foreign", "check",
+                             "fulltext"})
+#: Where a table's rows begin: its name, maybe its columns, then VALUES.
+_SQL_INSERT = regex.compile(r"(?i)INSERT[ \t]+(?:IGNORE[ \t]+)?INTO[ \t]+[`\"]?(?P<table>\w+)[`\"]?[ \t]*"
+                            r"(?:\((?P<columns>[^()]*)\))?[ \t\r\n]*VALUES[ \t\r\n]*")
 #: A user name: one token of letters, digits, dots, hyphens and underscores, a letter first.
 _USER = regex.compile(r"\p{L}[\p{L}\d._\-]{1,40}")
 
@@ -106,7 +120,10 @@ _CATEGORY = {
                      "nickname", "alias", "full_name", "display_name", "middle_name", "second_surname",
                      "primer_apellido", "segundo_apellido", "nom", "cognoms", "given", "family"), "name"),
     **dict.fromkeys(("by", "user", "username", "user_name", "login", "usuario", "operator", "signed_by",
-                     "author"), "user"),
+                     "author", "usuari"), "user"),
+    # Catalan and Mallorcan columns (the seventeenth set's SQL dump)
+    **dict.fromkeys(("llinatges", "cognom", "nom_complet"), "name"),
+    **dict.fromkeys(("num_col", "num_colegiat", "colegiat", "n_col"), "id_licence"),
     **dict.fromkeys(("occupation", "profession", "job", "ocupacion", "profesion", "ocupacio", "professio"),
                     "profession"),
     **dict.fromkeys(("license", "licence", "license_number", "licence_number", "collegiate", "colegiado",
@@ -124,30 +141,31 @@ _CATEGORY = {
     **dict.fromkeys(("serial", "serial_number", "serialnumber", "imei", "udi", "lot", "lot_number", "lote"),
                     "device"),
     **dict.fromkeys(("plate", "license_plate", "matricula"), "vehicle"),
-    **dict.fromkeys(("phone", "telephone", "tel", "mobile", "movil", "telefono", "phone_number", "cell"),
-                    "phone"),
+    **dict.fromkeys(("phone", "telephone", "tel", "mobile", "movil", "telefono", "phone_number", "cell",
+                     "telefon", "mobil"), "phone"),
     **dict.fromkeys(("fax",), "fax"),
     **dict.fromkeys(("email", "mail", "e_mail", "correo"), "email"),
     **dict.fromkeys(("url", "web", "website", "portal", "homepage"), "url"),
     **dict.fromkeys(("ip", "ip_address"), "ip"),
-    **dict.fromkeys(("address", "street", "line", "line1", "line2", "calle", "direccion", "domicilio", "via"),
-                    "street"),
+    **dict.fromkeys(("address", "street", "line", "line1", "line2", "calle", "direccion", "domicilio", "via",
+                     "adreca", "adresa"), "street"),
     **dict.fromkeys(("city", "town", "locality", "municipality", "municipio", "localidad", "poblacion",
-                     "place", "birth_place", "birthplace", "village"), "town"),
+                     "place", "birth_place", "birthplace", "village", "poblacio", "localitat"), "town"),
     **dict.fromkeys(("province", "state", "region", "provincia", "county", "district"), "region"),
     **dict.fromkeys(("postal_code", "postalcode", "zip", "zipcode", "zip_code", "postcode", "cp",
                      "codigo_postal"), "postal_code"),
     **dict.fromkeys(("country", "pais", "nationality"), "country"),
-    **dict.fromkeys(("sex", "gender", "sexo"), "sex"),
-    **dict.fromkeys(("age", "edad", "age_years"), "age"),
+    **dict.fromkeys(("sex", "gender", "sexo", "sexe"), "sex"),
+    **dict.fromkeys(("age", "edad", "age_years", "edat"), "age"),
 }
 #: Words of a key whose value is a date when it reads as one.
 _DATE_WORDS = frozenset({"date", "at", "on", "dob", "birth", "time", "timestamp", "fecha", "born", "day",
-                         "since", "until", "from", "to", "created", "updated", "issued", "sync"})
+                         "since", "until", "from", "to", "created", "updated", "issued", "sync", "data",
+                         "naix", "nacimiento", "hora"})
 #: The keys above a name -> whose it is.
 _WHOSE = {
     **dict.fromkeys(("patient", "paciente", "pacient", "subject", "person", "persona", "usuario_paciente",
-                     "participant", "participante"), "person_patient"),
+                     "participant", "participante", "patients", "pacientes", "pacients"), "person_patient"),
     **dict.fromkeys(("guardian", "guardians", "parent", "parents", "contact_person", "emergency_contact",
                      "emergency", "relative", "relatives", "family", "familiar", "familiares", "next_of_kin",
                      "kin", "tutor", "tutors", "caregiver", "mother", "father", "spouse", "contacto",
@@ -155,7 +173,8 @@ _WHOSE = {
     **dict.fromkeys(("care_team", "team", "staff", "clinician", "clinicians", "doctor", "doctors",
                      "physician", "nurse", "nurses", "practitioner", "practitioners", "professional",
                      "professionals", "author", "medico", "enfermera", "prescriber", "requester",
-                     "solicitante", "peticionario", "responsable", "tecnico"),
+                     "solicitante", "peticionario", "responsable", "tecnico", "professionals",
+                     "profesionales", "professionales"),
                     "person_clinician"),
     **dict.fromkeys(("clinic", "hospital", "centre", "center", "organization", "organisation", "school",
                      "company", "employer", "insurer", "pharmacy", "lab", "laboratory", "facility",
@@ -323,6 +342,58 @@ def _is_xml(text: str) -> bool:
     return head.startswith("<?xml") or len(_LEAF.findall(text)) >= _MIN_ELEMENTS
 
 
+def _sql_pairs(text: str) -> tuple[list[_Pair], list[tuple[int, int]]]:
+    """An SQL dump's quoted values, each under its column's name and its table's (the columns
+    from the INSERT, else from the table's CREATE); none without a table whose columns are
+    known. And the dump's own words, where no span may be: the tables' definitions, the
+    statements' heads and a row's unquoted words ("NULL", which the tagger had read as an
+    organisation and every "NOT NULL" of the definitions had become "NOT UNED"). Linear: each
+    row is read once, quotes and backslash escapes as SQL writes them."""
+    if "INSERT" not in text.upper():
+        return [], []
+    columns: dict[str, list[str]] = {}
+    blocked: list[tuple[int, int]] = []
+    for create in _SQL_CREATE.finditer(text):
+        names = [m["name"] for m in _SQL_COLUMN.finditer(create["body"])
+                 if m["name"].lower() not in _SQL_NOT_COLUMN]
+        columns[create["table"].lower()] = names
+        blocked.append(create.span())
+    pairs: list[_Pair] = []
+    for insert in _SQL_INSERT.finditer(text):
+        blocked.append(insert.span())
+        table = insert["table"]
+        names = ([c.strip(" `\"\t\r\n") for c in insert["columns"].split(",")] if insert["columns"]
+                 else columns.get(table.lower(), []))
+        if not names:
+            continue
+        at, column, depth = insert.end(), 0, 0
+        while at < len(text):
+            c = text[at]
+            if c == "(":
+                depth, column = depth + 1, 0
+            elif c == ")":
+                depth -= 1
+            elif c == "," and depth == 1:
+                column += 1
+            elif c == ";" and depth == 0:
+                break
+            elif c == "'" and depth == 1:  # a quoted value: to its closing quote
+                end = at + 1
+                while end < len(text) and text[end] != "'":
+                    end += 2 if text[end] == "\\" or text[end:end + 2] == "''" else 1
+                if column < len(names) and end > at + 1:
+                    pairs.append(_Pair(names[column], (table,), at + 1, min(end, len(text))))
+                at = end
+            elif c.isalpha() and depth == 1:  # an unquoted word: NULL, TRUE, a function's name
+                end = at
+                while end < len(text) and (text[end].isalnum() or text[end] == "_"):
+                    end += 1
+                blocked.append((at, end))
+                at = end - 1
+            at += 1
+    return pairs, blocked
+
+
 def _json_pairs(node: object, path: tuple[str, ...] = ()) -> Iterator[_Pair]:
     if isinstance(node, JsonArray):
         for item in node.items:
@@ -346,7 +417,8 @@ class KeyValues(LabelledStep):
         """The spans of the export's values, and where no span may be (its keys, the values of
         keys a program fills)."""
         if '"resourceType"' in text or (
-                _ANY_MACHINE_KEY.search(text) is None and not text.lstrip().startswith(("<", "{"))):
+                _ANY_MACHINE_KEY.search(text) is None and not text.lstrip().startswith(("<", "{"))
+                and "INSERT INTO" not in text.upper()):
             return [], []  # no key a program writes: prose, a form (the common case, at once)
         pairs, blocked = self._pairs(text)
         found: list[tuple[int, int, str]] = []
@@ -369,6 +441,9 @@ class KeyValues(LabelledStep):
     @staticmethod
     def _pairs(text: str) -> tuple[list[_Pair], list[tuple[int, int]]]:
         """The export's pairs and its keys' ranges; none when ``text`` is no export."""
+        sql, sql_blocked = _sql_pairs(text)
+        if len(sql) >= _MIN_KEYS:
+            return sql, sql_blocked
         if text.lstrip().startswith("<") and _is_xml(text):
             pairs, blocked = _xml_pairs(text)
             if len(pairs) >= _MIN_ELEMENTS:

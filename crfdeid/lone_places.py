@@ -33,6 +33,8 @@ a Maceda", "un restaurante de Getaria"), and the islands the pack lists for its 
 
 from __future__ import annotations
 
+import bisect
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -75,6 +77,12 @@ _CANDIDATE = regex.compile(
 _ELIDED = regex.compile(
     r"(?<![\p{L}\p{N}])(?P<art>[lLdD])['’](?P<name>\p{Lu}[\p{L}\p{M}]*"
     r"(?:[ \t]+(?:(?:de|del|i|la|les|el)[ \t]+|(?:d|l)['’])?\p{Lu}[\p{L}\p{M}]*){0,4})")
+#: A health centre's or a hospital's short form in lower case, then a town's name ("cs xinzo",
+#: "pac xinzo", "hosp. jaca", "centro de salud de baltar").
+_LOWER_FACILITY = regex.compile(
+    r"(?<![\p{L}\p{N}])(?P<kind>cs|c\.[ ]?s\.|pac|cap|centro[ ]de[ ]salud(?:[ ]de)?"
+    r"|hosp\.?|hospital(?:[ ]de)?)"
+    r"[ \t]+(?P<name>\p{Ll}[\p{Ll}'’-]+)(?![\p{L}\p{N}])")
 #: Two to five capitalised names joined by dashes: a route ("Palma–Doha–Manila").
 _ROUTE = regex.compile(
     r"(?<![\p{L}\p{N}–—-])\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+)?"
@@ -467,6 +475,45 @@ class LonePlaces:
             found.append(Span(m.start(), m.end(), label, source=SOURCE))
             taken = sorted([*taken, (m.start(), m.end())])
         return found
+
+    def lower_facilities(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+        """A health centre or a hospital by its kind's short form in lower case and its town
+        ("derivado de cs sabiñanigo", "pac xinzo", "colecistectomia en hosp. jaca", "cs sabi" cut
+        short): the sixteenth and seventeenth sets written blind left each in clear. The town
+        must be one of the tables' (any size), the start of one, or no word of the language
+        ("hospital de dia" is no hospital)."""
+        labels = dict(self.labels)
+        if not (labels.get("hospital") or labels.get("health_centre")):
+            return []
+        from .lexicon import lexicon
+
+        found: list[Span] = []
+        for m in _LOWER_FACILITY.finditer(text):
+            name = fold(m["name"])
+            try:
+                known = lexicon().is_known(m["name"], self.language)
+            except ValueError:
+                known = True
+            if not (name in self._address_places or not known
+                    or (len(name) >= 4 and self._town_start(name))):
+                continue
+            if name in self.stop or not _within(taken, m.start(), m.end()):
+                continue
+            label = labels.get("hospital" if m["kind"].startswith("h") else "health_centre")
+            if label:
+                found.append(Span(m.start(), m.end(), label, source=SOURCE))
+                taken = sorted([*taken, (m.start(), m.end())])
+        return found
+
+    def _town_start(self, name: str) -> bool:
+        """Is ``name`` the start of a town's name, cut short ("sabi" of "sabiñanigo")?"""
+        places = self._sorted_places
+        at = bisect.bisect_left(places, name)
+        return at < len(places) and places[at].startswith(name)
+
+    @cached_property
+    def _sorted_places(self) -> list[str]:
+        return sorted(self._address_places)
 
     def districts(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
         """A district of a town named after its kind ("barrio de Los Dolores (Cartagena)",
@@ -906,6 +953,7 @@ class LonePlaces:
             lambda taken: self.of_place(text, taken),
             lambda taken: self.districts(text, taken),
             lambda taken: self.clinics(text, taken),
+            lambda taken: self.lower_facilities(text, taken),
             lambda taken: self.signed(text, taken),
             lambda taken: self.chained(text, [*spans, *found], taken),
         )
@@ -940,6 +988,8 @@ class LonePlaces:
 def _street_pattern(types: tuple[str, ...], lower: bool = False) -> regex.Pattern[str]:
     """The street pattern; ``lower``: for a note typed in lower case, where the name's words
     are in any case and the house number is required ("c/ de la mar 14, bajo")."""
+    if lower:  # a note typed without accents too ("rua da limia 17 1o": the seventeenth set)
+        types = tuple(dict.fromkeys([*types, *(_unaccented(t) for t in types)]))
     forms = "|".join(regex.escape(t).replace("\\ ", "[ \\t]*") for t in types)
     word = r"\p{L}[\p{L}’'-]*" if lower else r"(?:\p{Lu}\p{Ll}[\p{L}’'-]*|\p{Lu}{2,})"
     return regex.compile(
@@ -950,6 +1000,12 @@ def _street_pattern(types: tuple[str, ...], lower: bool = False) -> regex.Patter
         + word + r"(?:[ \t]+(?:(?:de|del|la|las|los|el|y|da|do|das|dos|i)[ \t]+)?" + word + r"){0,3}"
         + r"(?:" + _NUMBER_AND_DOOR + ")" + ("" if lower else "?")
     )
+
+
+def _unaccented(text: str) -> str:
+    """``text`` without its accents ("rúa" -> "rua"); "ñ" and "ç" stay."""
+    return "".join(c for c in unicodedata.normalize("NFD", text.replace("ñ", "\0").replace("ç", "\1"))
+                   if unicodedata.category(c) != "Mn").replace("\0", "ñ").replace("\1", "ç")
 
 
 #: The house number, floor and door after a street's name: ", 45 - 1º", " 5, 1º A", " 14, bajo".
@@ -1118,6 +1174,18 @@ def _streets(step: LonePlaces, text: str, taken: list[tuple[int, int]],
              for m in pattern.finditer(text)
              if _within(taken, m.start(), m.end()) and not overlaps(streets, m.start(), m.end())
              and not (lower and _ordinary_name(step, m.group())) and not con_acronyms(m.group())]
+    if not lower and (lines := lower_case_lines(text)):
+        # a line typed in lower case in a note that is not ("vive solo en sabiñanigo (c/ serrablo
+        # 31 3izq)" under an on-call note's header: the sixteenth set written blind)
+        lowered = _STREETS.get((step.street_types, True))
+        if lowered is None:
+            lowered = _STREETS[(step.street_types, True)] = _street_pattern(step.street_types, True)
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found += [Span(m.start(), m.end(), label, source=STREET_SOURCE)
+                  for start, end in lines for m in lowered.finditer(text, start, end)
+                  if m.group()[:1].islower() and _within(taken, m.start(), m.end())
+                  and not overlaps(streets, m.start(), m.end())
+                  and not _ordinary_name(step, m.group()) and not con_acronyms(m.group())]
     if not lower:  # a type that is also a word, capitalised, with a particle, a name and a number
         # after a comma ("Residencia …, Camino de la Ribera, 4": the seventh set written blind)
         taken = sorted([*taken, *((s.start, s.end) for s in found)])

@@ -213,3 +213,62 @@ def test_a_cdata_sections_words_are_the_notes() -> None:
     _, blocked = STEP.read(xml)
     covered = "".join(xml[a:b] for a, b in blocked)
     assert "<![CDATA[" in covered and "Rosa" not in covered and "600 123 456" not in covered
+
+
+SQL = """-- MySQL dump 10.13  Distrib 8.0.36, for Linux (x86_64)
+DROP TABLE IF EXISTS `professionals`;
+CREATE TABLE `professionals` (
+  `id` int NOT NULL AUTO_INCREMENT,
+  `nom_complet` varchar(120) NOT NULL,
+  `num_col` varchar(20) DEFAULT NULL,
+  `usuari` varchar(20) DEFAULT NULL,
+  PRIMARY KEY (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+INSERT INTO `professionals` VALUES
+(1,'Joana Maria Prohens Vich','CFIB-1044','jprohens'),
+(2,'Bernat Sureda Gelabert','CFIB-1389','bsureda');
+
+CREATE TABLE `pacients` (
+  `id` int NOT NULL AUTO_INCREMENT,
+  `llinatges` varchar(80) NOT NULL,
+  `nom` varchar(60) NOT NULL,
+  `data_naix` date DEFAULT NULL,
+  `telefon` varchar(20) DEFAULT NULL,
+  `notes` text,
+  PRIMARY KEY (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+INSERT INTO `pacients` (`id`, `llinatges`, `nom`, `data_naix`, `telefon`, `notes`) VALUES
+(101,'Barceló Adrover','Miquel Àngel','1951-06-03','971 58 21 64','Li diuen \\"en Miquelet\\". Va a l\\'H'),
+(102,'Obrador Rigo','Margalida','1944-11-20',NULL,'Viu sola');
+"""
+
+
+def test_an_sql_dump_by_its_tables_columns() -> None:
+    # the seventeenth set written blind: a physiotherapy clinic's MySQL dump, its staff's names,
+    # licences and logins and its patients' rows left in clear
+    found = [(SQL[s.start:s.end], s.label) for s in STEP.spans(SQL)]
+    assert ("Joana Maria Prohens Vich", "NOMBRE_PERSONAL_SANITARIO") in found
+    assert ("CFIB-1389", "ID_TITULACION_PERSONAL_SANITARIO") in found
+    assert ("bsureda", "NOMBRE_PERSONAL_SANITARIO") in found  # a login: drawn as a name's letters
+    assert ("Barceló Adrover", "NOMBRE_SUJETO_ASISTENCIA") in found
+    assert ("Margalida", "NOMBRE_SUJETO_ASISTENCIA") in found
+    assert ("1944-11-20", "FECHAS") in found and ("971 58 21 64", "NUMERO_TELEFONO") in found
+    # the columns of the INSERT count, an escaped quote ends no value, and free text is the tagger's
+    assert not any("Miquelet" in text or "sola" in text for text, _ in found)
+    assert all(SQL[s.start - 1] == "'" for s in STEP.spans(SQL))
+
+
+def test_an_sql_dumps_own_words_take_no_span() -> None:
+    # the tagger had read a row's NULL as an organisation, and every "NOT NULL" of the tables'
+    # definitions had become "NOT UNED"
+    from crfdeid.merge import with_read
+    from crfdeid.types import Span
+
+    null = SQL.index("NULL,'Viu")
+    defined = SQL.index("NOT NULL")
+    spans = [Span(null, null + 4, "INSTITUCION"), Span(defined + 4, defined + 8, "INSTITUCION")]
+    kept = with_read(SQL, spans, STEP)
+    assert not any(s.label == "INSTITUCION" for s in kept)
+    assert any(SQL[s.start:s.end] == "Margalida" for s in kept)

@@ -747,3 +747,31 @@ def test_a_place_after_a_column_gap_field_a_road_accidents_municipality_and_a_li
     for place in ("Tordesillas", "Cella", "Cochabamba"):
         assert place in found, place
     assert STREETS.spans("Sin cambios en el término municipal de la medicación.", []) == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the sixteenth and seventeenth sets written blind: a hurried note's facilities in lower case
+    ("derivado de cs sabiñanigo (dra garces) x disnea + fiebre 3d.", ("cs sabiñanigo", "CENTRO_SALUD")),
+    ("IQ: colecistectomia 2009 en hosp. jaca, PTR dcha nov 2019 aqui.", ("hosp. jaca", "HOSPITAL")),
+    ("informe a cs sabi al alta. avisar a dra garces", ("cs sabi", "CENTRO_SALUD")),  # cut short
+    ("libro de avisos a domicilio - pac xinzo - fin de semana", ("pac xinzo", "CENTRO_SALUD")),
+])
+def test_a_facility_in_lower_case_by_its_short_form_and_town(text: str, expected: tuple[str, str]) -> None:
+    step = LonePlaces.for_pack(load_pack("es"), {"town": TOWN, "country": COUNTRY, "hospital": "HOSPITAL",
+                                                 "health_centre": "CENTRO_SALUD"})
+    assert step is not None
+    assert [(text[s.start:s.end], s.label) for s in step.lower_facilities(text, [])] == [expected]
+    assert step.lower_facilities("pasa al hospital de dia para tratamiento", []) == []
+
+
+@pytest.mark.parametrize("text, street", [
+    # a line typed in lower case in a note that is not, and a note typed without accents
+    ("GUARDIA MI - H. SAN JORGE\nvive solo en sabiñanigo (c/ serrablo 31 3izq), viudo desde 2021.\n",
+     "c/ serrablo 31"),
+    ("AVISOS\nxose ramon vazquez do campo, 78a, rua da limia 17 1o, xinzo. viudo, vive con el hijo\n",
+     "rua da limia 17"),
+])
+def test_a_street_in_a_line_typed_in_lower_case(text: str, street: str) -> None:
+    step = LonePlaces.for_pack(load_pack("es"), {"town": TOWN, "country": COUNTRY, "street": "CALLE"})
+    assert step is not None
+    assert (street, "CALLE") in [(text[s.start:s.end], s.label) for s in step.spans(text, [])]
