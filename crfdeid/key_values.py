@@ -110,6 +110,22 @@ _SQL_NOT_COLUMN = frozenset({"primary", "key", "unique", "constraint", "index", 
 #: Where a table's rows begin: its name, maybe its columns, then VALUES.
 _SQL_INSERT = regex.compile(r"(?i)INSERT[ \t]+(?:IGNORE[ \t]+)?INTO[ \t]+[`\"]?(?P<table>\w+)[`\"]?[ \t]*"
                             r"(?:\((?P<columns>[^()]*)\))?[ \t\r\n]*VALUES[ \t\r\n]*")
+#: A vCard's or an iCalendar's content line: its property, its parameters, its value.
+_CONTENT_LINE = regex.compile(
+    r"(?m)^(?P<name>[A-Za-z][A-Za-z0-9-]*)(?P<params>(?:;[^:\r\n]*)?):(?P<value>[^\r\n]*)")
+#: A parameter that names a person ("ORGANIZER;CN=Nerea Urrestarazu Mendia:mailto:…").
+_CN_PARAM = regex.compile(r";CN=(?:\"(?P<q>[^\"\r\n]+)\"|(?P<v>[^;:\r\n]+))", regex.IGNORECASE)
+#: A value's components, parted by unescaped semicolons.
+_COMPONENT = regex.compile(r"(?:\\.|[^;\\])+")
+#: vCard and iCalendar properties -> the key their value is read under (structured ones: a key
+#: per component, "" for a component read as nothing).
+_CONTENT_KEYS: dict[str, tuple[str, ...]] = {
+    "fn": ("name",), "n": ("surname", "given_name", "middle_name", "", ""), "nickname": ("nickname",),
+    "bday": ("birth_date",), "tel": ("phone",), "email": ("email",), "url": ("url",),
+    "adr": ("", "", "street", "city", "region", "postal_code", "country"),
+    "title": ("occupation",), "role": ("occupation",), "org": ("organization_name", ""),
+    "uid": ("",), "location": ("",),
+}
 #: A user name: one token of letters, digits, dots, hyphens and underscores, a letter first.
 _USER = regex.compile(r"\p{L}[\p{L}\d._\-]{1,40}")
 
@@ -394,6 +410,64 @@ def _sql_pairs(text: str) -> tuple[list[_Pair], list[tuple[int, int]]]:
     return pairs, blocked
 
 
+def _content_pairs(text: str) -> tuple[list[_Pair], list[tuple[int, int]]]:
+    """A vCard's or an iCalendar's values by their properties (``FN``, ``N``, ``ADR`` by its
+    components, ``TEL``, ``EMAIL``, ``TITLE``, ``ORG``…) and the names its ``CN`` parameters
+    give; the first physical line of a folded value (the tagger reads the rest). And the
+    format's own words, where no span may be: the properties, their parameters, the values of
+    ``BEGIN``, ``END``, ``VERSION``… None unless the text opens a card or a calendar (the
+    seventeenth set written blind: a telecare service's vCards, a family's iCalendar)."""
+    if "BEGIN:VCARD" not in text and "BEGIN:VCALENDAR" not in text:
+        return [], []
+    pairs: list[_Pair] = []
+    blocked: list[tuple[int, int]] = []
+    for line in _CONTENT_LINE.finditer(text):
+        # the property and its parameters are the format's words ("BEGIN:VCARD" had been read
+        # as an e-mail address, "VCARD" become "MONTILLA"), a CN's name aside
+        names = [cn.span("q" if cn["q"] else "v") for cn in _CN_PARAM.finditer(line["params"] or "")]
+        cursor = line.start()
+        for start, end in names:
+            blocked.append((cursor, line.start("params") + start))
+            cursor = line.start("params") + end
+        blocked.append((cursor, line.start("value")))
+        if line["name"].upper() in ("BEGIN", "END", "VERSION", "PRODID", "KIND", "GENDER", "CATEGORIES",
+                                    "METHOD", "CALSCALE", "ACTION", "TRIGGER", "RRULE", "STATUS"):
+            blocked.append(line.span("value"))
+        for cn in _CN_PARAM.finditer(line["params"] or ""):
+            group = "q" if cn["q"] else "v"
+            start = line.start("params") + cn.start(group)
+            pairs.append(_Pair("name", ("contact_person",), start, start + len(cn[group])))
+        value_start = line.start("value")
+        value = line["value"]
+        if value.lower().startswith("mailto:"):
+            pairs.append(_Pair("email", (), value_start + 7, line.end("value")))
+            continue
+        keys = _CONTENT_KEYS.get(line["name"].lower())
+        if keys is None:
+            continue
+        if len(keys) == 1:
+            key = keys[0]
+            if key == "phone" and "FAX" in (line["params"] or "").upper():
+                key = "fax"
+            path: tuple[str, ...] = ()
+            if key == "name" and organisation_kind(value) != "organisation":
+                path = ("organization",)  # a facility's card ("FN:Centro de Salud Isla Cristina")
+            if key:
+                pairs.append(_Pair(key, path, value_start, line.end("value")))
+            continue
+        # structured: the i-th component under the i-th key, empty components counted
+        index, at = 0, 0
+        while at <= len(value) and index < len(keys):
+            m = _COMPONENT.match(value, at)
+            end = m.end() if m else at
+            if keys[index] and end > at:
+                path = ("organization",) if keys[index] == "organization_name" else ()
+                key = "name" if keys[index] == "organization_name" else keys[index]
+                pairs.append(_Pair(key, path, value_start + at, value_start + end))
+            index, at = index + 1, end + 1
+    return pairs, blocked
+
+
 def _json_pairs(node: object, path: tuple[str, ...] = ()) -> Iterator[_Pair]:
     if isinstance(node, JsonArray):
         for item in node.items:
@@ -418,7 +492,7 @@ class KeyValues(LabelledStep):
         keys a program fills)."""
         if '"resourceType"' in text or (
                 _ANY_MACHINE_KEY.search(text) is None and not text.lstrip().startswith(("<", "{"))
-                and "INSERT INTO" not in text.upper()):
+                and "INSERT INTO" not in text.upper() and "BEGIN:V" not in text):
             return [], []  # no key a program writes: prose, a form (the common case, at once)
         pairs, blocked = self._pairs(text)
         found: list[tuple[int, int, str]] = []
@@ -444,6 +518,9 @@ class KeyValues(LabelledStep):
         sql, sql_blocked = _sql_pairs(text)
         if len(sql) >= _MIN_KEYS:
             return sql, sql_blocked
+        content, content_blocked = _content_pairs(text)
+        if len(content) >= _MIN_KEYS:
+            return content, content_blocked
         if text.lstrip().startswith("<") and _is_xml(text):
             pairs, blocked = _xml_pairs(text)
             if len(pairs) >= _MIN_ELEMENTS:

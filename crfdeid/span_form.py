@@ -234,6 +234,11 @@ _BILINGUAL_KEY_AFTER = regex.compile(r"[ \t]*/[ \t]*\p{Lu}\p{Ll}+(?:[ ]\p{L}+){0
 _KEY_START_BEFORE = regex.compile(r"(?:^|\n|[ ]{2,}|\t)$")
 #: The word after a number: its unit ("79 años").
 _UNIT_AFTER = regex.compile(r"[ \t]+(?P<unit>\p{L}+)")
+#: Where a sentence opens: a line's start, a full stop before (not an abbreviation's, "Col.
+#: Condesa"; not a field's colon: "Localidad/ Provincia: Granda." is a place).
+_OPENS = regex.compile(r"(?:^|\n|(?<!(?<![\p{L}])\p{Lu}\p{Ll}{0,3})[.!?][ \t]+|\\n)[ \t]*$")
+#: The "T" and hour of an ISO 8601 stamp, glued to its date ("2026-11-29T10:12:00Z").
+_ISO_TIME_PART = regex.compile(r"T\d{1,2}(?::\d{2}(?::\d{2})?Z?)?")
 #: A slash and a number after a letter: sex and age written together ("V / 58", "M/31").
 _SLASH_NUMBER = regex.compile(r"[ \t]*/[ \t]*\d{1,3}(?![\p{N}])")
 #: A field's key, then surnames in capitals and a comma, right before a span ("Paciente:
@@ -830,6 +835,14 @@ class SpanForm:
                 _SCORE_AFTER.match(text, span.end)
                 or _SCALE_BEFORE.search(text, max(0, span.start - 24), span.start)):
             return True  # "Pfeiffer 7 errores" (a test) with "Pfeiffer" as a town
+        if (kind in ("town", "country") and span.score is not None and _SINGLE_WORD.fullmatch(value)
+                and value[:1].isupper() and value[1:].islower() and fold(value) not in self.places
+                and fold(value) not in self.countries and fold(value) not in self.all_given
+                and fold(value) not in self.kinship and self._common(value.lower())
+                and _OPENS.search(text, max(0, span.start - 3), span.start)):
+            return True  # "Vive sola." (a vCard's note) as a town: a word opening a sentence
+        if kind == "date" and _ISO_TIME_PART.fullmatch(value) and text[span.start - 1 : span.start].isdigit():
+            return True  # "T10" of "REV:2026-11-29T10:12:00Z", the time of an ISO stamp, had become "Z88"
         if (kind in ("town", "country") and span.score is not None and len(value) == 1 and value.isalpha()
                 and _SLASH_NUMBER.match(text, span.end)):
             return True  # "Karima El Ouali, M / 39" (sex and age) with "M" as a town

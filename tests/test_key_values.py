@@ -272,3 +272,48 @@ def test_an_sql_dumps_own_words_take_no_span() -> None:
     kept = with_read(SQL, spans, STEP)
     assert not any(s.label == "INSTITUCION" for s in kept)
     assert any(SQL[s.start:s.end] == "Margalida" for s in kept)
+
+
+VCARD = """BEGIN:VCARD
+VERSION:3.0
+FN:Dolores Rodríguez Abreu
+N:Rodríguez Abreu;Dolores;;Dña.;
+NICKNAME:Lola la de la lonja
+BDAY:1939-04-17
+ADR;TYPE=HOME:;;Calle Gran Vía\\, 41\\, bajo;Isla Cristina;Huelva;21410;España
+TEL;TYPE=HOME,VOICE:+34 959 33 18 62
+TITLE:redera jubilada
+NOTE:Usuaria del servicio desde marzo de 2021.
+END:VCARD
+BEGIN:VCARD
+VERSION:3.0
+FN:Centro de Salud Isla Cristina
+TEL;TYPE=WORK:959 02 41 30
+TEL;TYPE=FAX:959 02 41 39
+END:VCARD
+BEGIN:VCALENDAR
+ORGANIZER;CN=Nerea Urrestarazu Mendia:mailto:nerea.urrestarazu@posta-ejemplo.eus
+END:VCALENDAR
+"""
+
+
+def test_a_vcard_and_a_calendar_by_their_properties() -> None:
+    # the seventeenth set written blind: a telecare service's vCards, a family's iCalendar
+    found = [(VCARD[s.start:s.end], s.label) for s in STEP.spans(VCARD)]
+    assert ("Dolores Rodríguez Abreu", "NOMBRE_SUJETO_ASISTENCIA") in found
+    assert ("Rodríguez Abreu", "NOMBRE_SUJETO_ASISTENCIA") in found
+    assert ("Dolores", "NOMBRE_SUJETO_ASISTENCIA") in found
+    assert ("Calle Gran Vía\\, 41\\, bajo", "CALLE") in found and ("Isla Cristina", "TERRITORIO") in found
+    assert ("España", "PAIS") in found and ("redera jubilada", "PROFESION") in found
+    assert ("Centro de Salud Isla Cristina", "CENTRO_SALUD") in found  # a facility's card
+    assert ("959 02 41 39", "NUMERO_FAX") in found and ("959 02 41 30", "NUMERO_TELEFONO") in found
+    assert ("Nerea Urrestarazu Mendia", "FAMILIARES_SUJETO_ASISTENCIA") in found
+    assert ("nerea.urrestarazu@posta-ejemplo.eus", "CORREO_ELECTRONICO") in found
+    assert not any(text in ("Dña.", "VCARD", "3.0") for text, _ in found)
+    # the format's words take no span: "BEGIN:VCARD" had been read as an e-mail address
+    from crfdeid.merge import with_read
+    from crfdeid.types import Span
+
+    at = VCARD.index("VCARD")
+    assert not [s for s in with_read(VCARD, [Span(at, at + 5, "CORREO_ELECTRONICO")], STEP)
+                if s.start == at]

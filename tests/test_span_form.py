@@ -1602,3 +1602,22 @@ def test_a_letter_before_a_slash_and_an_age_is_no_town() -> None:
     text = "TARJETA 0405 · VERDE · 07:12\nKarima El Ouali, M / 39. Herida inciso-contusa en cuero cabelludo."
     assert _tidied(text, (TOWN, "M"), score=0.9) == []
     assert _tidied("natural de Ea / 39 años", (TOWN, "Ea"), score=0.9) == [(TOWN, "Ea")]
+
+
+def test_the_time_of_an_iso_stamp_is_no_date_of_its_own() -> None:
+    # the seventeenth set written blind: "REV:2026-11-29T10:12:00Z" with "T10" as a date had
+    # become "Z88:12:00Z"
+    text = "CATEGORIES:USUARIA\nREV:2026-11-29T10:12:00Z\nEND:VCARD"
+    assert _tidied(text, (DATE, "2026-11-29"), (DATE, "T10"), score=0.9) == [(DATE, "2026-11-29")]
+
+
+def test_a_word_opening_a_sentence_is_no_town() -> None:
+    # the seventeenth set written blind: "Viuda (marido Manuel Orta). Vive sola." with "Vive" as a
+    # town had become "Jerez de la Frontera sola."
+    text = "Viuda desde 2018 (marido pescador). Vive sola. 87 años."
+    assert _tidied(text, (TOWN, "Vive"), score=0.9) == []
+    # a place after a field's colon or an abbreviation's stop stays ("Col. Condesa", MEDDOCAN)
+    assert _tidied("Localidad/ Provincia: Granda.\nCP: 18579.", (TOWN, "Granda"), score=0.9) == [
+        (TOWN, "Granda")]
+    assert _tidied("Ixtaccihuatl 11 Col. Condesa México D.F.", (TOWN, "Condesa"), score=0.9) == [
+        (TOWN, "Condesa")]
