@@ -69,7 +69,8 @@ _PLACE_NAME = (r"(?P<name>\p{Lu}[\p{L}’']*(?:-\p{Lu}[\p{L}’']*)*"
 #: A preposition, then a capitalised name of up to five words (particles between).
 _CANDIDATE = regex.compile(
     rf"(?<![\p{{L}}\p{{N}}])(?P<prep>(?i:{_ORIGIN}|"
-    rf"{'|'.join(sorted(_PREPOSITIONS, key=len, reverse=True))}))[ \t]+"
+    rf"{'|'.join(sorted(_PREPOSITIONS, key=len, reverse=True))}))[ \t]*(?:\r?\n)?[ \t]*(?<=[ \t\n])"
+    # (a line may break after the preposition: "continuar en autobús hasta\nSantiago de Compostela")
     + _PLACE_NAME
 )
 #: An elided article or preposition glued to a capitalised name of up to five words, Catalan's

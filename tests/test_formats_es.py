@@ -1064,13 +1064,11 @@ BLIND16_LEAKS = {
     ('cr10_podologia_totana', 'Perico'), ('cr10_podologia_totana', 'octubre'),
     ('cr13_hiperbarica_amposta', 'Delta'), ('cr13_hiperbarica_amposta', 'REV-HBX-26-118'),
     ('cr14_guardia_sabinanigo', '15/11'), ('cr14_guardia_sabinanigo', 'abadias'),
-    ('cr14_guardia_sabinanigo', 'c/ serrablo 31 3izq'), ('cr14_guardia_sabinanigo', 'cajera'),
-    ('cr14_guardia_sabinanigo', 'cs sabi'), ('cr14_guardia_sabinanigo', 'hosp. jaca'),
-    ('cr14_guardia_sabinanigo', 'operario'), ('cr14_guardia_sabinanigo', 'pili'),
-    ('cr14_guardia_sabinanigo', 'quimica de sabi'), ('cr14_guardia_sabinanigo', 'zaragoza'),
-    ('cr15_adopcion_moguer', 'Antioquia'), ('cr15_adopcion_moguer', 'ECAI Puentes de Infancia'),
-    ('cr15_adopcion_moguer', 'España'), ('cr15_adopcion_moguer', 'enfermera'),
-    ('cr16_dietetica_cangasdeonis', 'Barrio La Robellada, 4'),
+    ('cr14_guardia_sabinanigo', 'cajera'), ('cr14_guardia_sabinanigo', 'operario'),
+    ('cr14_guardia_sabinanigo', 'pili'), ('cr14_guardia_sabinanigo', 'quimica de sabi'),
+    ('cr14_guardia_sabinanigo', 'zaragoza'), ('cr15_adopcion_moguer', 'Antioquia'),
+    ('cr15_adopcion_moguer', 'ECAI Puentes de Infancia'), ('cr15_adopcion_moguer', 'España'),
+    ('cr15_adopcion_moguer', 'enfermera'), ('cr16_dietetica_cangasdeonis', 'Barrio La Robellada, 4'),
     ('cr16_dietetica_cangasdeonis', 'Soto de Cangas'), ('cr16_dietetica_cangasdeonis', 'pastor'),
     ('cr17_carta_arnedo', 'cortador'), ('cr17_carta_arnedo', 'dia 2'), ('cr17_carta_arnedo', 'dia 9'),
     ('cr17_carta_arnedo', 'el Chiqui'), ('cr18_valencia_segorbe', 'Castelló'),
@@ -1133,9 +1131,7 @@ BLIND17_LEAKS = {
     ('cr01_ical_altsasu', 'marzo'), ('cr02_zoonosis_puentegenil', 'Cordobilla'),
     ('cr02_zoonosis_puentegenil', 'FOCDE ZX-40'),
     ('cr02_zoonosis_puentegenil', 'Servicio de Vigilancia y Salud Laboral'),
-    ('cr03_sql_felanitx', 'Assegurances Llevant'), ('cr03_sql_felanitx', 'CFIB-1044'),
-    ('cr03_sql_felanitx', 'CFIB-1389'), ('cr03_sql_felanitx', 'bsureda'), ('cr03_sql_felanitx', 'cambrer'),
-    ('cr03_sql_felanitx', 'cnicolau'), ('cr03_sql_felanitx', 'jprohens'), ('cr03_sql_felanitx', 'novembre'),
+    ('cr03_sql_felanitx', 'Assegurances Llevant'), ('cr03_sql_felanitx', 'novembre'),
     ('cr04_incidencia_arevalo', 'Sacyl'), ('cr04_incidencia_arevalo', 'Sonia Encinar'),
     ('cr05_srt_galdar', '0073 4418'), ('cr05_srt_galdar', 'Acoidan'),
     ('cr05_srt_galdar', 'Sardina del Norte'), ('cr06_socorrismo_mazarron', 'Naamsestraat 112'),
@@ -1149,16 +1145,13 @@ BLIND17_LEAKS = {
     ('cr12_triaje_binefar', '0401'), ('cr12_triaje_binefar', 'Encargado de sala de despiece'),
     ('cr12_triaje_binefar', 'Guardia Civil'), ('cr12_triaje_binefar', 'La Litera'),
     ('cr12_triaje_binefar', 'conductor'), ('cr13_vcard_islacristina', '2018'),
-    ('cr13_vcard_islacristina', 'España'), ('cr13_vcard_islacristina', 'Ginebra'),
-    ('cr13_vcard_islacristina', 'La Antilla'),
+    ('cr13_vcard_islacristina', 'España'), ('cr13_vcard_islacristina', 'La Antilla'),
     ('cr13_vcard_islacristina', 'Servicio Andaluz de Teleasistencia'),
-    ('cr13_vcard_islacristina', 'administrativa'), ('cr13_vcard_islacristina', 'patrón de pesca'),
+    ('cr13_vcard_islacristina', 'patrón de pesca'), ('cr13_vcard_islacristina', 'redera'),
     ('cr15_ini_jerezdeloscaballeros', 'mayo'), ('cr16_planparto_valverde', 'El Pinar'),
     ('cr16_planparto_valverde', 'La Restinga'), ('cr17_manuscrito_aranjuez', 'U-CONT-026'),
-    ('cr18_avisos_xinzo', 'a ponte 3'), ('cr18_avisos_xinzo', 'beatriz'), ('cr18_avisos_xinzo', 'chuo'),
-    ('cr18_avisos_xinzo', 'cosaga'), ('cr18_avisos_xinzo', 'cs xinzo'), ('cr18_avisos_xinzo', 'pac xinzo'),
-    ('cr18_avisos_xinzo', 'pili'), ('cr18_avisos_xinzo', 'porqueira'),
-    ('cr18_avisos_xinzo', 'rua da limia 17 1o'), ('cr18_avisos_xinzo', 'sabela'),
+    ('cr18_avisos_xinzo', 'a ponte 3'), ('cr18_avisos_xinzo', 'beatriz'), ('cr18_avisos_xinzo', 'cosaga'),
+    ('cr18_avisos_xinzo', 'pili'), ('cr18_avisos_xinzo', 'porqueira'), ('cr18_avisos_xinzo', 'sabela'),
     ('cr18_avisos_xinzo', 'xinzo'),
 }
 BLIND17_WORD_LEAKS = {
@@ -1168,8 +1161,7 @@ BLIND17_WORD_LEAKS = {
     ('cr02_zoonosis_puentegenil', 'Frontera'), ('cr02_zoonosis_puentegenil', 'Laboral'),
     ('cr02_zoonosis_puentegenil', 'SISTEMA'), ('cr02_zoonosis_puentegenil', 'SVEA'),
     ('cr02_zoonosis_puentegenil', 'VIGILANCIA'), ('cr02_zoonosis_puentegenil', 'Vigilancia'),
-    ('cr03_sql_felanitx', '1044'), ('cr03_sql_felanitx', '1389'), ('cr03_sql_felanitx', 'Assegurances'),
-    ('cr03_sql_felanitx', 'CFIB'), ('cr03_sql_felanitx', 'Llevant'), ('cr03_sql_felanitx', 'Toni'),
+    ('cr03_sql_felanitx', 'Assegurances'), ('cr03_sql_felanitx', 'Llevant'), ('cr03_sql_felanitx', 'Toni'),
     ('cr04_incidencia_arevalo', 'Encinar'), ('cr04_incidencia_arevalo', 'Sacyl'),
     ('cr04_incidencia_arevalo', 'Sonia'), ('cr05_srt_galdar', '0073'), ('cr05_srt_galdar', '4418'),
     ('cr05_srt_galdar', 'Acoidan'), ('cr05_srt_galdar', 'Canaria'), ('cr05_srt_galdar', 'Capitán'),
@@ -1190,12 +1182,12 @@ BLIND17_WORD_LEAKS = {
     ('cr12_triaje_binefar', 'Encargado'), ('cr12_triaje_binefar', 'Litera'),
     ('cr12_triaje_binefar', 'Rosa'), ('cr13_vcard_islacristina', '00Z'),
     ('cr13_vcard_islacristina', 'Andaluz'), ('cr13_vcard_islacristina', 'Antilla'),
-    ('cr13_vcard_islacristina', 'España'), ('cr13_vcard_islacristina', 'Ginebra'),
-    ('cr13_vcard_islacristina', 'Teleasistencia'), ('cr14_donante_palamos', 'Baix'),
-    ('cr14_donante_palamos', 'GXT'), ('cr16_planparto_valverde', 'Cordón'),
-    ('cr16_planparto_valverde', 'Pinar'), ('cr16_planparto_valverde', 'Restinga'),
-    ('cr16_planparto_valverde', 'Umbilical'), ('cr17_manuscrito_aranjuez', 'CONT'),
-    ('cr18_avisos_xinzo', 'beatriz'), ('cr18_avisos_xinzo', 'pili'), ('cr18_avisos_xinzo', 'sabela'),
+    ('cr13_vcard_islacristina', 'España'), ('cr13_vcard_islacristina', 'Teleasistencia'),
+    ('cr14_donante_palamos', 'Baix'), ('cr14_donante_palamos', 'GXT'),
+    ('cr16_planparto_valverde', 'Cordón'), ('cr16_planparto_valverde', 'Pinar'),
+    ('cr16_planparto_valverde', 'Restinga'), ('cr16_planparto_valverde', 'Umbilical'),
+    ('cr17_manuscrito_aranjuez', 'CONT'), ('cr18_avisos_xinzo', 'beatriz'), ('cr18_avisos_xinzo', 'pili'),
+    ('cr18_avisos_xinzo', 'sabela'),
 }
 
 
@@ -1208,10 +1200,11 @@ def test_what_leaks_from_the_seventeenth_blind_set_is_what_we_know_of(blind17: d
     _known_leaks_only(blind17, (18, 1063), BLIND17_LEAKS, BLIND17_WORD_LEAKS)
 
 
-@pytest.mark.parametrize("point, floor", [("viterbi", 0.69), ("deidentify", 0.77)])
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.73), ("deidentify", 0.80)])
 def test_what_the_embedded_model_finds_in_the_seventeenth_blind_set(blind17: dict[str, Document], point: str,
                                                                    floor: float) -> None:
     # blind, once, with the code of 1a4ede1 (2026-12-07): 0.645 on the best path, 0.731 at the
     # deidentify point (benchmarks/formats.py's measure); after the nineteenth round they prompted
-    # 0.704 / 0.781 (nicknames of several words, small towns, staff in lower case, iCalendar dates)
+    # 0.748 / 0.813 (nicknames of several words, small towns, staff in lower case, iCalendar dates,
+    # an SQL dump and vCards read by their columns and properties)
     assert _recall(blind17, point) >= floor

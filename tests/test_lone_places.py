@@ -775,3 +775,10 @@ def test_a_street_in_a_line_typed_in_lower_case(text: str, street: str) -> None:
     step = LonePlaces.for_pack(load_pack("es"), {"town": TOWN, "country": COUNTRY, "street": "CALLE"})
     assert step is not None
     assert (street, "CALLE") in [(text[s.start:s.end], s.label) for s in step.spans(text, [])]
+
+
+def test_a_place_after_a_preposition_and_a_line_break() -> None:
+    # the seventeenth set written blind: "quiere continuar en autobús hasta\nSantiago de Compostela"
+    text = ("La paciente espera en Navia y quiere continuar en autobús hasta\n"
+            "Santiago de Compostela el viernes.")
+    assert ("Santiago de Compostela", TOWN) in _found(text)
