@@ -36,6 +36,7 @@ import regex
 from . import langpack
 from .derived import pack_set
 from .langpack import LanguagePack, fold
+from .merge import Ranges
 from .types import Span
 
 #: Where a detected span carries it (``Span.source``).
@@ -131,10 +132,16 @@ _OTHER_NAMED = regex.compile(
 #: family ("enf nieves vigila sat.", "R1 laura ve las analiticas", "hija mari carmen", "R mayor
 #: sergio"; the sixteenth set written blind left all four in clear).
 _LOWER_ROLE = regex.compile(
-    r"(?<![\p{L}\p{N}])(?i:(?P<clinician>enf|enfermer[oa]|aux|auxiliar|r[1-5]|r[ ]mayor|residente|adjunt[oa]"
-    r"|mir|celador[a]?|matrona|fisio|tcae|supervisor[a]?|coordinador[a]?|dra?)|(?P<kin>hij[oa]|mujer|marido|espos[oa]"
+    r"(?<![\p{L}\p{N}])(?:(?P<clinician>(?i:enf|enfermer[oa]|aux|auxiliar|r[1-5]|r[ ]mayor|residente"
+    # "dr"/"dra" in lower case or capitalised only: "DR severa" is a retinopathy
+    r"|adjunt[oa]|mir|celador[a]?|matrona|fisio|tcae|supervisor[a]?|coordinador[a]?)|[Dd]ra?)"
+    r"|(?i:(?P<kin>hij[oa]|mujer|marido|espos[oa]"
     r"|niet[oa]|herman[oa]|sobrin[oa]|nuera|yerno|cuñad[oa]|prim[oa]|t[íi][oa])|(?P<other>vecin[oa]|amig[oa]"
-    r"|cuidador[a]?))\.?[ \t]+(?P<name>\p{Ll}{3,}(?:[ ]\p{Ll}{3,}){0,2})(?![\p{L}\p{N}'’-])")
+    r"|cuidador[a]?)))\.?[ \t]+(?P<name>\p{Ll}{3,}(?:[ ]\p{Ll}{3,}){0,2})(?![\p{L}\p{N}'’-])")
+#: The roles of ``_LOWER_ROLE`` that are also abbreviations of something else ("enf" of
+#: "enfermedad", "dr" of "derecho"): after them a word of the language is that, not a name
+#: ("enf benigna de mama", "hemitorax dr claro").
+_AMBIGUOUS_ROLES = frozenset({"enf", "dr", "dra"})
 #: A given name in lower case, then its role in brackets ("anxo (mf) + noelia (enf)").
 _LOWER_ROLE_AFTER = regex.compile(
     r"(?<![\p{L}\p{N}])(?P<name>\p{Ll}{3,})[ \t]+\((?i:enf|mf|mfyc|mir|r[1-5]|aux|tcae|fisio|due"
@@ -235,8 +242,11 @@ _NICKNAME_PHRASE = regex.compile(
 #: Catalan "li diuen"; "prefiere".
 _PHRASE_CUE = regex.compile(
     r"(?i:(?<![\p{L}])(?:alias|apodo|apodad[oa]|mote|nickname|conocid[oa]s?(?:[ ]\p{L}+){0,4}"
-    r"[ ]como|(?:l[ea][ ])?conoc(?:en|ían|emos)(?:[ ]todos)?(?:[ ]como)?|l[ea][ ]llam(?:an|en|aban)"
-    r"|llamad[oa]|l[ea][ ]dicen|li[ ]diuen|prefiere(?:[ ]que[ ]l[ea][ ]llamen)?))[ \t]*[:(]?[ \t]*$")
+    r"[ ]como|l[ea][ ]conoc(?:en|ían)(?:[ ]todos)?(?:[ ]como)?|l[ea][ ]llam(?:an|en|aban)"
+    r"|li[ ]diuen|prefiere[ ]que[ ]l[ea][ ]llamen))[ \t]*[:(]?[ \t]*$")
+#: What a nickname of several words looks like after a person's name: a capitalised word in it,
+#: or an article opening it ("el Quintanareño", "a da ponte"); not a quotation ("no quiere comer").
+_NICKNAME_SHAPE = regex.compile(r"(?:el|la|o|a|en|na)[ ]|.*\p{Lu}")
 #: Between a person's name and a nickname after it: a comma, a bracket, spaces.
 _BEFORE_NICKNAME = regex.compile(r"[ \t]*,?[ \t]*$")
 #: Where a relative found after a kinship word comes from (``Span.source``).
@@ -426,6 +436,9 @@ class LoneNames:
             # no lower-case word after a title is one of the tables' surnames.
             if fold(m["first"]) not in self.surnames:
                 continue
+            if not text[m.start() : m.start("first")].rstrip().endswith((".", "doctor", "doctora")) and (
+                    self._common(m["first"])):
+                continue  # without its dot "dr" may be "derecho": "hemitorax dr claro"
             end = m.end("second") if m["second"] and fold(m["second"]) in self.surnames else m.end("first")
             if not _touches(taken, m.start("first"), end):
                 found.append(Span(m.start("first"), end, clinician, source=SOURCE))
@@ -541,6 +554,8 @@ class LoneNames:
                            and _BEFORE_NICKNAME.fullmatch(text, s.end, at)), None)
             cued = (text[at:start].lower().startswith("nickname")
                     or _PHRASE_CUE.search(text, max(0, at - 40), at))
+            if before is not None and not _NICKNAME_SHAPE.match(m["name"]):
+                before = None  # "su hija Marta Gómez, "no quiere comer nada"": what she said
             label = before.label if before is not None else self.patient if cued else None
             if label is None or fold(m["name"]) in self.kinship:
                 continue
@@ -583,6 +598,11 @@ class LoneNames:
         be no word of the language ("mujer blanca", "hermana sana": MEDDOCAN's only such pairs)."""
         clinician = dict(self.titles).get("dr.") or dict(self.titles).get("dr")
         found: list[Span] = []
+        index = Ranges(taken)  # by bisection: a long note in lower case has thousands of both
+
+        def touches(start: int, end: int) -> bool:  # ``_touches(taken, …)``: overlaps or abuts
+            return bool(index.near(start - 1, end + 1))
+
         for m in _LOWER_ROLE.finditer(text):
             label = clinician if m["clinician"] else self.relative if m["kin"] else self.other
             words = m["name"].split()
@@ -590,32 +610,35 @@ class LoneNames:
             compound = fold(words[0]) in _NAME_PREFIXES and second in self.names  # "mari carmen"
             if label is None or not (fold(words[0]) in self.names or compound):
                 continue
-            if not m["clinician"] and self._common(words[0]) and not (
+            strict = not m["clinician"] or fold(m["clinician"]) in _AMBIGUOUS_ROLES
+            if strict and self._common(words[0]) and not (
                     second in self.surnames and not self._common(words[1])) and not (
                     len(words) == 1 and _PHONE_AFTER.match(text, m.end("name"))):
-                continue  # "mujer blanca", "hermana sana"; but "hermana rosa garcía", "vecina remedios (988…"
+                continue  # "mujer blanca", "enf benigna"; but "hermana rosa garcía", "vecina remedios (988…"
             end = m.start("name") + len(words[0])
-            for word in words[1:]:  # "mari carmen", "pablo ballarin"
+            for i, word in enumerate(words[1:], 1):  # "mari carmen", "pablo ballarin"
                 key = fold(word)
-                if key not in self.names and key not in self.surnames:
-                    break
+                joined = fold(words[i - 1]) in _NAME_PREFIXES and key in self.names  # "mari carmen"
+                named = key in self.names or key in self.surnames
+                if not joined and (not named or self._common(word)):
+                    break  # "enf laura cura la herida", "hija maria sola": a verb, a word
                 end = text.index(word, end) + len(word)
-            if not _touches(taken, m.start("name"), end):
+            if not touches(m.start("name"), end):
                 found.append(Span(m.start("name"), end, label, source=KIN_SOURCE))
         for m in _LOWER_ROLE_AFTER.finditer(text) if clinician else ():
-            if fold(m["name"]) in self.names and not _touches(taken, *m.span("name")):
+            if fold(m["name"]) in self.names and not touches(*m.span("name")):
                 found.append(Span(*m.span("name"), clinician, source=KIN_SOURCE))
         lines = lower_case_lines(text)
         for m in (m for start, end in lines for m in _LOWER_LISTED.finditer(text, start, end)):
-            if fold(m["name"]) in self.names and not self._common(m["name"]) and not _touches(
-                    taken, *m.span("name")):
+            if fold(m["name"]) in self.names and not self._common(m["name"]) and not touches(
+                    *m.span("name")):
                 found.append(Span(*m.span("name"), self.patient, source=KIN_SOURCE))
         for m in _LOWER_SIGNED.finditer(text) if clinician else ():
             words = m["name"].split()
             if fold(words[0]) not in self.names or not all(
                     fold(w) in self.surnames or fold(w) in self.names for w in words[1:]):
                 continue
-            if not _touches(taken, *m.span("name")) and not _touches(
+            if not touches(*m.span("name")) and not _touches(
                     [(s.start, s.end) for s in found], *m.span("name")):
                 found.append(Span(*m.span("name"), clinician, source=KIN_SOURCE))
         return found
@@ -828,8 +851,11 @@ def with_lone_names(text: str, spans: Iterable[Span], step: LoneNames | None) ->
     if lower:  # "ahmed" of "ahmed benjelloun" gives way to the whole name, "Carmona" to "Inmaculada
         # Carmona Ruz" after "sobrina"; a relative's span that took a clinician's role in with
         # the given name ("matrona Nerea") to the clinician's whole name
-        spans = [s for s in spans if not any(a <= s.start and s.end <= b for a, b in lower)
-                 and not (s.label == step.relative and any(s.start < a < s.end < b for a, b in lower))]
+        index = Ranges(lower)  # by bisection: a long note in lower case has thousands of each
+        spans = [s for s in spans
+                 if not any(a <= s.start and s.end <= b for a, b in index.near(s.start, s.end))
+                 and not (s.label == step.relative
+                          and any(s.start < a < s.end < b for a, b in index.near(s.start, s.end)))]
     return sorted([*spans, *found], key=lambda s: (s.start, s.end, s.label))
 
 

@@ -384,8 +384,11 @@ class LonePlaces:
         return frozenset(self.small_towns)
 
     def _small_town(self, key: str, name: str) -> bool:
-        """Is ``name`` (folded ``key``) a small town's, with a word no lexicon knows?"""
-        if key not in self._small_towns:
+        """Is ``name`` (folded ``key``) a small town's, with a word no lexicon knows? Never an
+        acronym's capitals or a name of three letters ("escolarizado en CEE", a special school,
+        is no "Cee"; "en EA", "hasta ALP": the round's review)."""
+        letters = name.replace(" ", "")
+        if key not in self._small_towns or len(key) < 4 or (letters.isupper() and len(letters) <= 5):
             return False
         from .lexicon import lexicon
 

@@ -1064,11 +1064,12 @@ BLIND16_LEAKS = {
     ('cr10_podologia_totana', 'Perico'), ('cr10_podologia_totana', 'octubre'),
     ('cr13_hiperbarica_amposta', 'Delta'), ('cr13_hiperbarica_amposta', 'REV-HBX-26-118'),
     ('cr14_guardia_sabinanigo', '15/11'), ('cr14_guardia_sabinanigo', 'abadias'),
-    ('cr14_guardia_sabinanigo', 'cajera'), ('cr14_guardia_sabinanigo', 'operario'),
-    ('cr14_guardia_sabinanigo', 'pili'), ('cr14_guardia_sabinanigo', 'quimica de sabi'),
-    ('cr14_guardia_sabinanigo', 'zaragoza'), ('cr15_adopcion_moguer', 'Antioquia'),
-    ('cr15_adopcion_moguer', 'ECAI Puentes de Infancia'), ('cr15_adopcion_moguer', 'España'),
-    ('cr15_adopcion_moguer', 'enfermera'), ('cr16_dietetica_cangasdeonis', 'Barrio La Robellada, 4'),
+    ('cr14_guardia_sabinanigo', 'cajera'), ('cr14_guardia_sabinanigo', 'nieves'),
+    ('cr14_guardia_sabinanigo', 'operario'), ('cr14_guardia_sabinanigo', 'pili'),
+    ('cr14_guardia_sabinanigo', 'quimica de sabi'), ('cr14_guardia_sabinanigo', 'zaragoza'),
+    ('cr15_adopcion_moguer', 'Antioquia'), ('cr15_adopcion_moguer', 'ECAI Puentes de Infancia'),
+    ('cr15_adopcion_moguer', 'España'), ('cr15_adopcion_moguer', 'enfermera'),
+    ('cr16_dietetica_cangasdeonis', 'Barrio La Robellada, 4'),
     ('cr16_dietetica_cangasdeonis', 'Soto de Cangas'), ('cr16_dietetica_cangasdeonis', 'pastor'),
     ('cr17_carta_arnedo', 'cortador'), ('cr17_carta_arnedo', 'dia 2'), ('cr17_carta_arnedo', 'dia 9'),
     ('cr17_carta_arnedo', 'el Chiqui'), ('cr18_valencia_segorbe', 'Castelló'),
@@ -1086,13 +1087,13 @@ BLIND16_WORD_LEAKS = {
     ('cr11_polisomnografia_laroda', 'Horno'), ('cr12_terapiaocupacional_berga', 'Pere'),
     ('cr13_hiperbarica_amposta', 'Delta'), ('cr13_hiperbarica_amposta', 'Ebre'),
     ('cr13_hiperbarica_amposta', 'HBX'), ('cr13_hiperbarica_amposta', 'REV'),
-    ('cr14_guardia_sabinanigo', 'pili'), ('cr15_adopcion_moguer', 'Andalucía'),
-    ('cr15_adopcion_moguer', 'Antioquia'), ('cr15_adopcion_moguer', 'ECAI'),
-    ('cr15_adopcion_moguer', 'España'), ('cr15_adopcion_moguer', 'Infancia'),
-    ('cr15_adopcion_moguer', 'Puentes'), ('cr16_dietetica_cangasdeonis', 'Cangas'),
-    ('cr16_dietetica_cangasdeonis', 'Robellada'), ('cr16_dietetica_cangasdeonis', 'Soto'),
-    ('cr16_dietetica_cangasdeonis', 'pastor'), ('cr17_carta_arnedo', 'Chiqui'),
-    ('cr17_carta_arnedo', 'FHC'), ('cr18_valencia_segorbe', 'Port'),
+    ('cr14_guardia_sabinanigo', 'nieves'), ('cr14_guardia_sabinanigo', 'pili'),
+    ('cr15_adopcion_moguer', 'Andalucía'), ('cr15_adopcion_moguer', 'Antioquia'),
+    ('cr15_adopcion_moguer', 'ECAI'), ('cr15_adopcion_moguer', 'España'),
+    ('cr15_adopcion_moguer', 'Infancia'), ('cr15_adopcion_moguer', 'Puentes'),
+    ('cr16_dietetica_cangasdeonis', 'Cangas'), ('cr16_dietetica_cangasdeonis', 'Robellada'),
+    ('cr16_dietetica_cangasdeonis', 'Soto'), ('cr16_dietetica_cangasdeonis', 'pastor'),
+    ('cr17_carta_arnedo', 'Chiqui'), ('cr17_carta_arnedo', 'FHC'), ('cr18_valencia_segorbe', 'Port'),
     ('cr18_valencia_segorbe', 'VALENCIANA'),
 }
 
@@ -1139,8 +1140,8 @@ BLIND17_LEAKS = {
     ('cr07_latex_valls', 'Coordinadora de Colles Castelleres de Catalunya'), ('cr07_latex_valls', 'SEM'),
     ('cr07_latex_valls', 'pla\\c{c}a del Blat'), ('cr08_plazatoros_quintanar', 'Valdemanzanos'),
     ('cr08_plazatoros_quintanar', 'Villacañas'), ('cr08_plazatoros_quintanar', 'novillero'),
-    ('cr10_peregrino_navia', 'Cracovia'), ('cr10_peregrino_navia', 'Llanes'),
-    ('cr10_peregrino_navia', 'Santiago de Compostela'), ('cr11_pantalla_lliria', 'PEPA'),
+    ('cr10_peregrino_navia', '3/10'), ('cr10_peregrino_navia', 'Cracovia'),
+    ('cr10_peregrino_navia', 'Gosia'), ('cr10_peregrino_navia', 'Llanes'), ('cr11_pantalla_lliria', 'PEPA'),
     ('cr11_pantalla_lliria', 'Salvador'), ('cr11_pantalla_lliria', 'fuster'),
     ('cr12_triaje_binefar', '0401'), ('cr12_triaje_binefar', 'Encargado de sala de despiece'),
     ('cr12_triaje_binefar', 'Guardia Civil'), ('cr12_triaje_binefar', 'La Litera'),
@@ -1151,7 +1152,8 @@ BLIND17_LEAKS = {
     ('cr15_ini_jerezdeloscaballeros', 'mayo'), ('cr16_planparto_valverde', 'El Pinar'),
     ('cr16_planparto_valverde', 'La Restinga'), ('cr17_manuscrito_aranjuez', 'U-CONT-026'),
     ('cr18_avisos_xinzo', 'a ponte 3'), ('cr18_avisos_xinzo', 'beatriz'), ('cr18_avisos_xinzo', 'cosaga'),
-    ('cr18_avisos_xinzo', 'pili'), ('cr18_avisos_xinzo', 'porqueira'), ('cr18_avisos_xinzo', 'sabela'),
+    ('cr18_avisos_xinzo', 'manolo o ferreiro'), ('cr18_avisos_xinzo', 'pili'),
+    ('cr18_avisos_xinzo', 'porqueira'), ('cr18_avisos_xinzo', 'remedios'), ('cr18_avisos_xinzo', 'sabela'),
     ('cr18_avisos_xinzo', 'xinzo'),
 }
 BLIND17_WORD_LEAKS = {
@@ -1175,8 +1177,8 @@ BLIND17_WORD_LEAKS = {
     ('cr08_plazatoros_quintanar', 'Mancha'), ('cr08_plazatoros_quintanar', 'Subdelegación'),
     ('cr08_plazatoros_quintanar', 'Valdemanzanos'), ('cr08_plazatoros_quintanar', 'Villacañas'),
     ('cr09_diff_mungia', 'Datos'), ('cr09_diff_mungia', 'Delegado'), ('cr09_diff_mungia', 'Protección'),
-    ('cr10_peregrino_navia', 'ASTURIAS'), ('cr10_peregrino_navia', 'Compostela'),
-    ('cr10_peregrino_navia', 'Cracovia'), ('cr10_peregrino_navia', 'Llanes'),
+    ('cr10_peregrino_navia', 'ASTURIAS'), ('cr10_peregrino_navia', 'Cracovia'),
+    ('cr10_peregrino_navia', 'Gosia'), ('cr10_peregrino_navia', 'Llanes'),
     ('cr10_peregrino_navia', 'PRINCIPADO'), ('cr11_pantalla_lliria', 'PEPA'),
     ('cr11_pantalla_lliria', 'Salvador'), ('cr12_triaje_binefar', '0401'),
     ('cr12_triaje_binefar', 'Encargado'), ('cr12_triaje_binefar', 'Litera'),
@@ -1186,8 +1188,8 @@ BLIND17_WORD_LEAKS = {
     ('cr14_donante_palamos', 'Baix'), ('cr14_donante_palamos', 'GXT'),
     ('cr16_planparto_valverde', 'Cordón'), ('cr16_planparto_valverde', 'Pinar'),
     ('cr16_planparto_valverde', 'Restinga'), ('cr16_planparto_valverde', 'Umbilical'),
-    ('cr17_manuscrito_aranjuez', 'CONT'), ('cr18_avisos_xinzo', 'beatriz'), ('cr18_avisos_xinzo', 'pili'),
-    ('cr18_avisos_xinzo', 'sabela'),
+    ('cr17_manuscrito_aranjuez', 'CONT'), ('cr18_avisos_xinzo', 'beatriz'), ('cr18_avisos_xinzo', 'manolo'),
+    ('cr18_avisos_xinzo', 'pili'), ('cr18_avisos_xinzo', 'remedios'), ('cr18_avisos_xinzo', 'sabela'),
 }
 
 
@@ -1205,6 +1207,6 @@ def test_what_the_embedded_model_finds_in_the_seventeenth_blind_set(blind17: dic
                                                                    floor: float) -> None:
     # blind, once, with the code of 1a4ede1 (2026-12-07): 0.645 on the best path, 0.731 at the
     # deidentify point (benchmarks/formats.py's measure); after the nineteenth round they prompted
-    # 0.748 / 0.813 (nicknames of several words, small towns, staff in lower case, iCalendar dates,
+    # 0.746 / 0.811 (nicknames of several words, small towns, staff in lower case, iCalendar dates,
     # an SQL dump and vCards read by their columns and properties)
     assert _recall(blind17, point) >= floor

@@ -578,8 +578,10 @@ FULL_STEP = LoneNames.for_pack(load_pack("es"), PATIENT, RELATIVE, CLINICIAN, OT
 @pytest.mark.parametrize("text, expected", [
     # the sixteenth set written blind: an on-call note typed in a hurry, staff and family in
     # lower case beside capitals (GUARDIA, EPOC, pCO2), so no line counts as typed in lower case
+    # ("enf nieves" is left: after "enf", which is also "enfermedad", a word of the language is
+    # that — "enf benigna de mama", "enf severa de pequeño vaso": the round's review)
     ("04:30 reevaluo: pH 7,33 pCO2 57. enf nieves vigila sat. R1 laura ve las analiticas.",
-     [("nieves", CLINICIAN), ("laura", CLINICIAN)]),
+     [("laura", CLINICIAN)]),
     ("si pH <7,30 o empeora -> VMNI, avisar UCI (R mayor sergio)", [("sergio", CLINICIAN)]),
     ("vive solo. hija mari carmen cajera, vive en Huesca. hijo javier en Zaragoza.",
      [("mari carmen", RELATIVE), ("javier", RELATIVE)]),
@@ -657,3 +659,41 @@ def test_a_home_visit_book_typed_in_lower_case() -> None:
     assert ("emilio", PATIENT) in found and ("marisa", CLINICIAN) in found
     # "la vecina remedios" without the phone stays a word ("remedios caseros")
     assert FULL_STEP.lower_named("le dio la vecina remedios caseros para la tos", []) == []
+
+
+@pytest.mark.parametrize("text", [
+    # the round's review: clinical words after an ambiguous role, verbs after a name, quotations
+    "Antecedentes: enf benigna de mama en 2010, enf severa de pequeño vaso.",
+    "Fondo de ojo: DR severa en ambos ojos.",
+    "hemitorax dr claro a la percusion",
+])
+def test_a_word_after_an_ambiguous_role_is_no_name(text: str) -> None:
+    assert FULL_STEP is not None
+    assert FULL_STEP.lower_named(text, []) == []
+    assert [s for s in FULL_STEP.titled(text, []) if s.label == CLINICIAN] == []
+
+
+def test_a_lower_case_name_stops_before_a_verb() -> None:
+    assert FULL_STEP is not None
+    text = "22:00 aux rosa lava al paciente. hija maria sola en casa. hija mari carmen llama"
+    found = [text[s.start:s.end] for s in FULL_STEP.lower_named(text, [])]
+    assert "rosa" in found and "mari carmen" in found
+    assert not any(" " in f and f != "mari carmen" for f in found)  # no "rosa lava", "maria sola"
+
+
+@pytest.mark.parametrize("text", [
+    'La paciente prefiere "no saber nada más" del diagnóstico.',
+    'Sus hijos le dicen "que no se levante sola".',
+    'el llamado "fenómeno de rebote" tras la retirada',
+])
+def test_a_quotation_after_a_cue_of_speech_is_no_nickname(text: str) -> None:
+    assert FULL_STEP is not None
+    assert FULL_STEP.nicknames(text, [], []) == []
+
+
+def test_a_quotation_after_a_persons_name_is_no_nickname() -> None:
+    assert FULL_STEP is not None
+    text = 'Acompañada por su hija Marta Gómez, "no quiere comer nada" dice.'
+    at = text.index("Marta Gómez")
+    person = [Span(at, at + len("Marta Gómez"), RELATIVE)]
+    assert FULL_STEP.nicknames(text, [(at, at + 11)], person) == []

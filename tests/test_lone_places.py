@@ -690,6 +690,9 @@ def test_a_small_town_after_a_preposition(text: str, place: str) -> None:
     "Refiere que vive en Mora desde hace años",  # "mora": a word (and a surname)
     "Se comenta el caso en Sesión clínica.",
     "Se avisa a Pedro, el celador, para el traslado.",
+    # an acronym is no small town (the round's review: a special school had become a town)
+    "Niño de 9 años con TEA grado 2, escolarizado en CEE desde los 6 años.",
+    "mejora hasta ALP normal en la analítica de control",
 ])
 def test_a_small_towns_name_that_is_a_word_or_a_name_is_no_place(text: str) -> None:
     assert not [f for f in _found(text) if f[1] == TOWN]

@@ -116,3 +116,15 @@ def test_a_carers_name_filed_as_another_subject_gets_a_name_and_keeps_it_everywh
     # a description is no name: still generalised or kept
     assert not REG["OTROS_SUJETO_ASISTENCIA"].people.is_name("síndrome de Down")
     assert not REG["OTROS_SUJETO_ASISTENCIA"].people.is_name("Hijo Predilecto de Guadix")
+
+
+def test_a_lower_case_name_only_in_a_line_typed_in_lower_case():
+    # the seventeenth set written blind: a neighbour "remedios" in a home-visit book became a
+    # name; the round's review: "raza blanca" in a note with one lower-case line had become
+    # "raza natividad" — a kept description stays, and only a line in lower case names so
+    text = ("Mujer de 45 años, raza blanca, casada.\n"
+            "nota de enfermeria: paciente tranquila, duerme toda la noche sin incidencias\n")
+    assert new_texts(run(text, ("OTROS_SUJETO_ASISTENCIA", "blanca"))) == ["blanca"]
+    text = "aviso 3 - 17:15 - llama la vecina remedios (988 45 33 71) para decir que no contesta\n"
+    (new,) = new_texts(run(text, ("OTROS_SUJETO_ASISTENCIA", "remedios")))
+    assert new != "remedios" and new.islower()

@@ -780,11 +780,14 @@ class SurrogateData:
     def acronyms_of_kind(self) -> dict[str, tuple[str, ...]]:
         """Folded acronym of a listed organisation -> the acronyms of the other organisations
         of its kind ("sergas" -> SAS, SESCAM, SERMAS…): a regional health service's acronym
-        becomes another's, not a research institute's ("SERGAS" had become "ISCIII")."""
+        becomes another's, not a research institute's ("SERGAS" had become "ISCIII"). The
+        country is guessed from a nationality or a country's name in the organisation's name
+        (the table has no country column): a foreign body whose name says neither (ISSSTE,
+        UDELAR) counts as the home country's."""
         by_kind: dict[tuple[str, str | None], list[str]] = defaultdict(list)
         rows = self.pack.table("organisation").rows if "organisation" in self.pack.tables else ()
         for row in rows:
-            # and of its country: a Spanish service's never a Mexican one's ("IMSS")
+            # and of its country, as its name says: a Spanish service's never "IMSS" (Mexico's)
             country = next((code for w in _FACILITY_WORD.findall(row["name"])
                             if (code := self.nationality_forms.get(fold(w), (None,))[0]
                                 or self.country_code.get(country_key(w))) is not None), self.home_code)

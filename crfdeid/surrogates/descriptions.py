@@ -129,9 +129,12 @@ class DescriptionGenerator:
     def generate(self, text: str, label: str, start: int, state: DocumentState) -> Surrogate:
         kind = self.kind(text)
         if (kind in ("kept", "generalised") and self.people is not None and text.strip().islower()
-                and self.people.is_name(text.strip().title()) and lower_case_lines(state.text)):
-            # a note typed in lower case names its neighbour so ("la vecina remedios (988…)": the
-            # seventeenth set written blind kept "remedios", a word of the language)
+                and fold(text.strip()) not in self.data.descriptions_kept
+                and self.people.is_name(text.strip().title())
+                and any(a <= start < b for a, b in lower_case_lines(state.text))):
+            # a line typed in lower case names its neighbour so ("la vecina remedios (988…)": the
+            # seventeenth set written blind kept "remedios", a word of the language); a kept
+            # description stays ("raza blanca" had become "raza natividad": the round's review)
             kind = "name"
         if kind == "generalised" and self.people is not None and (
                 nickname := NICKNAME_NOUN.search(text)) is not None and self.people.is_name(
