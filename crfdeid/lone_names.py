@@ -152,6 +152,8 @@ _LOWER_LISTED = regex.compile(
     r"(?m)^[ \t]*(?P<name>\p{Ll}{3,}),[ \t]+(?:[\"«“(]|\d{1,3}[ ]?a(?:ños)?(?![\p{L}]))")
 #: A phone number in brackets after a name ("la vecina remedios (988 45 33 71)").
 _PHONE_AFTER = regex.compile(r"[ \t]*\([ \t]*\+?\d")
+#: A field's colon right after a word ("Edat:", "Sexo :").
+_FORM_KEY_AFTER = regex.compile(r"[ \t]?:")
 #: The short forms that open a compound given name ("mari carmen", "mari luz"), no name alone.
 _NAME_PREFIXES = frozenset({"mari", "maria", "jose", "juan", "ana", "luis"})
 #: A signature in lower case: a given name and a surname at a line's start, then the role
@@ -407,6 +409,9 @@ class LoneNames:
             label = label or titles.get(fold(m["title"]))
             if label is None or _STREET_NUMBER.match(text, m.end("name")):
                 continue
+            if _FORM_KEY_AFTER.match(text, m.end("name")) and _COLUMN_GAP.search(
+                    text, m.end("title"), m.start("name")):
+                continue  # the next field's key past a form's gap ("Sexe: Dona   Edat: 83")
             first = m["name"].split()[0]
             key = fold(first)
             if not (key in self.names or key in self.surnames or not self._known(first)):

@@ -697,3 +697,12 @@ def test_a_quotation_after_a_persons_name_is_no_nickname() -> None:
     at = text.index("Marta Gómez")
     person = [Span(at, at + len("Marta Gómez"), RELATIVE)]
     assert FULL_STEP.nicknames(text, [(at, at + 11)], person) == []
+
+
+def test_a_forms_next_key_after_a_title_is_no_name() -> None:
+    # the round's review: "Sexe: Dona   Edat: 83" (a Catalan form: "Dona" is a woman, and a
+    # title) had made "Edat" a name, "Somoza: 83"; a speaker's turn keeps its name
+    assert FULL_STEP is not None
+    assert FULL_STEP.spans("Sexe: Dona   Edat: 83", []) == []
+    text = "[10:03] Dra. Saiz: Perfecto."
+    assert [(text[s.start:s.end]) for s in FULL_STEP.titled(text, [])] == ["Saiz"]

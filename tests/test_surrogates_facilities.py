@@ -207,3 +207,4 @@ def test_two_hospitals_of_a_note_never_share_a_proper_part(seed: int) -> None:
     new = [r.surrogate for r in result.audit if r.label == "HOSPITAL"]
     assert len(new) >= 3  # and "HAR de Lebrija", found by the hospital-acronym rule since
     assert len({GEN.proper_key(n) for n in new}) == len(new), new
+

@@ -344,7 +344,9 @@ class FacilityGenerator:
         def any_whole(rng: random.Random) -> str:
             if not whole:
                 whole.extend(c for c in every if not (places and self._names_place(c[0], places)))
-            return rng.choice(whole)[0]
+            name = rng.choice(whole)[0]
+            # the last resort too: no proper part another facility of the note has
+            return "" if propers.get(self.proper_key(name), own) != own else name
 
         if type_text and any(not (places and self._names_place(c[0], places)) for c in every):
             # the type words as written may themselves be an original of the note ("Hospital
