@@ -126,6 +126,9 @@ _CONTENT_KEYS: dict[str, tuple[str, ...]] = {
     "title": ("occupation",), "role": ("occupation",), "org": ("organization_name", ""),
     "uid": ("",), "location": ("",),
 }
+#: vCard and iCalendar properties whose values are the format's own words ("BEGIN:VCARD").
+_FORMAT_PROPERTIES = frozenset({"BEGIN", "END", "VERSION", "PRODID", "KIND", "GENDER", "CATEGORIES", "METHOD",
+                                "CALSCALE", "ACTION", "TRIGGER", "RRULE", "STATUS"})
 #: A user name: one token of letters, digits, dots, hyphens and underscores, a letter first.
 _USER = regex.compile(r"\p{L}[\p{L}\d._\-]{1,40}")
 
@@ -424,19 +427,16 @@ def _content_pairs(text: str) -> tuple[list[_Pair], list[tuple[int, int]]]:
     for line in _CONTENT_LINE.finditer(text):
         # the property and its parameters are the format's words ("BEGIN:VCARD" had been read
         # as an e-mail address, "VCARD" become "MONTILLA"), a CN's name aside
-        names = [cn.span("q" if cn["q"] else "v") for cn in _CN_PARAM.finditer(line["params"] or "")]
         cursor = line.start()
-        for start, end in names:
-            blocked.append((cursor, line.start("params") + start))
-            cursor = line.start("params") + end
-        blocked.append((cursor, line.start("value")))
-        if line["name"].upper() in ("BEGIN", "END", "VERSION", "PRODID", "KIND", "GENDER", "CATEGORIES",
-                                    "METHOD", "CALSCALE", "ACTION", "TRIGGER", "RRULE", "STATUS"):
-            blocked.append(line.span("value"))
         for cn in _CN_PARAM.finditer(line["params"] or ""):
             group = "q" if cn["q"] else "v"
-            start = line.start("params") + cn.start(group)
-            pairs.append(_Pair("name", ("contact_person",), start, start + len(cn[group])))
+            start, end = (line.start("params") + at for at in cn.span(group))
+            blocked.append((cursor, start))
+            pairs.append(_Pair("name", ("contact_person",), start, end))
+            cursor = end
+        blocked.append((cursor, line.start("value")))
+        if line["name"].upper() in _FORMAT_PROPERTIES:
+            blocked.append(line.span("value"))
         value_start = line.start("value")
         value = line["value"]
         if value.lower().startswith("mailto:"):

@@ -34,7 +34,6 @@ a Maceda", "un restaurante de Getaria"), and the islands the pack lists for its 
 from __future__ import annotations
 
 import bisect
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -993,7 +992,7 @@ def _street_pattern(types: tuple[str, ...], lower: bool = False) -> regex.Patter
     """The street pattern; ``lower``: for a note typed in lower case, where the name's words
     are in any case and the house number is required ("c/ de la mar 14, bajo")."""
     if lower:  # a note typed without accents too ("rua da limia 17 1o": the seventeenth set)
-        types = tuple(dict.fromkeys([*types, *(_unaccented(t) for t in types)]))
+        types = tuple(dict.fromkeys([*types, *(fold(t) for t in types)]))
     forms = "|".join(regex.escape(t).replace("\\ ", "[ \\t]*") for t in types)
     word = r"\p{L}[\p{L}’'-]*" if lower else r"(?:\p{Lu}\p{Ll}[\p{L}’'-]*|\p{Lu}{2,})"
     return regex.compile(
@@ -1004,12 +1003,6 @@ def _street_pattern(types: tuple[str, ...], lower: bool = False) -> regex.Patter
         + word + r"(?:[ \t]+(?:(?:de|del|la|las|los|el|y|da|do|das|dos|i)[ \t]+)?" + word + r"){0,3}"
         + r"(?:" + _NUMBER_AND_DOOR + ")" + ("" if lower else "?")
     )
-
-
-def _unaccented(text: str) -> str:
-    """``text`` without its accents ("rúa" -> "rua"); "ñ" and "ç" stay."""
-    return "".join(c for c in unicodedata.normalize("NFD", text.replace("ñ", "\0").replace("ç", "\1"))
-                   if unicodedata.category(c) != "Mn").replace("\0", "ñ").replace("\1", "ç")
 
 
 #: The house number, floor and door after a street's name: ", 45 - 1º", " 5, 1º A", " 14, bajo".

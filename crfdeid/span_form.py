@@ -836,9 +836,10 @@ class SpanForm:
                 or _SCALE_BEFORE.search(text, max(0, span.start - 24), span.start)):
             return True  # "Pfeiffer 7 errores" (a test) with "Pfeiffer" as a town
         if (kind in ("town", "country") and span.score is not None and _SINGLE_WORD.fullmatch(value)
-                and value[:1].isupper() and value[1:].islower() and fold(value) not in self.places
-                and fold(value) not in self.countries and fold(value) not in self.all_given
-                and fold(value) not in self.kinship and self._common(value.lower())
+                and value[:1].isupper() and value[1:].islower()
+                and not any(fold(value) in known for known in (self.places, self.countries, self.all_given,
+                                                               self.kinship))
+                and self._common(value.lower())
                 and _OPENS.search(text, max(0, span.start - 3), span.start)):
             return True  # "Vive sola." (a vCard's note) as a town: a word opening a sentence
         if kind == "date" and _ISO_TIME_PART.fullmatch(value) and text[span.start - 1 : span.start].isdigit():
