@@ -65,6 +65,8 @@ HOSPITAL = "HOSPITAL"
 _LEADING = regex.compile(r"^(?:(?:de|del|de la|de los|de las|d['’])\s+)+", regex.IGNORECASE)
 #: Strings shorter than this (folded) are not looked for: "M", "3", "Gil" is three.
 MIN_LENGTH = 3
+#: The most words a lower-case name's run has ("maria del carmen de la fuente garcia" is seven).
+MAX_RUN = 8
 SOURCE = "propagated"
 #: What ends a sentence or a line: the capital after it says nothing.
 _SENTENCE_ENDS = frozenset(".!?¡¿\n\r\u2028\u2029")
@@ -165,7 +167,9 @@ def propagate(document: Document, replaced: Callable[[str], bool], pack: Languag
                 # a lower-case word alone ("ortega" is a bird, "quesada" a pastry)
                 parts = original.split()
                 for i in range(len(parts)):
-                    for j in range(i + 2, len(parts) + 1):
+                    # at most a name's length: a span of a whole lower-case page had made the
+                    # runs cubic (4,000 "enf nieves" took minutes)
+                    for j in range(i + 2, min(len(parts), i + MAX_RUN) + 1):
                         run = parts[i:j]
                         if run[0] in particles or run[-1] in particles:
                             continue

@@ -46,7 +46,7 @@ import regex
 from . import spoken
 from .encodings import decode as decode_transfer
 from .encodings import write_like
-from .listing import in_aligned_column
+from .listing import Lines, in_aligned_column
 from .memo import Memo
 from .occurrences import Scannable, find_whole_words, name_words, word_bounds
 from .packs import NO_PACK
@@ -567,6 +567,7 @@ class Pseudonymiser:
                 read = originals
         replacements: list[tuple[int, int, str]] = []
         owners: list[int] = []
+        lines = Lines(text)
         for i, span in enumerate(spans):
             parts = planned[i].parts
             for k, (start, end) in enumerate(span.parts):
@@ -577,7 +578,7 @@ class Pseudonymiser:
                     # plan, so that the audit says what the text holds
                     parts[k] += "."
                 if (not planned[i].kept and len(parts[k]) != end - start
-                        and (fills := in_aligned_column(text, start, end)) is not None):
+                        and (fills := in_aligned_column(text, start, end, lines)) is not None):
                     # a listing's column: a shorter surrogate padded to the original's width, so
                     # the next column stays where every row has it (the sixteenth set's admissions
                     # listing had every row's columns shifted); a longer one cut only where the

@@ -374,9 +374,10 @@ def _delimited(line: str, delimiter: str) -> list[tuple[int, str]]:
 
 #: A header field and its value, up to a column gap or the line's end ("Persona usuaria: MAÍLLO
 #: HERNÁNDEZ, Petra     DNI: …"): the key at a line's start or after a column gap, a colon or
-#: dot leaders after it ("Nombre ............. AURELIO").
+#: dot leaders after it ("Nombre ............. AURELIO"). After a column gap, the key starts where
+#: the gap ends (from each of its spaces, ``[ \t]*`` had read the rest of the gap: quadratic).
 _KEY_VALUE = regex.compile(
-    r"(?m)(?:^|(?<=[ ]{2}|\t))[ \t]*(?P<key>\p{L}[\p{L} ]{2,30}?)[ \t]*(?::|[ \t]*\.{3,}:?)[ \t]*"
+    r"(?m)(?:^[ \t]*|(?<=[ ]{2}|\t))(?P<key>\p{L}[\p{L} ]{2,30}?)[ \t]*+(?::|\.{3,}:?)[ \t]*"
     r"(?P<value>[^\n\t]+?)(?=[ ]{2,}|\t|[ \t]*$)")
 #: A form's field laid out in columns: its name in capitals at a line's start, two spaces or more,
 #: its value ("PACIENTE      PRIETO DEL RÍO, JOSÉ MARÍA      NHC  24-1187340": a lab printout).
@@ -384,8 +385,9 @@ _KEY_SPACED = regex.compile(
     r"(?m)^[ \t]*(?P<key>\p{Lu}[\p{Lu} ]{2,30}?)[ ]{2,}(?P<value>[^\n\t]+?)(?=[ ]{2,}|\t|[ \t]*$)")
 #: A form's heading on its own line, in capitals, and the next line its value ("PACIENTE" / "  DEL
 #: CASTILLO Y NAVARRO, JOSÉ MIGUEL": an e-prescription sheet, the fourteenth set written blind).
+#: Possessive spaces: a line of thousands of tabs stays linear.
 _KEY_ABOVE = regex.compile(
-    r"(?m)^[ \t]*(?P<key>\p{Lu}[\p{Lu} ]{2,30}?)[ \t]*:?[ \t]*\n[ \t]*(?P<value>[^\n]+?)[ \t]*$")
+    r"(?m)^[ \t]*(?P<key>\p{Lu}[\p{Lu} ]{2,30}?)[ \t]*+:?[ \t]*+\n[ \t]*(?P<value>[^\n]+?)(?<![ \t])[ \t]*+$")
 #: A title before a field's name ("Contacto: Sra. Oksana Bondarenko"): not part of the name.
 _HONORIFIC = regex.compile(r"^(?:(?:D|Dña|Dª|Sr|Sra|Srta|Dr|Dra)\.|Don|Doña)[ \t]+")
 #: A word of a person's name in a table's cell: capitalised, an initial, or a particle.

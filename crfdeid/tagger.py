@@ -116,12 +116,19 @@ class TokenTag:
     separate: bool = False
 
 
+#: The most characters between two tokens of one span: a wider gap is a column's ("Juan García
+#: <40 spaces> Sevilla" had been one name, and a name across 8,000 spaces made the steps after
+#: the tagger quadratic). MEDDOCAN's gold spans have two spaces at most inside them.
+COLUMN_GAP = 2
+
+
 class SpanBuilder:
     """B/I/E/S tags to spans, fed a block of tokens at a time (a span may run across blocks).
 
-    Tolerant: an I- or E- without a matching start opens a span, a change of label closes one.
-    Span score = mean of its tokens' scores. Tokens flagged ``separate`` (an operating point's
-    own finds) never share a span with tokens that are not: a change of flag closes one too.
+    Tolerant: an I- or E- without a matching start opens a span, a change of label closes one,
+    and so does a gap wider than ``COLUMN_GAP`` between two tokens. Span score = mean of its
+    tokens' scores. Tokens flagged ``separate`` (an operating point's own finds) never share a
+    span with tokens that are not: a change of flag closes one too.
     """
 
     def __init__(self, source: str = "crf") -> None:
@@ -156,7 +163,8 @@ class SpanBuilder:
 
     def _add(self, out: list[Span], token: Token, tag: str, score: float | None, separate: bool) -> None:
         prefix, lab = tag[0], tag[2:]
-        if prefix in "BS" or not self._open or lab != self._label or separate != self._separate:
+        if (prefix in "BS" or not self._open or lab != self._label or separate != self._separate
+                or token.start - self._open[-1][0].end > COLUMN_GAP):
             self._close(out)
             self._label, self._separate = lab, separate
         self._open.append((token, score))

@@ -283,3 +283,18 @@ def test_a_hospitals_proper_part_inside_a_longer_name_is_no_mention_of_it() -> N
     found = [(s.start, text[s.start:s.end]) for s in spans]
     assert (text.index("Santiago de"), "Santiago") not in found
     assert (text.rindex("Santiago"), "Santiago") in found  # alone, it is the hospital's mention
+
+
+def test_a_lower_case_page_read_as_one_name_is_not_cubic(monkeypatch):
+    # a span over a whole lower-case page (4,000 "enf nieves") had made every run of its words a
+    # string to look for: cubic, minutes; a name's run has eight words at most
+    import crfdeid.propagate as module
+
+    calls = []
+    real = module.normalise
+    monkeypatch.setattr(module, "normalise", lambda s: calls.append(len(s)) or real(s))
+    text = "enf nieves " * 1000
+    doc = Document("d", text, (Span(0, len(text) - 1, "NOMBRE_PERSONAL_SANITARIO"),))
+    propagate(doc, lambda _: True, PACK, frozenset({"de", "del"}))
+    assert len(calls) <= 2000 * module.MAX_RUN + 10
+    assert sum(calls) <= 2000 * module.MAX_RUN * 80
