@@ -1,5 +1,5 @@
 """A note that carries its text in a transfer encoding: an RTF source, a MIME e-mail's
-quoted-printable part and encoded words.
+quoted-printable part and encoded words, a LaTeX source's accent commands, a URL-encoded form.
 
 Exports from older hospital systems keep a report as RTF source (``Dra. Merc\\'e8 Ballester
 Foix\\par``), and a mailbox export keeps an e-mail raw (``From: =?UTF-8?Q?I=C3=B1aki_Zubizarreta?=``,
@@ -13,8 +13,11 @@ part stays quoted-printable.
 ``decode`` finds the encoding by the text's own marks, never by guess: RTF by the ``{\\rtf`` it
 opens with; quoted-printable by a ``Content-Transfer-Encoding: quoted-printable`` header (the
 part's body after it is decoded, up to a boundary the message declares); encoded words in a text
-with ``MIME-Version`` or ``Content-Type``; the ``\\u`` escapes of a JSON text's strings. Anything
-else is left as it is. A surrogate goes back through ``write_like``.
+with ``MIME-Version`` or ``Content-Type``; the ``\\u`` escapes of a JSON text's strings; a LaTeX
+source's accents (``Mercad\\'e``, ``Pla\\c{c}a``) by its ``\\documentclass`` or
+``\\begin{document}``; a URL-encoded form (``nombre=Jos%C3%A9+Antonio``) by its
+``application/x-www-form-urlencoded`` header, a URL's query string, or a line of form fields
+joined by "&". Anything else is left as it is. A surrogate goes back through ``write_like``.
 """
 
 from __future__ import annotations
@@ -226,6 +229,11 @@ def _encoded_words(text: str) -> tuple[list[Change], list[Region]]:
     return changes, regions
 
 
+def _overlaps_region(regions: list[Region], start: int, end: int) -> bool:
+    """Does a region of ``regions`` overlap ``[start, end)``?"""
+    return any(a < end and start < b for a, b, _ in regions)
+
+
 #: (start, end, kind) of a stretch of the original in one encoding: "rtf", "qp" (a
 #: quoted-printable body), "q" (a Q-encoded word: a space is "_"), "b" (a B-encoded word, whole).
 Region = tuple[int, int, str]
@@ -256,6 +264,114 @@ class Decoded:
     @cached_property
     def _starts(self) -> list[int]:
         return [r[0] for r in self._ordered]
+
+
+# -- LaTeX -------------------------------------------------------------------------------------
+#: A LaTeX source: its document class or its document's start.
+_LATEX_START = re.compile(r"\\documentclass\b|\\begin\{document\}")
+#: An accent command on a letter ("\'e", "\`{a}", "\c{c}", "\c c", "\'\i"), braces around it or not.
+_LATEX_ACCENT = re.compile(
+    r"\\(?:(?P<symbol>['`^\"~=.])|(?P<word>[cuvHrkd])(?![a-zA-Z]))[ \t]*"
+    r"(?:\{(?P<braced>\\[ij]|[a-zA-Z])\}|(?P<bare>\\[ij](?![a-zA-Z])|[a-zA-Z]))")
+#: The combining mark of each accent command.
+_LATEX_MARKS = {"'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",
+                ".": "\u0307", "c": "\u0327", "u": "\u0306", "v": "\u030c", "H": "\u030b", "r": "\u030a",
+                "k": "\u0328", "d": "\u0323"}
+_LATEX_COMMANDS = {mark: command for command, mark in _LATEX_MARKS.items()}
+#: Characters LaTeX reads as its own: escaped in a surrogate ("Garcia & Hijos" in a table).
+_LATEX_SPECIALS = {"&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_", "$": r"\$"}
+
+
+def _latex(text: str) -> list[Change]:
+    r"""A LaTeX source's accented letters as a reader sees them: "Mercad\'e" is "Mercadé",
+    "Pla\c{c}a" "Plaça" (the seventeenth set written blind: the tagger saw "Mercad" and "e").
+    Braces around the command and its letter go with it ("{\'o}"); others stay."""
+    import unicodedata
+
+    changes: list[Change] = []
+    for m in _LATEX_ACCENT.finditer(text):
+        mark = _LATEX_MARKS[m["symbol"] or m["word"]]
+        letter = m["braced"] or m["bare"]
+        letter = {"\\i": "i", "\\j": "j"}.get(letter, letter)
+        composed = unicodedata.normalize("NFC", letter + mark)
+        if len(composed) != 1:
+            continue
+        start, end = m.span()
+        if text[start - 1 : start] == "{" and text[end : end + 1] == "}":
+            start, end = start - 1, end + 1
+        changes.append((start, end, composed))
+    return changes
+
+
+def _latex_like(new: str) -> str:
+    r"""``new`` in a LaTeX source that writes its accents as commands: "é" as "\'e", "ç" as
+    "\c{c}", LaTeX's own characters escaped."""
+    import unicodedata
+
+    out = []
+    for ch in new:
+        if ch in _LATEX_SPECIALS:
+            out.append(_LATEX_SPECIALS[ch])
+            continue
+        parts = unicodedata.normalize("NFD", ch)
+        command = _LATEX_COMMANDS.get(parts[1:]) if len(parts) == 2 else None
+        if command is None or not parts[0].isascii():
+            out.append(ch)
+        elif command.isalpha():
+            out.append(f"\\{command}{{{parts[0]}}}")
+        else:
+            out.append(f"\\{command}" + ("{\\i}" if parts[0] == "i" else parts[0]))
+    return "".join(out)
+
+
+# -- URL-encoded forms and query strings ---------------------------------------------------------
+#: A form's body declared URL-encoded ("Content-Type: application/x-www-form-urlencoded").
+_FORM_HEADER = re.compile(r"(?im)^content-type:[ \t]*application/x-www-form-urlencoded\b[^\n]*$")
+#: A URL's or a request line's query string ("…/centro/CS-ALMONTE?nuhsa=AN0438226150&cita=…").
+_QUERY = re.compile(r"(?<=[\w/.\-]\?)[\w.\-\[\]~]+=[^\s#\"'<>]*")
+#: A line that is a form's fields alone ("&nombre=Jos%C3%A9+Antonio&apellidos=Cabrera+Ma%C3%B1as"):
+#: two fields or more joined by "&", or one after a "&", no space.
+_FORM_LINE = re.compile(
+    r"(?m)^(?:&[\w.\-\[\]~]+=[^\s&]*|[\w.\-\[\]~]+=[^\s&]*&[\w.\-\[\]~]+=[^\s&]*)"
+    r"(?:&[\w.\-\[\]~]+=[^\s&]*)*&?[ \t]*$")
+#: An escaped byte run or a "+" (a space) of a URL-encoded value.
+_URL_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+|\+")
+
+
+def _urlencoded(text: str) -> tuple[list[Change], list[Region]]:
+    """The values of a URL-encoded form's body (from the blank line after its header to the next
+    blank line) and of query strings and lines of form fields: "%C3%AD" is "í", "+" a space. An
+    HTTP capture's form had left "Jos%C3%A9+Antonio", "C%2F+Sacrist%C3%ADa%2C+8" and
+    "rocio.cabrera.m%40correo-ejemplo.es" in clear (the eighteenth set written blind): the tagger
+    saw "Jos", "C3", "A9". Only where a run decodes (UTF-8) or a value holds one."""
+    stretches: list[tuple[int, int]] = []
+    for header in _FORM_HEADER.finditer(text):
+        blank = _BLANK.search(text, header.end())
+        if blank is None:
+            continue
+        end = _BLANK.search(text, blank.end())
+        stretches.append((blank.end(), end.start() if end is not None else len(text)))
+    stretches += [m.span() for m in _QUERY.finditer(text)]
+    stretches += [m.span() for m in _FORM_LINE.finditer(text) if "%" in m.group() or "+" in m.group()]
+    changes: list[Change] = []
+    regions: list[Region] = []
+    at = 0
+    for start, end in sorted(stretches):
+        start = max(start, at)
+        if start >= end:
+            continue
+        at = end
+        found: list[Change] = []
+        for run in _URL_RUN.finditer(text, start, end):
+            if run.group() == "+":
+                found.append((run.start(), run.end(), " "))
+                continue
+            for a, b, ch in _bytes_decoded(run.group().upper()):
+                found.append((run.start() + a, run.start() + b, ch))
+        if found:
+            changes += found
+            regions.append((start, end, "url"))
+    return changes, regions
 
 
 # -- JSON --------------------------------------------------------------------------------------
@@ -425,6 +541,8 @@ def decode(text: str) -> Decoded | None:
     """The text as a reader sees it and its changes, or None: no transfer encoding."""
     if _RTF_START.match(text):
         changes, regions = _rtf(text), [(0, len(text), "rtf")]
+    elif "\\" in text and _LATEX_START.search(text):
+        changes, regions = _latex(text), [(0, len(text), "latex")]
     elif (text.lstrip()[:1] in ("{", "[") or '"resourceType"' in text) and "\\" in text:
         changes = _json(text)
         ascii_style = any(len(c[2]) == 1 and c[2] != " " for c in changes)
@@ -432,6 +550,21 @@ def decode(text: str) -> Decoded | None:
     elif _MIME.search(text):
         bodies, words = _qp(text), _encoded_words(text)
         changes, regions = sorted([*bodies[0], *words[0]]), [*bodies[1], *words[1]]
+        if "%" in text or "+" in text:  # an HTTP capture's form and query strings
+            taken = sorted(regions)
+            form = _urlencoded(text)
+            free = [r for r in form[1] if not _overlaps_region(taken, r[0], r[1])]
+            changes = sorted([*changes, *(c for c in form[0] if any(a <= c[0] < b for a, b, _ in free))])
+            regions = [*regions, *free]
+        if "\\u" in text and "application/json" in text.lower():
+            # an HTTP reply's JSON body: "Cabrera Ma\u00f1as" is "Cabrera Mañas" (the eighteenth
+            # set's capture left the surname in clear), written back as escapes
+            taken = sorted(regions)
+            strings = [m.span() for m in _JSON_STRING.finditer(text) if "\\u" in m.group()
+                       and not _overlaps_region(taken, *m.span())]
+            escapes = [c for c in _json(text) if any(a <= c[0] < b for a, b in strings)]
+            changes = sorted([*changes, *escapes])
+            regions = [*regions, *((a, b, "json-ascii") for a, b in strings)]
     elif text.lstrip()[:5] == "<?xml" and "&" in text:
         # an XML message's character references ("P&#233;rez", "&amp;"): letters to a reader,
         # written back as references (the sixteenth set's review: a surname had stayed in clear)
@@ -443,6 +576,8 @@ def decode(text: str) -> Decoded | None:
         # a page that writes its letters as references ("Mar&iacute;a") gets its surrogates so
         references = any(len(c[2]) == 1 and ord(c[2]) > 127 and text[c[0]] == "&" for c in changes)
         regions = [(0, len(text), "html-references" if references else "html")]
+    elif ("%" in text or "+" in text) and "=" in text:
+        changes, regions = _urlencoded(text)
     else:
         return None
     if not changes:
@@ -487,6 +622,11 @@ def encode_like(new: str, kind: str | None) -> str:
             else:
                 out.append(ch)
         return "".join(out)
+    if kind == "latex":
+        return _latex_like(new)
+    if kind == "url":  # a URL-encoded value: a space "+", what is not a letter of ASCII escaped
+        return "".join(ch if ch.isascii() and (ch.isalnum() or ch in "-._~") else "+" if ch == " "
+                       else "".join(f"%{b:02X}" for b in ch.encode("utf-8")) for ch in new)
     if kind == "b":  # the whole word is replaced: a new one
         return f"=?UTF-8?B?{base64.b64encode(new.encode('utf-8')).decode('ascii')}?="
     if kind in ("qp", "q"):

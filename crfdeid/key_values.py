@@ -110,6 +110,18 @@ _SQL_NOT_COLUMN = frozenset({"primary", "key", "unique", "constraint", "index", 
 #: Where a table's rows begin: its name, maybe its columns, then VALUES.
 _SQL_INSERT = regex.compile(r"(?i)INSERT[ \t]+(?:IGNORE[ \t]+)?INTO[ \t]+[`\"]?(?P<table>\w+)[`\"]?[ \t]*"
                             r"(?:\((?P<columns>[^()]*)\))?[ \t\r\n]*VALUES[ \t\r\n]*")
+#: A metadata listing's line (ExifTool, ``pdfinfo``, MediaInfo): a key of words, padded to the
+#: column of its colon, and its value ("Serial Number                   : R52W70XKQ3M").
+_ALIGNED_LINE = regex.compile(
+    r"(?m)^(?P<key>[A-Za-z][A-Za-z0-9/()\-]*(?:[ ][A-Za-z0-9/()\-]+){0,5})(?P<pad>[ ]*)"
+    r":[ ](?P<value>[^\n]*?)(?<![ \t])[ \t]*+$")
+#: Words of a listing's key whose value is a program's or a device's word, wherever they stand
+#: in the key ("Camera Model Name", "ExifTool Version Number", "Image Size").
+_LISTING_CODES = frozenset({"make", "model", "version", "size", "software", "resolution", "orientation",
+                            "compression", "encoding", "mime", "megapixels", "flash", "aperture", "exposure",
+                            "iso", "lens", "format", "type", "firmware", "producer", "optimized", "tagged"})
+#: A listing's key of a file or a folder: its value is no program's word.
+_FILE_KEY = regex.compile(r"(?i)(?:file|directory|folder|source[ ]file)\b")
 #: A vCard's or an iCalendar's content line: its property, its parameters, its value.
 _CONTENT_LINE = regex.compile(
     r"(?m)^(?P<name>[A-Za-z][A-Za-z0-9-]*)(?P<params>(?:;[^:\r\n]*)?):(?P<value>[^\r\n]*)")
@@ -413,6 +425,36 @@ def _sql_pairs(text: str) -> tuple[list[_Pair], list[tuple[int, int]]]:
     return pairs, blocked
 
 
+def _aligned_pairs(text: str) -> tuple[list[_Pair], list[tuple[int, int]]]:
+    """A metadata listing's values by their keys: ExifTool's output of a wound photo ("Serial
+    Number : R52W70XKQ3M", "XP Author : rimateos", "Owner Name", "Artist"), ``pdfinfo``'s,
+    MediaInfo's (the eighteenth set written blind: a tablet's serial number and a nurse's login
+    stayed in clear). Read when five lines or more share the column of their colon, one of
+    them padded to it; a key's words say what its value is, as an export's do."""
+    if "  : " not in text:
+        return [], []
+    columns: dict[int, list[regex.Match[str]]] = {}
+    for line in _ALIGNED_LINE.finditer(text):
+        columns.setdefault(line.end("pad") - line.start(), []).append(line)
+    pairs: list[_Pair] = []
+    blocked: list[tuple[int, int]] = []
+    for lines in columns.values():
+        if len(lines) < _MIN_KEYS or not any(len(m["pad"]) >= 2 for m in lines):
+            continue
+        for line in lines:
+            blocked.append(line.span("key"))
+            if line["value"] and not _FILE_KEY.match(line["key"]):
+                # (a file's name is its author's words: "WhatsApp Image 2026-11-21 at 19.04.55",
+                # "IMG_20261124_103512" hold dates, which the tagger reads)
+                if set(_words(line["key"])) & _LISTING_CODES:
+                    # a camera's make and model, an image's size, a program's version: the
+                    # tagger had made "samsung" an e-mail address and "4000x3000" a date
+                    pairs.append(_Pair("model", (), line.start("value"), line.end("value")))
+                    continue
+                pairs.append(_Pair(line["key"], (), line.start("value"), line.end("value")))
+    return pairs, blocked
+
+
 def _content_pairs(text: str) -> tuple[list[_Pair], list[tuple[int, int]]]:
     """A vCard's or an iCalendar's values by their properties (``FN``, ``N``, ``ADR`` by its
     components, ``TEL``, ``EMAIL``, ``TITLE``, ``ORG``…) and the names its ``CN`` parameters
@@ -492,7 +534,7 @@ class KeyValues(LabelledStep):
         keys a program fills)."""
         if '"resourceType"' in text or (
                 _ANY_MACHINE_KEY.search(text) is None and not text.lstrip().startswith(("<", "{"))
-                and "INSERT INTO" not in text.upper() and "BEGIN:V" not in text):
+                and "INSERT INTO" not in text.upper() and "BEGIN:V" not in text and "  : " not in text):
             return [], []  # no key a program writes: prose, a form (the common case, at once)
         pairs, blocked = self._pairs(text)
         found: list[tuple[int, int, str]] = []
@@ -521,6 +563,9 @@ class KeyValues(LabelledStep):
         content, content_blocked = _content_pairs(text)
         if len(content) >= _MIN_KEYS:
             return content, content_blocked
+        aligned, aligned_blocked = _aligned_pairs(text)
+        if len(aligned) >= _MIN_KEYS:
+            return aligned, aligned_blocked
         if text.lstrip().startswith("<") and _is_xml(text):
             pairs, blocked = _xml_pairs(text)
             if len(pairs) >= _MIN_ELEMENTS:

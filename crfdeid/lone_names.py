@@ -89,8 +89,9 @@ _TITLED_INITIALS = regex.compile(
     r"(?<![\p{L}\p{N}])(?P<title>\p{Lu}\p{L}{0,8})(?P<dot>\.)?[ \t]+"
     r"(?P<name>\p{Lu}\.(?:[ \t]?\p{Lu}\.){1,3})(?![\p{L}\p{N}])")
 #: Where a capitalised name starts after spaces: the few places ``_TITLED`` can match, found
-#: ~4x faster than trying it at every word (``titled_matches``).
-_NAME_AHEAD = regex.compile(r"[ \t]+(?=\p{Lu}\p{Ll})")
+#: ~4x faster than trying it at every word (``titled_matches``); from a run of spaces' first
+#: only (from each of its spaces the scan had read the rest of the run: quadratic in the run).
+_NAME_AHEAD = regex.compile(r"(?<![ \t])[ \t]+(?=\p{Lu}\p{Ll})")
 #: After a name, what makes it a street's: a comma and a number ("Dr. Esquerdo, 46").
 _STREET_NUMBER = regex.compile(r"[ \t]*,?[ \t]*(?:n[º°o]\.?[ \t]*)?\d")
 #: A note (or a line) is typed in lower case when no more of its letters than this share are
@@ -169,6 +170,15 @@ _PARENTS = regex.compile(
 #: (A surname in it may be hyphenated: "Ingrid Bauer-Lohse" had stopped before "-Lohse".)
 _KIN_NAME_AT = regex.compile(r"\p{Lu}\p{Ll}{2,}(?:[ ](?:(?:de|del|de[ ]la|y|i)[ ])?\p{Lu}\p{Ll}+"
                              r"(?:-\p{Lu}\p{Ll}+)*){0,2}(?![\p{L}\p{N}'’-])")
+#: A name, a comma, and a kinship in apposition: "Iyán, el hijo de", "Lucía, la nieta del".
+_KIN_APPOSED = regex.compile(
+    r"(?<![\p{L}\p{N}.'’-])(?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+){0,2})[ \t]*,[ \t]+(?:el|la|su)[ \t]+"
+    r"(?P<kin>\p{Ll}+)[ \t]+(?:de|del)(?![\p{L}])")
+#: An abbreviation right before a name: a title ("Dr. Ruiz", "Sra. Gil").
+_ABBREVIATION_BEFORE = regex.compile(r"(?<![\p{L}])\p{L}{1,4}\.[ \t]*$")
+#: The patient after "de" ("… el marido de la paciente"): the name before is a relative's.
+_PATIENT_WORD = regex.compile(
+    r"(?i)[ \t]+(?:la|el|l[oa]s)?[ \t]*(?:paciente|enferm[oa]|usuari[oa]|residente)\b")
 #: Two spaces or a tab inside a name: the next column of a form ("Dra. Sofía Medina   Anestesista:").
 _COLUMN_GAP = regex.compile(r"[ ]{2}|\t")
 #: A kinship word and a name (a nickname) in quotation marks or brackets after it.
@@ -307,6 +317,8 @@ class LoneNames:
         found.extend(self.aged(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         found.extend(self.kin_named(text, taken))
+        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        found.extend(self.kin_apposed(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
         found.extend(self.parents_named(text, taken))
         taken = sorted([*taken, *((s.start, s.end) for s in found)])
@@ -647,6 +659,39 @@ class LoneNames:
                     [(s.start, s.end) for s in found], *m.span("name")):
                 found.append(Span(*m.span("name"), clinician, source=KIN_SOURCE))
         return found
+
+    def kin_apposed(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
+        """A name that a kinship in apposition after it describes: "Es Iyán, el hijo de Marta
+        Montes, enfermera de la 3ª planta" (a clinical session's slides, the eighteenth set
+        written blind: "Iyán" is in no table). Its first word a given name of the tables or no
+        word of the language ("Luego, el hijo de…", "Hospital, el hermano de…" stay), the others
+        surnames too, touching no span. A relative's
+        when the kinship is the patient's ("Pedro, el marido de la paciente"), else the
+        patient's."""
+        found: list[Span] = []
+        for m in _KIN_APPOSED.finditer(text):
+            if fold(m["kin"]) not in self.kinship:
+                continue
+            start, end = m.span("name")
+            words = m["name"].split()
+            while words and not (fold(words[0]) in self.names or not self._known(words[0])):
+                # "Es Iyán, el hijo de": the verb before is no name; a surname that is a word
+                # ("Hospital") neither, first
+                start += len(words[0]) + 1
+                words = words[1:]
+            if not words or not all(self._name_word(w) for w in words[1:]):
+                continue
+            if (any(fold(w) in self.honorifics or fold(w) in self.kinship for w in words)
+                    or _touches(taken, start, end)
+                    or _ABBREVIATION_BEFORE.search(text, max(0, start - 8), start)):
+                continue  # "Dr. Ruiz, el hijo de Ana": the title's
+            label = self.relative if self.relative and _PATIENT_WORD.match(text, m.end()) else self.patient
+            found.append(Span(start, end, label, source=SOURCE))
+        return found
+
+    def _name_word(self, word: str) -> bool:
+        """A given name or a surname of the tables, or no word of the language."""
+        return fold(word) in self.names or fold(word) in self.surnames or not self._known(word)
 
     def kin_named(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
         """A relative named after a kinship word that no detected span names ("Contacto: esposa

@@ -52,9 +52,10 @@ class MimeMessage:
 
     def read(self, text: str) -> tuple[list[Span], list[tuple[int, int]]]:
         """No span; where no span may be."""
+        http = _http_blocked(text) if "HTTP/" in text else []
         if _MIME.search(text) is None:
-            return [], []
-        blocked: list[tuple[int, int]] = []
+            return [], http
+        blocked: list[tuple[int, int]] = http
         boundaries = declared_boundaries(text)
         for block_start, block_end in _header_blocks(text, boundaries):
             encoding = ""
@@ -101,3 +102,52 @@ def _header_blocks(text: str, boundaries: frozenset[str]) -> list[tuple[int, int
         blank = _BLANK.search(text, start)
         out.append((start, blank.start() + 1 if blank else len(text)))
     return out
+
+
+# -- HTTP ----------------------------------------------------------------------------------------
+#: A request line ("POST /api/v2/citas HTTP/1.1") or a status line ("HTTP/1.1 201 Created").
+_HTTP_START = regex.compile(
+    r"(?m)^(?:(?P<method>GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)[ ]\S+[ ](?P<version>HTTP/\d(?:\.\d)?)"
+    r"|(?P<status>HTTP/\d(?:\.\d)?[ ]\d{3}(?:[ ][^\n]*?)?))[ \t]*\r?$")
+#: Headers of an HTTP message whose values are the protocol's or a program's words, not a
+#: person's: a browser's name and version ("Mozilla/5.0 … Chrome/130.0 Mobile Safari/537.36" had
+#: become "Blas Infante/5.0 … Paterna del Campo/130.0"), a charset, a length, an encoding. Host,
+#: Referer, Location, Cookie and X-Forwarded-For are read: they hold addresses and identifiers.
+_HTTP_STRUCTURAL = frozenset({
+    "user-agent", "content-type", "content-length", "accept", "accept-encoding", "accept-language",
+    "accept-charset", "connection", "cache-control", "content-encoding", "transfer-encoding",
+    "x-requested-with", "upgrade-insecure-requests", "pragma", "etag", "server", "vary", "keep-alive",
+    "x-powered-by", "strict-transport-security", "content-security-policy", "x-content-type-options",
+    "x-frame-options", "sec-fetch-site", "sec-fetch-mode", "sec-fetch-dest", "sec-fetch-user",
+    "sec-ch-ua", "sec-ch-ua-mobile", "sec-ch-ua-platform", "dnt", "te", "upgrade", "via", "age"})
+#: A web server's access log line (the common or combined format): the request's method and
+#: protocol, and the browser's name after the referrer, are the server's words.
+_ACCESS_LINE = regex.compile(
+    r'(?m)^\S+[ ]\S+[ ]\S+[ ]\[[^\]\n]+\][ ]"(?P<method>[A-Z]+)[ ][^"\n]*?[ ](?P<version>HTTP/\d(?:\.\d)?)"'
+    r'[ ]\d{3}[ ](?:\d+|-)(?:[ ]"[^"\n]*"[ ]"(?P<agent>[^"\n]*)")?')
+
+
+def _http_blocked(text: str) -> list[tuple[int, int]]:
+    """An HTTP capture's structure: its request and status lines' protocol words, its header
+    names and the values of the headers of ``_HTTP_STRUCTURAL``, an access log's methods,
+    protocols and browsers (the eighteenth set written blind: a debugging proxy's capture had
+    "HTTP/1.1 201 Created" written "201 Punta Umbría" and "charset=utf-8" "utf-calle")."""
+    blocked: list[tuple[int, int]] = []
+    for start in _HTTP_START.finditer(text):
+        if start["status"]:
+            blocked.append(start.span("status"))
+        else:
+            blocked += [start.span("method"), start.span("version")]
+        blank = _BLANK.search(text, start.end())
+        block_end = blank.start() + 1 if blank else len(text)
+        for header in _HEADER.finditer(text, start.end() + 1, block_end):
+            if header.start() > start.end() + 1 and text[header.start() - 1] != "\n":
+                break
+            blocked.append((header.start("name"), header.end("name") + 1))
+            if header["name"].lower() in _HTTP_STRUCTURAL:
+                blocked.append(header.span("value"))
+    for line in _ACCESS_LINE.finditer(text):
+        blocked += [line.span("method"), line.span("version")]
+        if line["agent"]:
+            blocked.append(line.span("agent"))
+    return blocked

@@ -195,9 +195,10 @@ _LEGAL_FORM = regex.compile(r",?[ \t]+S\.[ \t]?[AL]\.(?:[ \t]?U\.)?|,?[ \t]+S(?:
 _FOREIGN_AFTER = regex.compile(
     r"(?:[ ]\p{Lu}[\p{L}-]*){0,3}[ ](?:GmbH|AG|Ltd\.?|Inc\.?|LLC|PLC|S\.p\.A\.|B\.V\.|N\.V\.|SARL)"
     r"(?![\p{L}\p{N}])")
-#: A foreign company's legal form ending a name: "Lumeris Biopharma GmbH", "Acme Ltd.".
+#: A foreign company's legal form ending a name: "Lumeris Biopharma GmbH", "Acme Ltd." (searched
+#: from a run of spaces' first only: from each space the search had read the rest of the run).
 _FOREIGN_FORM = regex.compile(
-    r"[ \t]+(?:GmbH|AG|Ltd\.?|Inc\.?|LLC|PLC|plc|S\.p\.A\.|B\.V\.|N\.V\.|SAS|SARL)$")
+    r"(?<![ \t])[ \t]+(?:GmbH|AG|Ltd\.?|Inc\.?|LLC|PLC|plc|S\.p\.A\.|B\.V\.|N\.V\.|SAS|SARL)$")
 #: The rest of a legal form whose "S" a span ends with: ".L.", ".A.", ".L.U.".
 _LEGAL_REST = regex.compile(r"\.[ \t]?[AL]\.(?:[ \t]?U\.)?")
 #: What a street's name after its type and a particle may be read as: a street named after a
@@ -552,7 +553,7 @@ class SpanForm:
                     not self.times_are_phi and _clock_part(text, span.start, span.end))
                     or (kind not in _INITIALLED and _ABBREVIATION.fullmatch(text, span.start, span.end + 1))
                     or (kind not in _INITIALLED and _doubted_scrap(text, span))
-                    or _doubted_key(text, span)):
+                    or _doubted_key(text, span) or _file_extension(text, span)):
                 continue  # "Sr. D." as a town, the "32" of "08:32" as a country, "F. Nac" as an ID
             if kind == "date" and not self.times_are_phi:
                 span = self._without_time(text, span)
@@ -2613,6 +2614,20 @@ def _line_at(text: str, at: int) -> str:
     start = text.rfind("\n", 0, at) + 1
     end = text.find("\n", at)
     return text[start : end if end >= 0 else len(text)]
+
+
+#: A file's extension: a format's name, never a person's, a place's or an address.
+_EXTENSION = regex.compile(
+    r"(?i)jpe?g|png|gif|bmp|tiff?|heic|webp|pdf|docx?|xlsx?|pptx?|odt|ods|rtf|txt|csv|xml|json|html?"
+    r"|dcm|zip|mp[34]|mov|avi|wav|ogg|opus|m4a")
+
+
+def _file_extension(text: str, span: Span) -> bool:
+    """Is the span a file's extension ("IMG_20261124_103512.jpg", "informe.pdf")? The eighteenth
+    set's photo listing had "jpg" and "jpeg" read as e-mail addresses and replaced."""
+    return (span.start >= 2 and text[span.start - 1] == "." and text[span.start - 2].isalnum()
+            and _EXTENSION.fullmatch(text, span.start, span.end) is not None
+            and not text[span.end : span.end + 1].isalnum())
 
 
 def _runaway_cut(text: str, span: Span) -> Span:

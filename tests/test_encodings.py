@@ -317,3 +317,88 @@ def test_the_rounds_review_pages_and_messages() -> None:
     message = '<?xml version="1.0"?>\n<p><apellido1>P&#233;rez</apellido1><n>L&#243;pez &amp; Hijos</n></p>'
     read = decode(message)
     assert read is not None and "<apellido1>Pérez</apellido1>" in read.text and "López & Hijos" in read.text
+
+
+LATEX = r"""\documentclass[a4paper]{article}
+\usepackage[utf8]{inputenc}
+\newcommand{\pacient}{Oriol Mercad\'e i Sendra}
+\begin{document}
+\textbf{Servei d'Urg\`encies} -- Pla\c{c}a de Sant Francesc, 1, 43800 Valls \\
+Pacient & \pacient \\
+Adre\c{c}a & Carrer de la Cort, 23 \\
+Metgessa: Dra. N\'uria Gen\'{\i} {\'O}dena, col.legiada 430912 \\
+\end{document}
+"""
+
+
+def test_a_latex_source_is_read_with_its_accents_and_written_back_as_commands() -> None:
+    # the seventeenth set written blind: "Mercad\'e" had left "Mercad" and "e" to the tagger
+    decoded = decode(LATEX)
+    assert decoded is not None and decoded.regions == [(0, len(LATEX), "latex")]
+    assert "{Oriol Mercadé i Sendra}" in decoded.text and "Plaça de Sant Francesc" in decoded.text
+    assert "Dra. Núria Gení Ódena," in decoded.text  # "\'{\i}" and braces around "{\'O}"
+    assert "\\textbf{Servei d'Urgències}" in decoded.text  # the command's braces are not the accent's
+    assert _view_of(LATEX, "Mercadé") == r"Mercad\'e" and _view_of(LATEX, "Ódena") == r"{\'O}dena"
+    assert encode_like("José Martí & Fills, Plaça Ñ", "latex") == r"Jos\'e Mart\'{\i} \& Fills, Pla\c{c}a \~N"
+    assert decode("Texto con \\'e pero sin documento LaTeX") is None
+
+
+def test_a_de_identified_latex_source_stays_latex() -> None:
+    from crfdeid.deidentify import Deidentifier
+
+    out = Deidentifier(seed=2).deidentify(LATEX).text
+    for original in ("Mercad", "N\\'uria", "Gen\\'{\\i}", "430912"):
+        assert original not in out, original
+    assert out.startswith("\\documentclass[a4paper]{article}") and out.endswith("\\end{document}\n")
+    assert out.count("{") == out.count("}") and "\\begin{document}" in out
+    assert not re.search(r"[^\x00-\x7f]", out.split("\\begin{document}")[1])  # its letters as commands
+
+
+FORM = """POST /api/v2/citas/solicitud?origen=app&centro=Centro+de+Salud+de+Almonte HTTP/1.1
+Host: citaweb.example.org
+Content-Type: application/x-www-form-urlencoded; charset=UTF-8
+
+nuhsa=AN0438226150&dni=29733804W&fecha_nac=1952-04-09
+&nombre=Jos%C3%A9+Antonio&apellidos=Cabrera+Ma%C3%B1as
+&telefono=%2B34+655+21+90+47&email=rocio.cabrera.m%40correo-ejemplo.es
+&domicilio=C%2F+Sacrist%C3%ADa%2C+8%2C+El+Roc%C3%ADo%2C+21750+Almonte
+&motivo=Mi+padre+tiene+74+a%C3%B1os
++y+el+pie+hinchado.
+
+HTTP/1.1 201 Created
+"""
+
+
+def test_a_url_encoded_form_is_read_as_its_values() -> None:
+    # the eighteenth set written blind: an HTTP capture's form had left "Jos%C3%A9+Antonio" and
+    # "C%2F+Sacrist%C3%ADa%2C+8" in clear, the tagger seeing "Jos", "C3", "A9"
+    decoded = decode(FORM)
+    assert decoded is not None
+    assert "&nombre=José Antonio&apellidos=Cabrera Mañas\n" in decoded.text
+    assert "&telefono=+34 655 21 90 47&email=rocio.cabrera.m@correo-ejemplo.es" in decoded.text
+    assert "&domicilio=C/ Sacristía, 8, El Rocío, 21750 Almonte" in decoded.text
+    assert "?origen=app&centro=Centro de Salud de Almonte HTTP/1.1" in decoded.text  # a query string
+    assert "Content-Type: application/x-www-form-urlencoded; charset=UTF-8" in decoded.text  # not the header
+    assert _view_of(FORM, "José Antonio") == "Jos%C3%A9+Antonio"
+    assert encode_like("Avda. del Río, 12", "url") == "Avda.+del+R%C3%ADo%2C+12"
+    # a line of form fields without a header; one field alone after "&"
+    fields = decode("Datos: ninguno\nnombre=Ana+Mar%C3%ADa&edad=40\n")
+    assert fields is not None and fields.text.endswith("nombre=Ana María&edad=40\n")
+    assert decode("x\n&motivo=dolor+de+pecho\n").text == "x\n&motivo=dolor de pecho\n"
+    # prose with a plus sign and an equals sign is no form
+    assert decode("Glucemia = 110 mg/dl + insulina\nTA 120/80 + FC 72\n") is None
+
+
+def test_a_de_identified_form_stays_url_encoded() -> None:
+    from urllib.parse import parse_qs
+
+    from crfdeid.deidentify import Deidentifier
+
+    out = Deidentifier(seed=5).deidentify(FORM).text
+    for original in ("Jos%C3%A9", "Cabrera", "655+21+90+47", "rocio.cabrera", "Sacrist%C3%ADa", "29733804W"):
+        assert original not in out, original
+    body = out.split("\n\n")[1]
+    fields = parse_qs(body.replace("\n", ""))
+    assert set(fields) == {"nuhsa", "dni", "fecha_nac", "nombre", "apellidos", "telefono", "email",
+                           "domicilio", "motivo"}  # no surrogate broke a field
+    assert " " not in body.replace("\n", "") and all("\ufffd" not in v[0] for v in fields.values())

@@ -317,3 +317,36 @@ def test_a_vcard_and_a_calendar_by_their_properties() -> None:
     at = VCARD.index("VCARD")
     assert not [s for s in with_read(VCARD, [Span(at, at + 5, "CORREO_ELECTRONICO")], STEP)
                 if s.start == at]
+
+
+EXIF = """Nota: salida de exiftool de la foto adjunta (recortada):
+
+======== /mnt/teleconsulta/IMG_20261124_103512.jpg
+ExifTool Version Number         : 12.76
+File Name                       : IMG_20261124_103512.jpg
+Make                            : samsung
+Camera Model Name               : Galaxy Tab Active5
+Serial Number                   : R52W70XKQ3M
+Owner Name                      : Inmaculada Pons Arjona
+Date/Time Original              : 2026:11:24 10:35:12
+XP Author                       : rimateos
+Image Size                      : 4000x3000
+"""
+
+
+def test_a_metadata_listing_by_its_aligned_keys() -> None:
+    # the eighteenth set written blind: ExifTool's output of a wound photo left a tablet's serial
+    # number and a nurse's login in clear; its keys have words and spaces, padded to one column
+    found = _found(EXIF)
+    assert ("R52W70XKQ3M", "IDENTIF_DISPOSITIVOS_NRSERIE") in found
+    assert ("rimateos", "NOMBRE_PERSONAL_SANITARIO") in found
+    assert not any(text in ("samsung", "Galaxy Tab Active5", "IMG_20261124_103512.jpg", "4000x3000")
+                   for text, _ in found)  # a program's words and a file's name: no span
+    _, blocked = STEP.read(EXIF)
+    covered = "".join(EXIF[a:b] for a, b in blocked)
+    assert "Serial Number" in covered and "XP Author" in covered and "R52W70XKQ3M" not in covered
+    # a form's fields, a colon right after each key, are no listing
+    form = "Nombre: Ana Ruiz\nEdad: 45\nDomicilio: Calle Mayor 3\nTeléfono: 600 000 000\nMotivo: dolor\n"
+    assert STEP.read(form) == ([], [])
+    # vital signs aligned so are read, and none of their keys says a value is PHI
+    assert STEP.spans("Peso : 70\nTalla: 170\nTA   : 120/80\nFC   : 72\nSat  : 98\n") == []

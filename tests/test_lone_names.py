@@ -706,3 +706,15 @@ def test_a_forms_next_key_after_a_title_is_no_name() -> None:
     assert FULL_STEP.spans("Sexe: Dona   Edat: 83", []) == []
     text = "[10:03] Dra. Saiz: Perfecto."
     assert [(text[s.start:s.end]) for s in FULL_STEP.titled(text, [])] == ["Saiz"]
+
+
+def test_a_name_a_kinship_in_apposition_describes() -> None:
+    # the eighteenth set written blind: a clinical session's slides, "Es Iyán, el hijo de Marta
+    # Montes, enfermera de la 3ª planta"; "Iyán" is in no table
+    slide = "[Notas del orador] Es Iyán, el hijo de Marta Montes, enfermera de la 3ª."
+    assert ("Iyán", PATIENT) in _found(slide)
+    assert ("Pedro Larrañaga", RELATIVE) in _found("Acompaña Pedro Larrañaga, el marido de la paciente.")
+    assert ("Lucía", PATIENT) in _found("Ingresa Lucía, la nieta del fundador de la empresa.")
+    for text in ("Luego, el hijo de la vecina llamó.", "Informa, la hija de la paciente, que no come.",
+                 "Hospital, el hermano de Ana trabaja allí.", "Dr. Ruiz, el hijo de Ana."):
+        assert not [n for n, _ in _found(text) if n in ("Luego", "Informa", "Hospital", "Ruiz")], text

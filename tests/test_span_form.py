@@ -1621,3 +1621,18 @@ def test_a_word_opening_a_sentence_is_no_town() -> None:
         (TOWN, "Granda")]
     assert _tidied("Ixtaccihuatl 11 Col. Condesa México D.F.", (TOWN, "Condesa"), score=0.9) == [
         (TOWN, "Condesa")]
+
+
+def test_a_files_extension_is_no_span() -> None:
+    # the eighteenth set written blind: a photo listing's "IMG_20261124_103512.jpg" and "….jpeg"
+    # had "jpg" and "jpeg" read as e-mail addresses and replaced ("IMG_….rivera")
+    from crfdeid.span_form import _file_extension
+
+    text = "Adjuntos: IMG_20261124_103512.jpg, informe.PDF y la foto.jpeg; y el DNI de Peg"
+    for word in ("jpg", "PDF", "jpeg"):
+        at = text.index(word)
+        assert _file_extension(text, Span(at, at + len(word), "CORREO_ELECTRONICO")), word
+    at = text.index("Peg")
+    assert not _file_extension(text, Span(at, at + 3, "NOMBRE_SUJETO_ASISTENCIA"))  # no dot before it
+    at = text.index("foto")
+    assert not _file_extension(text, Span(at, at + 4, "CALLE"))
