@@ -116,10 +116,12 @@ class TokenTag:
     separate: bool = False
 
 
-#: The most characters between two tokens of one span: a wider gap is a column's ("Juan García
-#: <40 spaces> Sevilla" had been one name, and a name across 8,000 spaces made the steps after
-#: the tagger quadratic). MEDDOCAN's gold spans have two spaces at most inside them.
-COLUMN_GAP = 2
+#: The most characters between two tokens of one span: a wider gap parts two things ("Juan García
+#: <40 spaces> Sevilla" had been one name, and a name across 8,000 spaces made the steps after the
+#: tagger quadratic). MEDDOCAN's gold spans have two spaces at most inside them, but a form's
+#: narrower column gaps are left to the steps that read forms: split there, a span left its
+#: field's name a span of its own ("Antonio Jesús      Alias:" gave "Alias", the fifth set).
+COLUMN_GAP = 32
 
 
 class SpanBuilder:

@@ -200,11 +200,12 @@ def test_per_label_thresholds_add_only_their_labels(tiny_model: Path) -> None:
 
 def test_a_column_gap_ends_a_span() -> None:
     # "Juan García <40 spaces> Sevilla" had been one name (and one across 8,000 spaces had made
-    # the steps after the tagger quadratic); MEDDOCAN's names have two spaces inside at most
+    # the steps after the tagger quadratic); a form's narrower gaps are the form steps' to read
     for gap, expected in ((" ", [(0, 19, "NP")]), ("  ", [(0, 20, "NP")]),
-                          ("   ", [(0, 11, "NP"), (14, 21, "NP")]),
+                          (" " * 32, [(0, 50, "NP")]),  # a form's column gap: the form's steps'
+                          (" " * 33, [(0, 11, "NP"), (44, 51, "NP")]),
                           (" " * 40, [(0, 11, "NP"), (51, 58, "NP")]),
-                          ("\t\t\t", [(0, 11, "NP"), (14, 21, "NP")])):
+                          ("\t" * 40, [(0, 11, "NP"), (51, 58, "NP")])):
         text = f"Juan García{gap}Sevilla"
         spans = tags_to_spans(tokenize(text), ["B-NP", "I-NP", "I-NP"])
         assert [(s.start, s.end, s.label) for s in spans] == expected, repr(gap)
