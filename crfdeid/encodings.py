@@ -27,7 +27,7 @@ import binascii
 import itertools
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -229,9 +229,21 @@ def _encoded_words(text: str) -> tuple[list[Change], list[Region]]:
     return changes, regions
 
 
-def _overlaps_region(regions: list[Region], start: int, end: int) -> bool:
-    """Does a region of ``regions`` overlap ``[start, end)``?"""
-    return any(a < end and start < b for a, b, _ in regions)
+class _Stretches:
+    """Disjoint ranges, sorted, asked by bisection whether one holds an offset or overlaps a
+    range: decoding a text of thousands of strings and regions stays linear."""
+
+    def __init__(self, ranges: Iterable[tuple[int, int]]) -> None:
+        self.ranges = sorted(ranges)
+        self.starts = [a for a, _ in self.ranges]
+
+    def holds(self, at: int) -> bool:
+        i = bisect_right(self.starts, at) - 1
+        return i >= 0 and at < self.ranges[i][1]
+
+    def overlaps(self, start: int, end: int) -> bool:
+        i = bisect_right(self.starts, end - 1) - 1  # the last range starting before ``end``
+        return i >= 0 and self.ranges[i][1] > start
 
 
 #: (start, end, kind) of a stretch of the original in one encoding: "rtf", "qp" (a
@@ -268,11 +280,15 @@ class Decoded:
 
 # -- LaTeX -------------------------------------------------------------------------------------
 #: A LaTeX source: its document class or its document's start.
-_LATEX_START = re.compile(r"\\documentclass\b|\\begin\{document\}")
+_LATEX_START = re.compile(r"(?m)^[ \t]*(?:\\documentclass\b|\\begin\{document\})")
 #: An accent command on a letter ("\'e", "\`{a}", "\c{c}", "\c c", "\'\i"), braces around it or not.
 _LATEX_ACCENT = re.compile(
     r"\\(?:(?P<symbol>['`^\"~=.])|(?P<word>[cuvHrkd])(?![a-zA-Z]))[ \t]*"
     r"(?:\{(?P<braced>\\[ij]|[a-zA-Z])\}|(?P<bare>\\[ij](?![a-zA-Z])|[a-zA-Z]))")
+#: A control word right before a brace: the brace opens its argument ("\textbf{").
+_LATEX_COMMAND_BEFORE = re.compile(r"\\[a-zA-Z]+\*?$")
+#: LaTeX's own characters escaped ("\_", "\&", "\%", "\#", "\$").
+_LATEX_ESCAPED = re.compile(r"(?<!\\)\\([&%_#$])")
 #: The combining mark of each accent command.
 _LATEX_MARKS = {"'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",
                 ".": "\u0307", "c": "\u0327", "u": "\u0306", "v": "\u030c", "H": "\u030b", "r": "\u030a",
@@ -297,10 +313,13 @@ def _latex(text: str) -> list[Change]:
         if len(composed) != 1:
             continue
         start, end = m.span()
-        if text[start - 1 : start] == "{" and text[end : end + 1] == "}":
-            start, end = start - 1, end + 1
+        if (text[start - 1 : start] == "{" and text[end : end + 1] == "}"
+                and not _LATEX_COMMAND_BEFORE.search(text, max(0, start - 41), start - 1)):
+            start, end = start - 1, end + 1  # "{\'O}dena"; never "\textbf{\'A}lvaro"'s argument
         changes.append((start, end, composed))
-    return changes
+    for m in _LATEX_ESCAPED.finditer(text):  # "juan\_garcia", "Garcia \& Fills": the character
+        changes.append((m.start(), m.end(), m.group(1)))
+    return sorted(changes)
 
 
 def _latex_like(new: str) -> str:
@@ -333,30 +352,39 @@ _QUERY = re.compile(r"(?<=[\w/.\-]\?)[\w.\-\[\]~]+=[^\s#\"'<>]*")
 #: two fields or more joined by "&", or one after a "&", no space.
 _FORM_LINE = re.compile(
     r"(?m)^(?:&[\w.\-\[\]~]+=[^\s&]*|[\w.\-\[\]~]+=[^\s&]*&[\w.\-\[\]~]+=[^\s&]*)"
-    r"(?:&[\w.\-\[\]~]+=[^\s&]*)*&?[ \t]*$")
+    r"(?:&[\w.\-\[\]~]+=[^\s&]*)*&?[ \t]*\r?$")
 #: An escaped byte run or a "+" (a space) of a URL-encoded value.
 _URL_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+|\+")
 
 
 def _urlencoded(text: str) -> tuple[list[Change], list[Region]]:
     """The values of a URL-encoded form's body (from the blank line after its header to the next
-    blank line) and of query strings and lines of form fields: "%C3%AD" is "í", "+" a space. An
-    HTTP capture's form had left "Jos%C3%A9+Antonio", "C%2F+Sacrist%C3%ADa%2C+8" and
-    "rocio.cabrera.m%40correo-ejemplo.es" in clear (the eighteenth set written blind): the tagger
-    saw "Jos", "C3", "A9". Only where a run decodes (UTF-8) or a value holds one."""
-    stretches: list[tuple[int, int]] = []
+    blank line), of lines of form fields and of query strings: "%C3%AD" is "í", and in a form
+    "+" a space. An HTTP capture's form had left "Jos%C3%A9+Antonio", "C%2F+Sacrist%C3%ADa%2C+8"
+    and "rocio.cabrera.m%40correo-ejemplo.es" in clear (the eighteenth set written blind): the
+    tagger saw "Jos", "C3", "A9". In a URL's query string only escapes of what is no space are
+    read ("Garc%C3%ADa"): a space there would end the URL the url rule takes whole, and leave
+    the rest of its query in clear. A control character (``%0A``) is never read. Only where a
+    run decodes (UTF-8)."""
+    stretches: list[tuple[int, int, bool]] = []  # (start, end, a form's: "+" is a space)
+    blank_after: tuple[int, int] | None = None  # (from, the blank line's match end) last found
     for header in _FORM_HEADER.finditer(text):
+        if blank_after is not None and header.end() <= blank_after[0]:
+            continue  # inside the body of the header before it
         blank = _BLANK.search(text, header.end())
         if blank is None:
-            continue
-        end = _BLANK.search(text, blank.end())
-        stretches.append((blank.end(), end.start() if end is not None else len(text)))
-    stretches += [m.span() for m in _QUERY.finditer(text)]
-    stretches += [m.span() for m in _FORM_LINE.finditer(text) if "%" in m.group() or "+" in m.group()]
+            break  # (nor after any later header)
+        following = _BLANK.search(text, blank.end())
+        body_end = following.start() if following is not None else len(text)
+        blank_after = (body_end, body_end)
+        stretches.append((blank.end(), body_end, True))
+    stretches += [(*m.span(), False) for m in _QUERY.finditer(text)]
+    stretches += [(*m.span(), True) for m in _FORM_LINE.finditer(text)
+                   if "%" in m.group() or "+" in m.group()]
     changes: list[Change] = []
     regions: list[Region] = []
     at = 0
-    for start, end in sorted(stretches):
+    for start, end, form in sorted(stretches):
         start = max(start, at)
         if start >= end:
             continue
@@ -364,10 +392,12 @@ def _urlencoded(text: str) -> tuple[list[Change], list[Region]]:
         found: list[Change] = []
         for run in _URL_RUN.finditer(text, start, end):
             if run.group() == "+":
-                found.append((run.start(), run.end(), " "))
+                if form:
+                    found.append((run.start(), run.end(), " "))
                 continue
             for a, b, ch in _bytes_decoded(run.group().upper()):
-                found.append((run.start() + a, run.start() + b, ch))
+                if ch.isprintable() and (form or not ch.isspace()):
+                    found.append((run.start() + a, run.start() + b, ch))
         if found:
             changes += found
             regions.append((start, end, "url"))
@@ -541,8 +571,6 @@ def decode(text: str) -> Decoded | None:
     """The text as a reader sees it and its changes, or None: no transfer encoding."""
     if _RTF_START.match(text):
         changes, regions = _rtf(text), [(0, len(text), "rtf")]
-    elif "\\" in text and _LATEX_START.search(text):
-        changes, regions = _latex(text), [(0, len(text), "latex")]
     elif (text.lstrip()[:1] in ("{", "[") or '"resourceType"' in text) and "\\" in text:
         changes = _json(text)
         ascii_style = any(len(c[2]) == 1 and c[2] != " " for c in changes)
@@ -551,18 +579,20 @@ def decode(text: str) -> Decoded | None:
         bodies, words = _qp(text), _encoded_words(text)
         changes, regions = sorted([*bodies[0], *words[0]]), [*bodies[1], *words[1]]
         if "%" in text or "+" in text:  # an HTTP capture's form and query strings
-            taken = sorted(regions)
+            taken = _Stretches((a, b) for a, b, _ in regions)
             form = _urlencoded(text)
-            free = [r for r in form[1] if not _overlaps_region(taken, r[0], r[1])]
-            changes = sorted([*changes, *(c for c in form[0] if any(a <= c[0] < b for a, b, _ in free))])
+            free = [r for r in form[1] if not taken.overlaps(r[0], r[1])]
+            inside = _Stretches((a, b) for a, b, _ in free)
+            changes = sorted([*changes, *(c for c in form[0] if inside.holds(c[0]))])
             regions = [*regions, *free]
         if "\\u" in text and "application/json" in text.lower():
             # an HTTP reply's JSON body: "Cabrera Ma\u00f1as" is "Cabrera Mañas" (the eighteenth
             # set's capture left the surname in clear), written back as escapes
-            taken = sorted(regions)
+            taken = _Stretches((a, b) for a, b, _ in regions)
             strings = [m.span() for m in _JSON_STRING.finditer(text) if "\\u" in m.group()
-                       and not _overlaps_region(taken, *m.span())]
-            escapes = [c for c in _json(text) if any(a <= c[0] < b for a, b in strings)]
+                       and not taken.overlaps(*m.span())]
+            inside = _Stretches(strings)
+            escapes = [c for c in _json(text) if inside.holds(c[0])]
             changes = sorted([*changes, *escapes])
             regions = [*regions, *((a, b, "json-ascii") for a, b in strings)]
     elif text.lstrip()[:5] == "<?xml" and "&" in text:
@@ -576,6 +606,9 @@ def decode(text: str) -> Decoded | None:
         # a page that writes its letters as references ("Mar&iacute;a") gets its surrogates so
         references = any(len(c[2]) == 1 and ord(c[2]) > 127 and text[c[0]] == "&" for c in changes)
         regions = [(0, len(text), "html-references" if references else "html")]
+    elif "\\" in text and _LATEX_START.search(text):
+        # (after the JSON and MIME texts: a message or a JSON string may quote a LaTeX source)
+        changes, regions = _latex(text), [(0, len(text), "latex")]
     elif ("%" in text or "+" in text) and "=" in text:
         changes, regions = _urlencoded(text)
     else:

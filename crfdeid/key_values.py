@@ -110,16 +110,16 @@ _SQL_NOT_COLUMN = frozenset({"primary", "key", "unique", "constraint", "index", 
 #: Where a table's rows begin: its name, maybe its columns, then VALUES.
 _SQL_INSERT = regex.compile(r"(?i)INSERT[ \t]+(?:IGNORE[ \t]+)?INTO[ \t]+[`\"]?(?P<table>\w+)[`\"]?[ \t]*"
                             r"(?:\((?P<columns>[^()]*)\))?[ \t\r\n]*VALUES[ \t\r\n]*")
-#: A metadata listing's line (ExifTool, ``pdfinfo``, MediaInfo): a key of words, padded to the
-#: column of its colon, and its value ("Serial Number                   : R52W70XKQ3M").
+#: A metadata listing's line (ExifTool, MediaInfo): a key of words, padded to the column of its
+#: colon, and its value ("Serial Number                   : R52W70XKQ3M").
 _ALIGNED_LINE = regex.compile(
-    r"(?m)^(?P<key>[A-Za-z][A-Za-z0-9/()\-]*(?:[ ][A-Za-z0-9/()\-]+){0,5})(?P<pad>[ ]*)"
-    r":[ ](?P<value>[^\n]*?)(?<![ \t])[ \t]*+$")
+    r"(?m)^(?P<key>\p{L}[\p{L}0-9/()\-]*(?:[ ][\p{L}0-9/()\-]+){0,5})(?P<pad>[ ]*)"
+    r":[ ]++(?P<value>[^\n]*?)(?<![ \t])[ \t]*+$")
 #: Words of a listing's key whose value is a program's or a device's word, wherever they stand
 #: in the key ("Camera Model Name", "ExifTool Version Number", "Image Size").
 _LISTING_CODES = frozenset({"make", "model", "version", "size", "software", "resolution", "orientation",
                             "compression", "encoding", "mime", "megapixels", "flash", "aperture", "exposure",
-                            "iso", "lens", "format", "type", "firmware", "producer", "optimized", "tagged"})
+                            "iso", "format", "type", "firmware", "producer", "optimized", "tagged"})
 #: A listing's key of a file or a folder: its value is no program's word.
 _FILE_KEY = regex.compile(r"(?i)(?:file|directory|folder|source[ ]file)\b")
 #: A vCard's or an iCalendar's content line: its property, its parameters, its value.
@@ -427,10 +427,10 @@ def _sql_pairs(text: str) -> tuple[list[_Pair], list[tuple[int, int]]]:
 
 def _aligned_pairs(text: str) -> tuple[list[_Pair], list[tuple[int, int]]]:
     """A metadata listing's values by their keys: ExifTool's output of a wound photo ("Serial
-    Number : R52W70XKQ3M", "XP Author : rimateos", "Owner Name", "Artist"), ``pdfinfo``'s,
-    MediaInfo's (the eighteenth set written blind: a tablet's serial number and a nurse's login
-    stayed in clear). Read when five lines or more share the column of their colon, one of
-    them padded to it; a key's words say what its value is, as an export's do."""
+    Number : R52W70XKQ3M", "XP Author : rimateos", "Owner Name", "Artist"), MediaInfo's (the
+    eighteenth set written blind: a tablet's serial number and a nurse's login stayed in
+    clear). Read when five lines or more share the column of their colon, one of them padded
+    to it; a key's words say what its value is, as an export's do."""
     if "  : " not in text:
         return [], []
     columns: dict[int, list[regex.Match[str]]] = {}

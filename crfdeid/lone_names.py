@@ -661,11 +661,11 @@ class LoneNames:
         return found
 
     def kin_apposed(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
-        """A name that a kinship in apposition after it describes: "Es Iyán, el hijo de Marta
+        """A name that a kinship in apposition after it describes: "Es Iker, el hijo de Marta
         Montes, enfermera de la 3ª planta" (a clinical session's slides, the eighteenth set
-        written blind: "Iyán" is in no table). Its first word a given name of the tables or no
-        word of the language ("Luego, el hijo de…", "Hospital, el hermano de…" stay), the others
-        surnames too, touching no span. A relative's
+        written blind). Its first word a given name of the tables ("Luego, el hijo de…",
+        "Hospital, el hermano de…", a drug's "Sintrom, la hija de…" stay; the set's "Iyán" is in
+        no table), the others given names, surnames or no word of the language, touching no span. A relative's
         when the kinship is the patient's ("Pedro, el marido de la paciente"), else the
         patient's."""
         found: list[Span] = []
@@ -674,9 +674,10 @@ class LoneNames:
                 continue
             start, end = m.span("name")
             words = m["name"].split()
-            while words and not (fold(words[0]) in self.names or not self._known(words[0])):
-                # "Es Iyán, el hijo de": the verb before is no name; a surname that is a word
-                # ("Hospital") neither, first
+            while words and fold(words[0]) not in self.names:
+                # "Es Iker, el hijo de": the verb before is no name; a surname that is a word
+                # ("Hospital") neither, first, nor a word no dictionary knows ("Sintrom, la hija
+                # de la paciente lo administra": a drug, the round's review)
                 start += len(words[0]) + 1
                 words = words[1:]
             if not words or not all(self._name_word(w) for w in words[1:]):

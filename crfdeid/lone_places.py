@@ -208,6 +208,8 @@ _AFTER_PLACE = regex.compile(r"[ \t]*(?:\([ \t]*" + _NAME + r"[ \t]*\)|[,–-][ 
 _AND_PLACE = regex.compile(r"[ \t]+(?:y|e|i)[ \t]+" + _NAME + r"(?![\p{L}\p{N}])")
 #: A district's kind opening its name ("Barrio del Real", "Urbanización Los Pinos").
 _DISTRICT_KIND = regex.compile(r"(?:Barrio|Barriada|Urbanización|Urb\.|Pedanía|Polígono|Colonia)[ ]")
+#: A comma and a postal code after a name: the address goes on with its town.
+_CODE_NEXT = regex.compile(r"[ \t]*,[ \t]*\d{5}(?![\p{N}])")
 #: A British postcode ("LS6 3PX"), and the town before it after a comma or at a line's start.
 _BRITISH_CODE = regex.compile(r"[A-Z]{1,2}\d[A-Z\d]?[ ]\d[A-Z]{2}")
 _TOWN_BEFORE_CODE = regex.compile(
@@ -618,7 +620,13 @@ class LonePlaces:
                 # retrained tagger no longer took whole with the street)
                 district = (span.label == labels.get("street") and k == len(words)
                             and _DISTRICT_KIND.match(m["name"]) is not None)
-                if not whole and name not in places and not foreign and not where and not district:
+                # after a street and a comma, a name no table holds and no word of the language,
+                # then a comma and a postal code: a parish or a village ("Rúa da Pedra Moura, 6,
+                # 2º, Aguiño, 15965 Ribeira": the eighteenth set written blind)
+                parish = (span.label == labels.get("street") and k == len(words)
+                          and _CODE_NEXT.match(text, end) is not None and self._unknown_name(words))
+                if not whole and name not in places and not foreign and not where and not district \
+                        and not parish:
                     continue
                 if not overlaps(taken, m.start("name"), end) or (
                         where and span.label == town and _within(taken, m.start("name"), end)):

@@ -108,7 +108,7 @@ def _header_blocks(text: str, boundaries: frozenset[str]) -> list[tuple[int, int
 #: A request line ("POST /api/v2/citas HTTP/1.1") or a status line ("HTTP/1.1 201 Created").
 _HTTP_START = regex.compile(
     r"(?m)^(?:(?P<method>GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)[ ]\S+[ ](?P<version>HTTP/\d(?:\.\d)?)"
-    r"|(?P<status>HTTP/\d(?:\.\d)?[ ]\d{3}(?:[ ][^\n]*?)?))[ \t]*\r?$")
+    r"|(?P<status>HTTP/\d(?:\.\d)?[ ]\d{3}(?:[ ][^\n]*)?))$")
 #: Headers of an HTTP message whose values are the protocol's or a program's words, not a
 #: person's: a browser's name and version ("Mozilla/5.0 … Chrome/130.0 Mobile Safari/537.36" had
 #: become "Blas Infante/5.0 … Paterna del Campo/130.0"), a charset, a length, an encoding. Host,
@@ -120,6 +120,8 @@ _HTTP_STRUCTURAL = frozenset({
     "x-powered-by", "strict-transport-security", "content-security-policy", "x-content-type-options",
     "x-frame-options", "sec-fetch-site", "sec-fetch-mode", "sec-fetch-dest", "sec-fetch-user",
     "sec-ch-ua", "sec-ch-ua-mobile", "sec-ch-ua-platform", "dnt", "te", "upgrade", "via", "age"})
+#: One header line of an HTTP message (no folding: HTTP/1.1 deprecates it).
+_HTTP_HEADER = regex.compile(r"(?P<name>[A-Za-z][A-Za-z0-9-]*):(?P<value>[^\n]*)")
 #: A web server's access log line (the common or combined format): the request's method and
 #: protocol, and the browser's name after the referrer, are the server's words.
 _ACCESS_LINE = regex.compile(
@@ -138,14 +140,14 @@ def _http_blocked(text: str) -> list[tuple[int, int]]:
             blocked.append(start.span("status"))
         else:
             blocked += [start.span("method"), start.span("version")]
-        blank = _BLANK.search(text, start.end())
-        block_end = blank.start() + 1 if blank else len(text)
-        for header in _HEADER.finditer(text, start.end() + 1, block_end):
-            if header.start() > start.end() + 1 and text[header.start() - 1] != "\n":
-                break
+        # its headers: the lines right after it that are headers, up to the first that is not
+        # (a blank line, the body, the next message's start line): one pass, whatever follows
+        at = start.end() + 1
+        while at < len(text) and (header := _HTTP_HEADER.match(text, at)) is not None:
             blocked.append((header.start("name"), header.end("name") + 1))
             if header["name"].lower() in _HTTP_STRUCTURAL:
                 blocked.append(header.span("value"))
+            at = header.end() + 1
     for line in _ACCESS_LINE.finditer(text):
         blocked += [line.span("method"), line.span("version")]
         if line["agent"]:

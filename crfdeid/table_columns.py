@@ -374,10 +374,12 @@ def _delimited(line: str, delimiter: str) -> list[tuple[int, str]]:
 
 #: A header field and its value, up to a column gap or the line's end ("Persona usuaria: MAÍLLO
 #: HERNÁNDEZ, Petra     DNI: …"): the key at a line's start or after a column gap, a colon or
-#: dot leaders after it ("Nombre ............. AURELIO"). After a column gap, the key starts where
-#: the gap ends (from each of its spaces, ``[ \t]*`` had read the rest of the gap: quadratic).
+#: dot leaders after it ("Nombre ............. AURELIO"). After a column gap, the key is looked for
+#: only where a letter is (from each of its spaces, ``[ \t]*`` had read the rest of the gap:
+#: quadratic).
 _KEY_VALUE = regex.compile(
-    r"(?m)(?:^[ \t]*|(?<=[ ]{2}|\t))(?P<key>\p{L}[\p{L} ]{2,30}?)[ \t]*+(?::|\.{3,}:?)[ \t]*"
+    r"(?m)(?:^[ \t]*|(?=\p{L})(?<=(?:[ ]{2}|\t)[ \t]*))"
+    r"(?P<key>\p{L}[\p{L} ]{2,30}?)[ \t]*+(?::|\.{3,}:?)[ \t]*"
     r"(?P<value>[^\n\t]+?)(?=[ ]{2,}|\t|[ \t]*$)")
 #: A form's field laid out in columns: its name in capitals at a line's start, two spaces or more,
 #: its value ("PACIENTE      PRIETO DEL RÍO, JOSÉ MARÍA      NHC  24-1187340": a lab printout).

@@ -341,6 +341,13 @@ def test_a_latex_source_is_read_with_its_accents_and_written_back_as_commands() 
     assert _view_of(LATEX, "Mercadé") == r"Mercad\'e" and _view_of(LATEX, "Ódena") == r"{\'O}dena"
     assert encode_like("José Martí & Fills, Plaça Ñ", "latex") == r"Jos\'e Mart\'{\i} \& Fills, Pla\c{c}a \~N"
     assert decode("Texto con \\'e pero sin documento LaTeX") is None
+    # the braces of a command's argument stay ("\\textbf{\\'A}lvaro" had become "\\textbfÁlvaro"), its
+    # escaped characters are read; a message that quotes a LaTeX source stays a message
+    latex = decode("\\documentclass{article}\n\\textbf{\\'A}lvaro, juan\\_garcia, Gil \\& Fills\n")
+    assert latex is not None and latex.text.endswith("\\textbf{Á}lvaro, juan_garcia, Gil & Fills\n")
+    mail = decode("MIME-Version: 1.0\nContent-Transfer-Encoding: quoted-printable\n\nJos=C3=A9\n"
+                  "\\documentclass{article}\n")
+    assert mail is not None and "José" in mail.text
 
 
 def test_a_de_identified_latex_source_stays_latex() -> None:
@@ -354,7 +361,7 @@ def test_a_de_identified_latex_source_stays_latex() -> None:
     assert not re.search(r"[^\x00-\x7f]", out.split("\\begin{document}")[1])  # its letters as commands
 
 
-FORM = """POST /api/v2/citas/solicitud?origen=app&centro=Centro+de+Salud+de+Almonte HTTP/1.1
+FORM = """POST /api/v2/citas/solicitud?origen=app&centro=Centro+de+Salud+de+Alcal%C3%A1 HTTP/1.1
 Host: citaweb.example.org
 Content-Type: application/x-www-form-urlencoded; charset=UTF-8
 
@@ -377,7 +384,8 @@ def test_a_url_encoded_form_is_read_as_its_values() -> None:
     assert "&nombre=José Antonio&apellidos=Cabrera Mañas\n" in decoded.text
     assert "&telefono=+34 655 21 90 47&email=rocio.cabrera.m@correo-ejemplo.es" in decoded.text
     assert "&domicilio=C/ Sacristía, 8, El Rocío, 21750 Almonte" in decoded.text
-    assert "?origen=app&centro=Centro de Salud de Almonte HTTP/1.1" in decoded.text  # a query string
+    # a query string: its letters, never a space (one would end the URL the url rule takes whole)
+    assert "?origen=app&centro=Centro+de+Salud+de+Alcalá HTTP/1.1" in decoded.text
     assert "Content-Type: application/x-www-form-urlencoded; charset=UTF-8" in decoded.text  # not the header
     assert _view_of(FORM, "José Antonio") == "Jos%C3%A9+Antonio"
     assert encode_like("Avda. del Río, 12", "url") == "Avda.+del+R%C3%ADo%2C+12"
@@ -387,6 +395,11 @@ def test_a_url_encoded_form_is_read_as_its_values() -> None:
     assert decode("x\n&motivo=dolor+de+pecho\n").text == "x\n&motivo=dolor de pecho\n"
     # prose with a plus sign and an equals sign is no form
     assert decode("Glucemia = 110 mg/dl + insulina\nTA 120/80 + FC 72\n") is None
+    # a control character is never read, nor a space in a query; a form's line may end in CRLF
+    query = decode("Ver https://citaweb.es/cita?nombre=Juan+L%C3%B3pez&x=%0A%20y hoy")
+    assert query is not None and query.text == "Ver https://citaweb.es/cita?nombre=Juan+López&x=%0A%20y hoy"
+    crlf = decode("nombre=Jos%C3%A9+Antonio&edad=40\r\n")
+    assert crlf is not None and crlf.text == "nombre=José Antonio&edad=40\r\n"
 
 
 def test_a_de_identified_form_stays_url_encoded() -> None:
@@ -402,3 +415,8 @@ def test_a_de_identified_form_stays_url_encoded() -> None:
     assert set(fields) == {"nuhsa", "dni", "fecha_nac", "nombre", "apellidos", "telefono", "email",
                            "domicilio", "motivo"}  # no surrogate broke a field
     assert " " not in body.replace("\n", "") and all("\ufffd" not in v[0] for v in fields.values())
+    # a URL's query is replaced whole with the URL (the round's review: decoding its "+" as spaces
+    # had ended the URL at the first, and left "Garc%C3%ADa+L%C3%B3pez&nhc=1234567" in clear)
+    link = "https://citaweb.sas-ejemplo.es/cita?nombre=Juan+Garc%C3%ADa+L%C3%B3pez&nhc=1234567"
+    url = Deidentifier(seed=5).deidentify(f"Cita en {link} por web.").text
+    assert "Garc" not in url and "1234567" not in url and "L%C3%B3pez" not in url

@@ -94,6 +94,12 @@ def test_an_address_after_a_street_type_is_a_street(text: str, street: str) -> N
     # no longer took it whole with the street)
     ("Domicilio: Calle Álvaro de Bazán, 7, 2.º A, Barrio del Real, 52003 Melilla",
      [("CALLE", "Calle Álvaro de Bazán, 7, 2.º A"), ("TERRITORIO", "52003")], ["Barrio del Real", "Melilla"]),
+    # a parish or a village no table holds, between a street and a postal code (the eighteenth
+    # set written blind); a word of the language there is none
+    ("Domicilio: Rúa da Pedra Moura, 6, 2º, Aguiño, 15965 Ribeira",
+     [("CALLE", "Rúa da Pedra Moura, 6, 2º"), ("TERRITORIO", "15965")], ["Aguiño", "Ribeira"]),
+    ("Domicilio: Calle Mayor, 6, 2º, Centro, 28001 Madrid",
+     [("CALLE", "Calle Mayor, 6, 2º"), ("TERRITORIO", "28001")], ["Madrid"]),
     # the town before a British postcode (the twelfth set written blind)
     ("Residencia habitual: 14 Otley Road, Leeds LS6 3PX, United Kingdom", [("TERRITORIO", "LS6 3PX")],
      ["Leeds"]),
