@@ -1122,11 +1122,11 @@ BLIND17 = BLIND.parent / "es_blind17"
 #: What still leaks from the seventeenth set (blind once, then read: the nineteenth round): the
 #: lower-case home-visit book ("pac xinzo", "cs xinzo", "chuo", "rua da limia 17 1o", "pili",
 #: "sabela"); an SQL dump's logins and licences ("jprohens", "CFIB-1044"); a vCard's address and
-#: note ("Ginebra", "La Antilla", "patrón de pesca"); LaTeX's escaped letters ("pla\\c{c}a del Blat");
-#: villages, hamlets and a Polish city in Spanish ("Cordobilla", "El Pinar", "La Restinga",
-#: "Cracovia", "Llanes", "Villacañas"); occupations in passing ("novillero", "conductor", "fuster");
-#: a triage card's number, a breeder's code, a record number in two groups; "Guardia Civil" (kept:
-#: it names no one) and "España".
+#: note ("Ginebra", "La Antilla", "patrón de pesca"); a LaTeX source's bodies (its escaped letters
+#: are read since the twentieth round); villages, hamlets and a Polish city in Spanish
+#: ("Cordobilla", "El Pinar", "La Restinga", "Cracovia", "Llanes", "Villacañas"); occupations in
+#: passing ("novillero", "conductor", "fuster"); a triage card's number, a breeder's code, a record
+#: number in two groups; "Guardia Civil" (kept: it names no one) and "España".
 BLIND17_LEAKS = {
     ('cr01_ical_altsasu', 'Koldo'), ('cr01_ical_altsasu', 'Seguridad Social'),
     ('cr01_ical_altsasu', 'marzo'), ('cr02_zoonosis_puentegenil', 'Cordobilla'),
@@ -1137,24 +1137,25 @@ BLIND17_LEAKS = {
     ('cr05_srt_galdar', '0073 4418'), ('cr05_srt_galdar', 'Acoidan'),
     ('cr05_srt_galdar', 'Sardina del Norte'), ('cr06_socorrismo_mazarron', 'Naamsestraat 112'),
     ('cr07_latex_valls', '8842 KXR'),
-    ('cr07_latex_valls', 'Coordinadora de Colles Castelleres de Catalunya'), ('cr07_latex_valls', 'SEM'),
-    ('cr07_latex_valls', 'pla\\c{c}a del Blat'), ('cr08_plazatoros_quintanar', 'Valdemanzanos'),
+    ('cr07_latex_valls', 'Coordinadora de Colles Castelleres de Catalunya'),
+    ('cr07_latex_valls', 'SEM'), ('cr08_plazatoros_quintanar', 'Valdemanzanos'),
     ('cr08_plazatoros_quintanar', 'Villacañas'), ('cr08_plazatoros_quintanar', 'novillero'),
     ('cr10_peregrino_navia', '3/10'), ('cr10_peregrino_navia', 'Cracovia'),
-    ('cr10_peregrino_navia', 'Gosia'), ('cr10_peregrino_navia', 'Llanes'), ('cr11_pantalla_lliria', 'PEPA'),
-    ('cr11_pantalla_lliria', 'Salvador'), ('cr11_pantalla_lliria', 'fuster'),
-    ('cr12_triaje_binefar', '0401'), ('cr12_triaje_binefar', 'Encargado de sala de despiece'),
-    ('cr12_triaje_binefar', 'Guardia Civil'), ('cr12_triaje_binefar', 'La Litera'),
-    ('cr12_triaje_binefar', 'conductor'), ('cr13_vcard_islacristina', '2018'),
-    ('cr13_vcard_islacristina', 'España'), ('cr13_vcard_islacristina', 'La Antilla'),
+    ('cr10_peregrino_navia', 'Gosia'), ('cr10_peregrino_navia', 'Llanes'),
+    ('cr11_pantalla_lliria', 'PEPA'), ('cr11_pantalla_lliria', 'Salvador'),
+    ('cr11_pantalla_lliria', 'fuster'), ('cr12_triaje_binefar', '0401'),
+    ('cr12_triaje_binefar', 'Encargado de sala de despiece'), ('cr12_triaje_binefar', 'Guardia Civil'),
+    ('cr12_triaje_binefar', 'La Litera'), ('cr12_triaje_binefar', 'conductor'),
+    ('cr13_vcard_islacristina', '2018'), ('cr13_vcard_islacristina', 'España'),
+    ('cr13_vcard_islacristina', 'La Antilla'),
     ('cr13_vcard_islacristina', 'Servicio Andaluz de Teleasistencia'),
     ('cr13_vcard_islacristina', 'patrón de pesca'), ('cr13_vcard_islacristina', 'redera'),
     ('cr15_ini_jerezdeloscaballeros', 'mayo'), ('cr16_planparto_valverde', 'El Pinar'),
     ('cr16_planparto_valverde', 'La Restinga'), ('cr17_manuscrito_aranjuez', 'U-CONT-026'),
-    ('cr18_avisos_xinzo', 'a ponte 3'), ('cr18_avisos_xinzo', 'beatriz'), ('cr18_avisos_xinzo', 'cosaga'),
-    ('cr18_avisos_xinzo', 'manolo o ferreiro'), ('cr18_avisos_xinzo', 'pili'),
-    ('cr18_avisos_xinzo', 'porqueira'), ('cr18_avisos_xinzo', 'remedios'), ('cr18_avisos_xinzo', 'sabela'),
-    ('cr18_avisos_xinzo', 'xinzo'),
+    ('cr18_avisos_xinzo', 'a ponte 3'), ('cr18_avisos_xinzo', 'beatriz'),
+    ('cr18_avisos_xinzo', 'cosaga'), ('cr18_avisos_xinzo', 'manolo o ferreiro'),
+    ('cr18_avisos_xinzo', 'pili'), ('cr18_avisos_xinzo', 'porqueira'),
+    ('cr18_avisos_xinzo', 'remedios'), ('cr18_avisos_xinzo', 'sabela'), ('cr18_avisos_xinzo', 'xinzo'),
 }
 BLIND17_WORD_LEAKS = {
     ('cr01_ical_altsasu', 'Koldo'), ('cr02_zoonosis_puentegenil', 'Aguilar'),
@@ -1163,17 +1164,17 @@ BLIND17_WORD_LEAKS = {
     ('cr02_zoonosis_puentegenil', 'Frontera'), ('cr02_zoonosis_puentegenil', 'Laboral'),
     ('cr02_zoonosis_puentegenil', 'SISTEMA'), ('cr02_zoonosis_puentegenil', 'SVEA'),
     ('cr02_zoonosis_puentegenil', 'VIGILANCIA'), ('cr02_zoonosis_puentegenil', 'Vigilancia'),
-    ('cr03_sql_felanitx', 'Assegurances'), ('cr03_sql_felanitx', 'Llevant'), ('cr03_sql_felanitx', 'Toni'),
-    ('cr04_incidencia_arevalo', 'Encinar'), ('cr04_incidencia_arevalo', 'Sacyl'),
-    ('cr04_incidencia_arevalo', 'Sonia'), ('cr05_srt_galdar', '0073'), ('cr05_srt_galdar', '4418'),
-    ('cr05_srt_galdar', 'Acoidan'), ('cr05_srt_galdar', 'Canaria'), ('cr05_srt_galdar', 'Capitán'),
-    ('cr05_srt_galdar', 'Gran'), ('cr05_srt_galdar', 'Quesada'), ('cr05_srt_galdar', 'SAT'),
-    ('cr05_srt_galdar', 'Sardina'), ('cr06_socorrismo_mazarron', 'Naamsestraat'),
-    ('cr07_latex_valls', '8842'), ('cr07_latex_valls', 'Blat'), ('cr07_latex_valls', 'Castellera'),
-    ('cr07_latex_valls', 'Castelleres'), ('cr07_latex_valls', 'Catalunya'), ('cr07_latex_valls', 'Colla'),
-    ('cr07_latex_valls', 'Colles'), ('cr07_latex_valls', 'Coordinadora'), ('cr07_latex_valls', 'Gin'),
-    ('cr07_latex_valls', 'Jove'), ('cr07_latex_valls', 'KXR'), ('cr07_latex_valls', 'Pla'),
-    ('cr07_latex_valls', 'SEM'), ('cr08_plazatoros_quintanar', 'Castilla'),
+    ('cr03_sql_felanitx', 'Assegurances'), ('cr03_sql_felanitx', 'Llevant'),
+    ('cr03_sql_felanitx', 'Toni'), ('cr04_incidencia_arevalo', 'Encinar'),
+    ('cr04_incidencia_arevalo', 'Sacyl'), ('cr04_incidencia_arevalo', 'Sonia'),
+    ('cr05_srt_galdar', '0073'), ('cr05_srt_galdar', '4418'), ('cr05_srt_galdar', 'Acoidan'),
+    ('cr05_srt_galdar', 'Canaria'), ('cr05_srt_galdar', 'Capitán'), ('cr05_srt_galdar', 'Gran'),
+    ('cr05_srt_galdar', 'Quesada'), ('cr05_srt_galdar', 'SAT'), ('cr05_srt_galdar', 'Sardina'),
+    ('cr06_socorrismo_mazarron', 'Naamsestraat'), ('cr07_latex_valls', '8842'),
+    ('cr07_latex_valls', 'Castellera'), ('cr07_latex_valls', 'Castelleres'),
+    ('cr07_latex_valls', 'Catalunya'), ('cr07_latex_valls', 'Colla'), ('cr07_latex_valls', 'Colles'),
+    ('cr07_latex_valls', 'Coordinadora'), ('cr07_latex_valls', 'Jove'), ('cr07_latex_valls', 'KXR'),
+    ('cr07_latex_valls', 'Pla'), ('cr07_latex_valls', 'SEM'), ('cr08_plazatoros_quintanar', 'Castilla'),
     ('cr08_plazatoros_quintanar', 'Mancha'), ('cr08_plazatoros_quintanar', 'Subdelegación'),
     ('cr08_plazatoros_quintanar', 'Valdemanzanos'), ('cr08_plazatoros_quintanar', 'Villacañas'),
     ('cr09_diff_mungia', 'Datos'), ('cr09_diff_mungia', 'Delegado'), ('cr09_diff_mungia', 'Protección'),
@@ -1188,8 +1189,9 @@ BLIND17_WORD_LEAKS = {
     ('cr14_donante_palamos', 'Baix'), ('cr14_donante_palamos', 'GXT'),
     ('cr16_planparto_valverde', 'Cordón'), ('cr16_planparto_valverde', 'Pinar'),
     ('cr16_planparto_valverde', 'Restinga'), ('cr16_planparto_valverde', 'Umbilical'),
-    ('cr17_manuscrito_aranjuez', 'CONT'), ('cr18_avisos_xinzo', 'beatriz'), ('cr18_avisos_xinzo', 'manolo'),
-    ('cr18_avisos_xinzo', 'pili'), ('cr18_avisos_xinzo', 'remedios'), ('cr18_avisos_xinzo', 'sabela'),
+    ('cr17_manuscrito_aranjuez', 'CONT'), ('cr18_avisos_xinzo', 'beatriz'),
+    ('cr18_avisos_xinzo', 'manolo'), ('cr18_avisos_xinzo', 'pili'), ('cr18_avisos_xinzo', 'remedios'),
+    ('cr18_avisos_xinzo', 'sabela'),
 }
 
 
@@ -1208,5 +1210,105 @@ def test_what_the_embedded_model_finds_in_the_seventeenth_blind_set(blind17: dic
     # blind, once, with the code of 1a4ede1 (2026-12-07): 0.645 on the best path, 0.731 at the
     # deidentify point (benchmarks/formats.py's measure); after the nineteenth round they prompted
     # 0.746 / 0.811 (nicknames of several words, small towns, staff in lower case, iCalendar dates,
-    # an SQL dump and vCards read by their columns and properties)
+    # an SQL dump and vCards read by their columns and properties); after the twentieth, 0.753 /
+    # 0.817 (a LaTeX source's escaped letters read)
     assert _recall(blind17, point) >= floor
+
+# -- the eighteenth set written blind --------------------------------------------------------------
+BLIND18 = BLIND.parent / "es_blind18"
+#: What still leaks from the eighteenth set (blind once, then read: the twentieth round): the home
+#: country ("España", "Espanya": kept by design) and a country after "de" ("dos de Perú"); towns that
+#: are words or come after "de" ("Jaca", "Setiles"), parishes and beaches ("Sama", "Alcanada", "la
+#: Cala"); companies and bodies no list holds ("Sport Tena Alquiler", "Atlántica Air", "Salus Vida
+#: Seguros", "Gazte Mendi Elkartea", "Laboratorio de Control del Dopaje"); staff and others after a
+#: role in one word ("la monitora Ane", "los pisteros Chuse Lanaspa y Toño"); a Basque date and
+#: street ("uztailaren 18a", "Mendarozabal auzoa"); numbers of kits, cards, agents and payments; a
+#: two-column PDF's cut words; an occupation in a URL-encoded form ("guarda+de+la+marisma").
+BLIND18_LEAKS = {
+    ('cr01_fax_molinadearagon', '2024'), ('cr01_fax_molinadearagon', '949830047'),
+    ('cr01_fax_molinadearagon', 'HUGU'), ('cr01_fax_molinadearagon', 'MA-04'),
+    ('cr01_fax_molinadearagon', 'Setiles'), ('cr01_fax_molinadearagon', 'pastor'),
+    ('cr02_esqui_sallent', 'Chuse Lanaspa'), ('cr02_esqui_sallent', 'Jaca'),
+    ('cr02_esqui_sallent', 'Sport Tena Alquiler'), ('cr02_esqui_sallent', 'Toño'),
+    ('cr03_dopaje_ezcaray', 'A 4012387'), ('cr03_dopaje_ezcaray', 'B 4012387'),
+    ('cr03_dopaje_ezcaray', 'España'), ('cr03_dopaje_ezcaray', 'Laboratorio de Control del Dopaje'),
+    ('cr03_dopaje_ezcaray', 'OCD-112'), ('cr03_dopaje_ezcaray', 'UCI'),
+    ('cr04_columnas_ubrique', 'Centro'), ('cr04_columnas_ubrique', 'Dios'),
+    ('cr04_columnas_ubrique', 'Marroquinero'), ('cr04_columnas_ubrique', 'cuidadora'),
+    ('cr05_radiomedico_ribeira', 'Perú'), ('cr05_radiomedico_ribeira', 'Radio-Médico'),
+    ('cr05_radiomedico_ribeira', 'Sabela Triñanes'), ('cr05_radiomedico_ribeira', 'mariñeiro'),
+    ('cr06_pertenencias_colladovillalba', '001 2200 7614 093'),
+    ('cr06_pertenencias_colladovillalba', '1187'), ('cr06_pertenencias_colladovillalba', '6204'),
+    ('cr07_balneario_archena', 'HOTEL BALNEARIO LOS ALMENDROS'), ('cr08_campamento_otsagabia', 'Ane'),
+    ('cr08_campamento_otsagabia', 'Gazte Mendi Elkartea'),
+    ('cr08_campamento_otsagabia', 'Iker Bengoetxea'),
+    ('cr08_campamento_otsagabia', 'Otsagabiko kontsultategia'),
+    ('cr08_campamento_otsagabia', 'uztailaren 18a'),
+    ('cr09_diapositivas_langreo', 'Estudiante de Ingeniería de Minas'),
+    ('cr09_diapositivas_langreo', 'Sama'), ('cr09_diapositivas_langreo', 'mbaragano'),
+    ('cr10_factura_alcudia', '448201'), ('cr10_factura_alcudia', 'Alcanada'),
+    ('cr10_factura_alcudia', 'Espanya'), ('cr10_factura_alcudia', 'Salus Vida Seguros'),
+    ('cr11_toxicologia_potes', 'SCS'), ('cr11_toxicologia_potes', 'SIT'),
+    ('cr12_exif_hervas', 'Plasencia'), ('cr13_voluntats_falset', 'A. Ferré'),
+    ('cr13_voluntats_falset', 'Ministerio de Sanidad'), ('cr14_medif_adeje', 'Atlántica Air'),
+    ('cr14_medif_adeje', 'España'), ('cr14_medif_adeje', 'SCS'),
+    ('cr14_medif_adeje', 'Viajes Teide Sur'), ('cr15_etiquetas_mendaro', 'Mendaro'),
+    ('cr15_etiquetas_mendaro', 'Mendarozabal auzoa, z/g'), ('cr17_agresion_lavilajoiosa', 'la Cala'),
+    ('cr18_http_almonte', 'guarda+de+la+marisma'),
+}
+BLIND18_WORD_LEAKS = {
+    ('cr01_fax_molinadearagon', '949830047'), ('cr01_fax_molinadearagon', 'HUGU'),
+    ('cr01_fax_molinadearagon', 'Setiles'), ('cr01_fax_molinadearagon', 'pastor'),
+    ('cr02_esqui_sallent', '5503'), ('cr02_esqui_sallent', 'Alquiler'), ('cr02_esqui_sallent', 'Chuse'),
+    ('cr02_esqui_sallent', 'Jaca'), ('cr02_esqui_sallent', 'Lanaspa'), ('cr02_esqui_sallent', 'Sport'),
+    ('cr02_esqui_sallent', 'Tena'), ('cr02_esqui_sallent', 'Toño'), ('cr03_dopaje_ezcaray', '2025'),
+    ('cr03_dopaje_ezcaray', '4012387'), ('cr03_dopaje_ezcaray', 'Control'),
+    ('cr03_dopaje_ezcaray', 'Dopaje'), ('cr03_dopaje_ezcaray', 'España'),
+    ('cr03_dopaje_ezcaray', 'Laboratorio'), ('cr03_dopaje_ezcaray', 'OCD'),
+    ('cr03_dopaje_ezcaray', 'UCI'), ('cr04_columnas_ubrique', 'Dios'),
+    ('cr04_columnas_ubrique', 'Marroquinero'), ('cr05_radiomedico_ribeira', 'CCS'),
+    ('cr05_radiomedico_ribeira', 'Perú'), ('cr05_radiomedico_ribeira', 'Pesqueiras'),
+    ('cr05_radiomedico_ribeira', 'Radio'), ('cr05_radiomedico_ribeira', 'Sabela'),
+    ('cr05_radiomedico_ribeira', 'Triñanes'), ('cr06_pertenencias_colladovillalba', '1187'),
+    ('cr06_pertenencias_colladovillalba', '2200'), ('cr06_pertenencias_colladovillalba', '6204'),
+    ('cr06_pertenencias_colladovillalba', '7614'), ('cr07_balneario_archena', 'ALMENDROS'),
+    ('cr07_balneario_archena', 'BALNEARIO'), ('cr08_campamento_otsagabia', 'Amaia'),
+    ('cr08_campamento_otsagabia', 'Ane'), ('cr08_campamento_otsagabia', 'Bengoetxea'),
+    ('cr08_campamento_otsagabia', 'Elkartea'), ('cr08_campamento_otsagabia', 'Gazte'),
+    ('cr08_campamento_otsagabia', 'Iker'), ('cr08_campamento_otsagabia', 'Mendi'),
+    ('cr08_campamento_otsagabia', 'Mikel'), ('cr08_campamento_otsagabia', 'Otsagabiko'),
+    ('cr08_campamento_otsagabia', 'SOS'), ('cr09_diapositivas_langreo', 'Estudiante'),
+    ('cr09_diapositivas_langreo', 'Ingeniería'), ('cr09_diapositivas_langreo', 'Minas'),
+    ('cr09_diapositivas_langreo', 'Oviedo'), ('cr09_diapositivas_langreo', 'Sama'),
+    ('cr10_factura_alcudia', '448201'), ('cr10_factura_alcudia', 'Alcanada'),
+    ('cr10_factura_alcudia', 'Espanya'), ('cr10_factura_alcudia', 'Salus'),
+    ('cr10_factura_alcudia', 'Vida'), ('cr11_toxicologia_potes', '3907'),
+    ('cr11_toxicologia_potes', 'SCS'), ('cr11_toxicologia_potes', 'SIT'), ('cr12_exif_hervas', '4477'),
+    ('cr12_exif_hervas', 'Plasencia'), ('cr13_voluntats_falset', 'Ferré'),
+    ('cr13_voluntats_falset', 'Ministerio'), ('cr13_voluntats_falset', 'PADES'),
+    ('cr14_medif_adeje', 'Air'), ('cr14_medif_adeje', 'Atlántica'), ('cr14_medif_adeje', 'España'),
+    ('cr14_medif_adeje', 'SCS'), ('cr14_medif_adeje', 'Teide'), ('cr14_medif_adeje', 'Viajes'),
+    ('cr15_etiquetas_mendaro', '3318'), ('cr15_etiquetas_mendaro', 'Mendarozabal'),
+    ('cr17_agresion_lavilajoiosa', 'Baixa'), ('cr17_agresion_lavilajoiosa', 'Cala'),
+    ('cr17_agresion_lavilajoiosa', 'Marina'), ('cr17_agresion_lavilajoiosa', 'VALENCIANA'),
+    ('cr18_http_almonte', '2B34'),
+}
+
+
+@pytest.fixture(scope="module")
+def blind18() -> dict[str, Document]:
+    return load_corpus([BLIND18])
+
+
+def test_what_leaks_from_the_eighteenth_blind_set_is_what_we_know_of(blind18: dict[str, Document]) -> None:
+    _known_leaks_only(blind18, (18, 992), BLIND18_LEAKS, BLIND18_WORD_LEAKS)
+
+
+@pytest.mark.parametrize("point, floor", [("viterbi", 0.78), ("deidentify", 0.83)])
+def test_what_the_embedded_model_finds_in_the_eighteenth_blind_set(blind18: dict[str, Document], point: str,
+                                                                  floor: float) -> None:
+    # blind, once, with the code of ff851f8 (2026-12-07): 0.766 on the best path, 0.818 at the
+    # deidentify point (benchmarks/formats.py's measure); after the twentieth round they prompted
+    # 0.794 / 0.845 (a URL-encoded form and LaTeX decoded, an HTTP capture's protocol blocked, a
+    # photo's metadata read by its keys, a parish in an address, a pager, a call sign, a Host)
+    assert _recall(blind18, point) >= floor
