@@ -367,16 +367,15 @@ def _urlencoded(text: str) -> tuple[list[Change], list[Region]]:
     the rest of its query in clear. A control character (``%0A``) is never read. Only where a
     run decodes (UTF-8)."""
     stretches: list[tuple[int, int, bool]] = []  # (start, end, a form's: "+" is a space)
-    blank_after: tuple[int, int] | None = None  # (from, the blank line's match end) last found
+    body_end = -1  # where the last body read ends
     for header in _FORM_HEADER.finditer(text):
-        if blank_after is not None and header.end() <= blank_after[0]:
+        if header.end() <= body_end:
             continue  # inside the body of the header before it
         blank = _BLANK.search(text, header.end())
         if blank is None:
             break  # (nor after any later header)
         following = _BLANK.search(text, blank.end())
         body_end = following.start() if following is not None else len(text)
-        blank_after = (body_end, body_end)
         stretches.append((blank.end(), body_end, True))
     stretches += [(*m.span(), False) for m in _QUERY.finditer(text)]
     stretches += [(*m.span(), True) for m in _FORM_LINE.finditer(text)
