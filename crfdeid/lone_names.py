@@ -37,6 +37,8 @@ from . import langpack
 from .derived import pack_set
 from .langpack import LanguagePack, fold
 from .merge import Ranges
+from .taken import Taken, overlapping
+from .taken import touching as touching_ranges
 from .types import Span
 
 #: Where a detected span carries it (``Span.source``).
@@ -309,35 +311,37 @@ class LoneNames:
     def spans(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """The lone given names of ``text`` that no span of ``spans`` touches, and the names
         after a title (``titled``)."""
-        taken = sorted((s.start, s.end) for s in spans)
+        # each step sees the spans and what the steps before it found
+        taken = Taken((s.start, s.end) for s in spans)
         found: list[Span] = self.titled(text, taken, spans)
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        before = len(taken)  # the spans' ranges: ``found`` adds to them
+        taken.extend((s.start, s.end) for s in found[len(taken) - before:])
         found.extend(self.role_named(text, taken, spans))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        taken.extend((s.start, s.end) for s in found[len(taken) - before:])
         found.extend(self.aged(text, taken))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        taken.extend((s.start, s.end) for s in found[len(taken) - before:])
         found.extend(self.kin_named(text, taken))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        taken.extend((s.start, s.end) for s in found[len(taken) - before:])
         found.extend(self.kin_apposed(text, taken))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        taken.extend((s.start, s.end) for s in found[len(taken) - before:])
         found.extend(self.parents_named(text, taken))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        taken.extend((s.start, s.end) for s in found[len(taken) - before:])
         found.extend(self.others_named(text, taken))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        taken.extend((s.start, s.end) for s in found[len(taken) - before:])
         found.extend(self.listed(text, taken, [*spans, *found]))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        taken.extend((s.start, s.end) for s in found[len(taken) - before:])
         found.extend(self.newborn(text, taken))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        taken.extend((s.start, s.end) for s in found[len(taken) - before:])
         found.extend(self.partner(text, taken))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        taken.extend((s.start, s.end) for s in found[len(taken) - before:])
         found.extend(self.nicknames(text, taken, spans))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        taken.extend((s.start, s.end) for s in found[len(taken) - before:])
         found.extend(self.full_names(text, taken))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        taken.extend((s.start, s.end) for s in found[len(taken) - before:])
         found.extend(self.lower_case(text, taken))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        taken.extend((s.start, s.end) for s in found[len(taken) - before:])
         found.extend(self.lower_named(text, taken))
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        taken.extend((s.start, s.end) for s in found[len(taken) - before:])
         for m in _WORD.finditer(text):
             word = m.group()
             if fold(word) not in self.names:
@@ -394,7 +398,7 @@ class LoneNames:
                 continue
             end = m.end("second") if k == 2 else m.end("third")
             # a tagger's span inside the name ("ahmed" of "ahmed benjelloun") gives way to it
-            touching = [(s, e) for s, e in taken if s < end and m.start() < e]
+            touching = overlapping(taken, m.start(), end)
             inside = all(m.start() <= s and e <= end and (s, e) != (m.start(), end) for s, e in touching)
             if inside and not any(f.start < end and m.start() < f.end for f in found):
                 found.append(Span(m.start(), end, self.patient, source=LOWER_SOURCE))
@@ -486,8 +490,8 @@ class LoneNames:
             role = [s for s in spans if s.label == self.relative and s.start <= m.start() < s.end < end
                     and not any(fold(w) in self.kinship for w in text[s.start : m.start("name")].split())]
             tagged = [s for s in spans if s.start < end and start < s.end and s not in role]
-            touching = [(s, e) for s, e in taken if s < end and start < e
-                        and not any((s, e) == (r.start, r.end) for r in role)]
+            touching = [(s, e) for s, e in overlapping(taken, start, end)
+                        if not any((s, e) == (r.start, r.end) for r in role)]
             if any(s.label in people for s in tagged) or len(touching) > len(tagged) or not all(
                     start <= s.start and s.end <= end for s in tagged):
                 continue  # a person's span there, or a name found already, stays as it is
@@ -716,7 +720,7 @@ class LoneNames:
                     key in self.names or not self._known(first)):
                 continue
             name_start, name_end = name.start(), name.end()
-            inside = [(s, e) for s, e in taken if s < name_end and name_start < e]
+            inside = overlapping(taken, name_start, name_end)
             # a span reaching out of the name: the tagger's reading stands — unless it is the
             # kinship word with the first name ("sobrina Inmaculada" of "su sobrina Inmaculada
             # Carmona Ruz", whose surnames then leaked), which the whole name takes in
@@ -795,7 +799,7 @@ class LoneNames:
             if not (key in self.names or not self._known(first)):
                 continue
             start, end = name.span()
-            inside = [(s, e) for s, e in taken if s <= end and start <= e]
+            inside = touching_ranges(taken, start, end)
             # a tagger's span inside the name gives way to it ("casado con Luz Dary Ospina" with
             # "Ospina" alone found: the given names had stayed in clear); one reaching out stands
             if all(start <= s and e <= end for s, e in inside) and (start, end) not in inside:
@@ -976,4 +980,4 @@ def _nickname_span(start: int, end: int, label: str, taken: list[tuple[int, int]
 
 def _touches(taken: list[tuple[int, int]], start: int, end: int) -> bool:
     """Does a taken range overlap or abut [start, end) (a name part next to a detected name)?"""
-    return any(s <= end and start <= e for s, e in taken)
+    return bool(touching_ranges(taken, start, end))

@@ -34,6 +34,7 @@ a Maceda", "un restaurante de Getaria"), and the islands the pack lists for its 
 from __future__ import annotations
 
 import bisect
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -43,6 +44,7 @@ import regex
 from .langpack import LanguagePack, fold
 from .lone_names import lower_case_lines, typed_in_lower_case
 from .span_form import bilingual_parts, con_acronyms, folded_entries
+from .taken import Taken, overlapping, own
 from .types import Span
 
 #: Where a detected span carries it (``Span.source``).
@@ -427,6 +429,7 @@ class LonePlaces:
         places, labels = self._place_of, dict(self.labels)
         wanted = {labels[k] for k in ("town", "country") if k in labels}
         found: list[Span] = []
+        found_ranges = Taken()
         queue = [s for s in spans if s.label in wanted and not s.fragments]
         while queue:
             span = queue.pop()
@@ -440,9 +443,10 @@ class LonePlaces:
                 if kind not in ("town", "country") or kind not in labels:
                     continue
                 if not _GLUED.match(text, end) and not overlaps(taken, m.start("name"), end) \
-                        and not overlaps([(f.start, f.end) for f in found], m.start("name"), end):
+                        and not overlaps(found_ranges, m.start("name"), end):
                     new = Span(m.start("name"), end, labels[kind], source=SOURCE)
                     found.append(new)
+                    found_ranges.add(new.start, new.end)
                     queue.append(new)
                 break
         return found
@@ -468,6 +472,7 @@ class LonePlaces:
         set written blind left both in clear). MEDDOCAN files "Clínica …" as a hospital more
         often than as an institution (8 to 5 over train+dev); the tagger finds all of them, so
         over MEDDOCAN this step adds nothing."""
+        taken = own(taken)
         label = dict(self.labels).get("hospital")
         if not label:
             return []
@@ -478,7 +483,7 @@ class LonePlaces:
             if fold(m["name"]) in self.stop or not _within(taken, m.start(), m.end()):
                 continue
             found.append(Span(m.start(), m.end(), label, source=SOURCE))
-            taken = sorted([*taken, (m.start(), m.end())])
+            taken.add(m.start(), m.end())
         return found
 
     def lower_facilities(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
@@ -487,6 +492,7 @@ class LonePlaces:
         short): the sixteenth and seventeenth sets written blind left each in clear. The town
         must be one of the tables' (any size), the start of one, or no word of the language
         ("hospital de dia" is no hospital)."""
+        taken = own(taken)
         labels = dict(self.labels)
         if not (labels.get("hospital") or labels.get("health_centre")):
             return []
@@ -507,7 +513,7 @@ class LonePlaces:
             label = labels.get("hospital" if m["kind"].startswith("h") else "health_centre")
             if label:
                 found.append(Span(m.start(), m.end(), label, source=SOURCE))
-                taken = sorted([*taken, (m.start(), m.end())])
+                taken.add(m.start(), m.end())
         return found
 
     def _town_start(self, name: str) -> bool:
@@ -525,6 +531,7 @@ class LonePlaces:
         which left both in clear): no table lists districts, the kind word says it is one; the
         town after it in parentheses then comes with ``chained``. Not a name of the stop list
         alone, nor a span's."""
+        taken = own(taken)
         town = dict(self.labels).get("town")
         if not town:
             return []
@@ -538,12 +545,12 @@ class LonePlaces:
             if m["name"].isupper() and len(m["name"]) <= 4:
                 continue  # an acronym: "la región del CO" (the optic canal), no place
             found.append(Span(start, end, town, source=SOURCE))
-            taken = sorted([*taken, (start, end)])
+            taken.add(start, end)
         for m in _COVE.finditer(text):  # "frente a Cala Anguila": a cove or a beach by its name
             start, end = m.span("whole")
             if _within(taken, start, end):
                 found.append(Span(start, end, town, source=SOURCE))
-                taken = sorted([*taken, (start, end)])
+                taken.add(start, end)
         for m in _DISTRICT_NAMED.finditer(text):  # "en el Barrio de la Estación": the whole name
             start, end = m.span("whole")
             if _within(taken, start, end):  # "Alfonso" of "la Barriada Príncipe Alfonso" gives way
@@ -557,6 +564,7 @@ class LonePlaces:
         punctuation, else a name of the pack's towns, provinces or regions (any population: the
         address says it is a place) — in parentheses, of its foreign places too ("Quibdó
         (Chocó)") — touching no span."""
+        taken = own(taken)
         labels = dict(self.labels)
         town = labels.get("town")
         if not town or not self.address_places:
@@ -566,16 +574,16 @@ class LonePlaces:
         facilities = {label for category, label in labels.items()
                       if category in ("hospital", "health_centre", "organisation")}
         places, found = self._address_places, []
-        queue = sorted((s for s in spans if s.label in chain), key=lambda s: s.start)
+        queue = deque(sorted((s for s in spans if s.label in chain), key=lambda s: s.start))
         while queue:
-            span = queue.pop(0)
+            span = queue.popleft()
             if span.label == town and _BRITISH_CODE.fullmatch(text, span.start, span.end):
                 # a British postcode after its town, the town taken ("14 Otley Road, Leeds LS6 3PX":
                 # the twelfth set written blind left "Leeds" once the code was found)
                 before = _TOWN_BEFORE_CODE.search(text, max(0, span.start - 60), span.start)
                 if before is not None and not overlaps(taken, *before.span("name")):
                     found.append(Span(*before.span("name"), town, source=CHAIN_SOURCE))
-                    taken = sorted([*taken, before.span("name")])
+                    taken.add(*before.span("name"))
             digits = text[span.start : span.end].strip().isdigit()
             m = (_AFTER_CODE if digits else _AFTER_PLACE).match(text, span.end)
             if m is None and span.label == town:  # "llegan desde Barcelona y Baza": a known place
@@ -590,7 +598,7 @@ class LonePlaces:
                 if m is not None:
                     new = Span(*m.span("name"), town, source=CHAIN_SOURCE)
                     found.append(new)
-                    taken = sorted([*taken, (new.start, new.end)])
+                    taken.add(new.start, new.end)
                     continue
             if m is None:
                 continue
@@ -632,7 +640,7 @@ class LonePlaces:
                         where and span.label == town and _within(taken, m.start("name"), end)):
                     new = Span(m.start("name"), end, town, source=CHAIN_SOURCE)
                     found.append(new)
-                    taken = sorted([*taken, (new.start, new.end)])
+                    taken.add(new.start, new.end)
                     queue.append(new)  # "Vecindario", then ", Santa Lucía de Tirajana"
                 break
         return found
@@ -678,26 +686,29 @@ class LonePlaces:
             for name in index.get(word.group(), ()) if word is not None else ():
                 end = start + len(name)
                 if text.startswith(name, start) and not _WORD_GOES_ON.match(text, end):
-                    if not any(s < end and start < e and not (start <= s and e <= end) for s, e in taken):
+                    if not any(not (start <= s and e <= end) for s, e in overlapping(taken, start, end)):
                         found.append(Span(start, end, label, source=HOSPITAL_SOURCE))
                     break
         # the last word of a name alone ("comité de EPID del Trueta", "Cardiología Infantil de
         # Valdecilla", "ingresó en la Arrixaca": the eighth set written blind), not the first
         # word of a longer name
         words = frozenset(self.hospital_words)
+        with_found = own(taken)
+        with_found.extend((s.start, s.end) for s in found)
         for m in _BEFORE_HOSPITAL.finditer(text) if words else ():
             alone = _ALONE.match(text, m.end())
             if alone is not None and alone["word"] in words:
                 start, end = m.end(), alone.end("word")
-                if not overlaps([*taken, *((s.start, s.end) for s in found)], start, end):
+                if not overlaps(with_found, start, end):
                     found.append(Span(start, end, label, source=HOSPITAL_SOURCE))
+                    with_found.add(start, end)
         # a hospital's span the tagger ended one word short ("Hospital Universitari de Girona
         # Doctor Josep" of "… Josep Trueta": the fifth set, once the model was retrained): whole
         for a, b in taken if words else ():
             alone = _ALONE.match(text, b + 1) if text[b : b + 1] == " " else None
             if alone is not None and alone["word"] in words and _FACILITY_START.match(text, a, b):
                 end = alone.end("word")
-                if not any(start < end and b < e for start, e in taken if (start, e) != (a, b)):
+                if not any((start, e) != (a, b) for start, e in overlapping(taken, b, end)):
                     found.append(Span(a, end, label, source=HOSPITAL_SOURCE))
         return found
 
@@ -719,6 +730,7 @@ class LonePlaces:
         that is also a word of the language ("Telefónica", "Consum") is taken only as the list
         writes it and not where a sentence or line starts: "CONSULTA TELEFÓNICA" is a telephone
         consultation."""
+        taken = own(taken)
         label = dict(self.labels).get("organisation")
         index = self._organisation_index if label else {}
         found: list[Span] = []
@@ -734,12 +746,12 @@ class LonePlaces:
                     continue
                 # a tagger's span strictly inside a name of two words or more gives way to it
                 # ("Almería" of "Almería Acoge" as a town, "Acoge" as a company)
-                touching = [(s, e) for s, e in taken if s < end and start < e]
+                touching = overlapping(taken, start, end)
                 inside = " " in name and bool(touching) and all(
                     start <= s and e <= end and (s, e) != (start, end) for s, e in touching)
                 if not _WORD_GOES_ON.match(text, end) and (inside or not overlaps(taken, start, end)):
                     found.append(Span(start, end, label, source=ORGANISATION_SOURCE))
-                    taken = sorted([*taken, (start, end)])
+                    taken.add(start, end)
                     break
         return found
 
@@ -760,6 +772,7 @@ class LonePlaces:
         Ólvega", "nacida en Becerreá", "una ruta cerca de Potes"): the longest run of the name's
         words that the pack's towns, provinces or regions hold, ending the name, touching no
         span but those strictly inside it."""
+        taken = own(taken)
         town = dict(self.labels).get("town")
         if not town or not self.address_places:
             return []
@@ -772,7 +785,7 @@ class LonePlaces:
                     continue
                 if k == len(words) and not _GLUED.match(text, end) and _within(taken, m.start("name"), end):
                     found.append(Span(m.start("name"), end, town, source=SOURCE))
-                    taken = sorted([*taken, (m.start("name"), end)])
+                    taken.add(m.start("name"), end)
                 break
         return found
 
@@ -782,6 +795,7 @@ class LonePlaces:
         Tetuán", "la tonelería familiar de Ribadavia"; not after a noun a town names a thing
         after ("criterios de Roma", ``_NAMED_AFTER``) or a kinship word ("hija de Rosario"),
         nor a word of the language ("de Mayo")."""
+        taken = own(taken)
         town = dict(self.labels).get("town")
         if not town:
             return []
@@ -811,7 +825,7 @@ class LonePlaces:
             if not overlaps(taken, start, end):
                 label = dict(self.labels).get("country") if kinds.get(key) == "country" else None
                 found.append(Span(start, end, label or town, source=SOURCE))
-                taken = sorted([*taken, (start, end)])
+                taken.add(start, end)
         return found
 
     def born_in(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
@@ -821,6 +835,7 @@ class LonePlaces:
         countries and villages the tables lack): after "natural de", "originario de", "nacido
         en", "reside en", "vive en", "a la altura de", or as the value of a place's header field
         ("Parroquia: Barcia", "Conceyu: Valdés") the name is a place."""
+        taken = own(taken)
         town = dict(self.labels).get("town")
         if not town:
             return []
@@ -847,7 +862,7 @@ class LonePlaces:
                 kind = self._place_of.get(fold(m["name"]))
                 label = dict(self.labels).get("country") if kind == "country" else None
                 found.append(Span(start, end, label or town, source=SOURCE))
-                taken = sorted([*taken, (start, end)])
+                taken.add(start, end)
         return found
 
     def elided(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
@@ -856,6 +871,7 @@ class LonePlaces:
         the apostrophe and the tagger missed or took in part ("Llobregat" alone, "Escala" as a
         name): the whole town, its article "l'" with it (the article is part of its name; a
         surrogate then reads "en Cabrera", never "en l'Cabrera")."""
+        taken = own(taken)
         town = dict(self.labels).get("town")
         if not town:
             return []
@@ -875,7 +891,7 @@ class LonePlaces:
                 start = m.start() if article else m.start("name")
                 if _within(taken, start, end):
                     found.append(Span(start, end, town, source=SOURCE))
-                    taken = sorted([*taken, (start, end)])
+                    taken.add(start, end)
                 break
         return found
 
@@ -884,6 +900,7 @@ class LonePlaces:
         set written blind left all three in clear): every part a place of the tables (a plain
         hyphen, "Madrid-Barcelona": a town of ``min_population``, as a compound's parts may be
         words), each part a place."""
+        taken = own(taken)
         town = dict(self.labels).get("town")
         if not town:
             return []
@@ -900,7 +917,7 @@ class LonePlaces:
                 continue
             for a, b, kind in spans:
                 found.append(Span(a, b, labels.get(kind or "town") or town, source=SOURCE))
-                taken = sorted([*taken, (a, b)])
+                taken.add(a, b)
         return found
 
     def before_country(self, text: str, taken: list[tuple[int, int]]) -> list[Span]:
@@ -949,9 +966,9 @@ class LonePlaces:
         street type, that no span of ``spans`` touches; the places an address goes on with
         after a detected one (``chained``)."""
         places, labels = self._place_of, dict(self.labels)
-        taken = sorted((s.start, s.end) for s in spans)
+        taken = Taken((s.start, s.end) for s in spans)
         found: list[Span] = []
-        steps: tuple[Callable[[list[tuple[int, int]]], list[Span]], ...] = (
+        steps: tuple[Callable[[Taken], list[Span]], ...] = (
             lambda taken: self.streets(text, taken, spans),
             lambda taken: self.address_field(text, taken),
             lambda taken: self.before_country(text, taken),
@@ -971,7 +988,7 @@ class LonePlaces:
         for step in steps:  # each step sees what the ones before it found as taken
             new = step(taken)
             found.extend(new)
-            taken = sorted([*taken, *((s.start, s.end) for s in new)])
+            taken.extend((s.start, s.end) for s in new)
         lone: list[Span] = []
         for m in self._candidates(text):
             words = list(_WORD.finditer(m["name"]))
@@ -989,9 +1006,10 @@ class LonePlaces:
                     lone.append(Span(m.start("name"), end, labels[kind], source=SOURCE))
                 break
         if lone:  # the places an address goes on with after these ("en Quibdó (Chocó)")
-            taken = sorted([*taken, *((s.start, s.end) for s in lone)])
-            lone.extend(self.chained(text, lone, taken))
-        taken = sorted([*taken, *((s.start, s.end) for s in lone)])
+            with_lone = taken.copy()
+            with_lone.extend((s.start, s.end) for s in lone)
+            lone.extend(self.chained(text, lone, with_lone))
+        taken.extend((s.start, s.end) for s in lone)
         lone.extend(self.coordinated(text, [*spans, *found, *lone], taken))
         return [*found, *lone]
 
@@ -1173,8 +1191,10 @@ def _streets(step: LonePlaces, text: str, taken: list[tuple[int, int]],
     # "Pza. de España 4, 2º izda.", which had become a country and left the street in clear);
     # a street the tagger found stays as it found it, unless cut after a particle ("Avda. del"
     # of "Avda. del Chorrico 88")
-    streets = [(s.start, s.end) for s in spans if s.label == label
-               and fold((_WORD.findall(text, s.start, s.end) or [""])[-1]) not in _PARTICLES]
+    streets = Taken((s.start, s.end) for s in spans if s.label == label
+                    and fold((_WORD.findall(text, s.start, s.end) or [""])[-1]) not in _PARTICLES)
+    taken = own(taken)
+    before = len(taken)  # the ranges taken before this step: ``found`` adds to them
     found = [Span(m.start(), m.end(), label, source=STREET_SOURCE)
              for m in pattern.finditer(text)
              if _within(taken, m.start(), m.end()) and not overlaps(streets, m.start(), m.end())
@@ -1185,7 +1205,7 @@ def _streets(step: LonePlaces, text: str, taken: list[tuple[int, int]],
         lowered = _STREETS.get((step.street_types, True))
         if lowered is None:
             lowered = _STREETS[(step.street_types, True)] = _street_pattern(step.street_types, True)
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        taken.extend((s.start, s.end) for s in found[len(taken) - before:])
         found += [Span(m.start(), m.end(), label, source=STREET_SOURCE)
                   for start, end in lines for m in lowered.finditer(text, start, end)
                   if m.group()[:1].islower() and _within(taken, m.start(), m.end())
@@ -1193,12 +1213,12 @@ def _streets(step: LonePlaces, text: str, taken: list[tuple[int, int]],
                   and not _ordinary_name(step, m.group()) and not con_acronyms(m.group())]
     if not lower:  # a type that is also a word, capitalised, with a particle, a name and a number
         # after a comma ("Residencia …, Camino de la Ribera, 4": the seventh set written blind)
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        taken.extend((s.start, s.end) for s in found[len(taken) - before:])
         found += [Span(m.start(), m.end(), label, source=STREET_SOURCE)
                   for m in _WORD_TYPED_STREET.finditer(text)
                   if _within(taken, m.start(), m.end()) and not overlaps(streets, m.start(), m.end())]
     if "kalea" in text or "etorbidea" in text or "bidea" in text:
-        taken = sorted([*taken, *((s.start, s.end) for s in found)])
+        taken.extend((s.start, s.end) for s in found[len(taken) - before:])
         found += [Span(m.start(), m.end(), label, source=STREET_SOURCE) for m in _BASQUE_STREET.finditer(text)
                   if _within(taken, m.start(), m.end()) and not overlaps(streets, m.start(), m.end())]
     return found
@@ -1228,11 +1248,10 @@ _PARTICLES = frozenset({"de", "del", "la", "las", "los", "el", "y"})
 def _within(taken: list[tuple[int, int]], start: int, end: int) -> bool:
     """May a place span ``[start, end)`` be added: no span touches it, or only spans strictly
     inside it ("LA REINA" of "VIVE EN TALAVERA DE LA REINA", which then give way to it)?"""
-    touching = [(s, e) for s, e in taken if s < end and start < e]
-    return all(start <= s and e <= end and (s, e) != (start, end) for s, e in touching)
+    return all(start <= s and e <= end and (s, e) != (start, end) for s, e in overlapping(taken, start, end))
 
 
 def overlaps(taken: list[tuple[int, int]], start: int, end: int) -> bool:
     """Does a taken range overlap [start, end)? (Ranges that only abut do not.)"""
-    return any(s < end and start < e for s, e in taken)
+    return bool(overlapping(taken, start, end))
 

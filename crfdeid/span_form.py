@@ -40,6 +40,7 @@ under the scheme, and a relabelled span is still replaced.
 
 from __future__ import annotations
 
+import bisect
 import sys
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -495,6 +496,7 @@ class SpanForm:
         out: list[Span] = []
         ordered = self._given_names_as_other(text, sorted(spans, key=lambda s: (s.start, s.end, s.label)))
         absorbed = 0  # the end of the last hyphenated compound made whole: spans inside it go
+        quoted: dict[int, tuple[list[int], list[regex.Match[str]]]] = {}  # by line: ``_quoted_whole``
         for i, span in enumerate(ordered):
             kind = category.get(span.label)
             if not span.fragments and span.end <= absorbed:
@@ -640,7 +642,7 @@ class SpanForm:
                                               else len(text))  # "… Marqués de Valdecilla de Santander"
             if span is not None and kind in _PROPER:
                 span = self._quoted_whole(text, span, out[-1].end if out else 0,
-                                          ordered[i + 1].start if i + 1 < len(ordered) else len(text))
+                                          ordered[i + 1].start if i + 1 < len(ordered) else len(text), quoted)
             if span is not None and kind in _NOT_PEOPLE:
                 span = self._age_or_kin(text, span)  # "64 años" as a street, "Esposa" as a town
             if span is not None and kind == "person_relative":
@@ -2186,7 +2188,8 @@ class SpanForm:
             return True  # an abbreviation: "Tlf. contacto 1: 922…" with "Tlf" as a town
         return len(value) >= 4 and self._known(value)
 
-    def _quoted_whole(self, text: str, span: Span, previous_end: int, next_start: int) -> Span:
+    def _quoted_whole(self, text: str, span: Span, previous_end: int, next_start: int,
+                      quoted: dict[int, tuple[list[int], list[regex.Match[str]]]] | None = None) -> Span:
         """A span inside a quoted name of capitalised words, widened to the whole name: the
         boat 'embarcación "Nueva Rosario"' found as "Rosario" left "Nueva" in clear. Only
         between quotation marks on one line, two to five capitalised words (particles
@@ -2194,14 +2197,24 @@ class SpanForm:
         if span.fragments:
             return span
         line_start = text.rfind("\n", 0, span.start) + 1
-        for m in _QUOTED.finditer(text, line_start, min(len(text), span.end + 80)):
-            start, end = m.start("name"), m.end("name")
-            if start <= span.start and span.end <= end and (start, end) != (span.start, span.end):
-                if start >= previous_end and end <= next_start:
-                    return replace(span, start=start, end=end)
-                break
-            if m.start() > span.end:
-                break
+        found = quoted.get(line_start) if quoted is not None else None
+        if found is None:  # the line's quoted names, read once for all its spans (a line of
+            # thousands of spans had been read again for each: quadratic)
+            line_end = text.find("\n", span.start)
+            matches = list(_QUOTED.finditer(text, line_start, len(text) if line_end < 0 else line_end))
+            found = ([m.start() for m in matches], matches)
+            if quoted is not None:
+                quoted[line_start] = found
+        starts, matches = found
+        # the names do not overlap: only the last one opening before the span can hold it
+        at = bisect.bisect_right(starts, span.start) - 1
+        if at < 0:
+            return span
+        m = matches[at]
+        start, end = m.start("name"), m.end("name")
+        if (start <= span.start and span.end <= end and (start, end) != (span.start, span.end)
+                and m.end() <= span.end + 80 and start >= previous_end and end <= next_start):
+            return replace(span, start=start, end=end)
         return span
 
     def _doubted_lower(self, text: str, span: Span) -> bool:

@@ -484,6 +484,12 @@ def test_a_span_inside_a_quoted_name_takes_the_whole_name() -> None:
     assert _tidied(text, (HOSPITAL, "Rosario"), score=0.02) == [(HOSPITAL, "Nueva Rosario")]
     text = 'Refiere "mucho dolor" y pide ver a Rosario.'  # not inside the quotes: as it was
     assert _tidied(text, (PATIENT, "Rosario"), score=0.9) == [(PATIENT, "Rosario")]
+    # one line with many spans before the quoted name: its quoted names are read once
+    towns = ", ".join(f"Teba{k}" for k in range(300))
+    text = f'{towns} y la embarcación "Nueva Rosario" en "Puerto Viejo" del "Alto Sil".'
+    marked = [(TOWN, f"Teba{k}") for k in range(300)]
+    got = _tidied(text, *marked, (HOSPITAL, "Rosario"), (TOWN, "Viejo"), (TOWN, "Alto"), score=0.02)
+    assert got[-3:] == [(HOSPITAL, "Nueva Rosario"), (TOWN, "Puerto Viejo"), (TOWN, "Alto Sil")]
 
 
 def test_a_relatives_name_after_the_kinship_word_and_a_comma() -> None:

@@ -48,6 +48,15 @@ def test_a_name_splits_into_its_type_with_qualifiers_and_its_proper_part(split):
     name = f"{head} {proper}".strip()
     assert name[: GEN.head(name)] == head
     assert GEN.proper(name) == proper
+    # the head is read from the name's start alone: a span of a thousand words after it (a
+    # hostile note, "HOSPITAL " over and over) had folded its rest once per word
+    long = f"{name} de " + "Valle " * 1000
+    assert long[: GEN.head(long)] == head
+
+
+def test_the_head_of_a_name_of_one_type_over_and_over() -> None:
+    name = "HOSPITAL " * 2000
+    assert GEN.head(name) == len(name) - 1  # every word a type: the whole name is head
 
 
 @pytest.mark.parametrize("seed", range(8))

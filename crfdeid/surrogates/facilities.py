@@ -37,6 +37,9 @@ class FacilityGenerator:
     def __init__(self, data: SurrogateData) -> None:
         self.data = data
         self._type_start = re.compile("|".join(re.escape(form) for form, _ in data.facility_forms))
+        #: how far into a name a type or a qualifier is read: twice the longest, and a margin
+        self._reach = 2 * max((len(p) for p in (*(f for f, _ in data.facility_forms),
+                                               *data.facility_qualifiers)), default=0) + 16
         # catalogue hospitals grouped by the type their name starts with ("Hospital Universitario
         # X"), so that the original's type words can be put in front of the surrogate's name
         self.typed: dict[str, list[tuple[str, str]]] = {}
@@ -56,7 +59,7 @@ class FacilityGenerator:
         self._common = frozenset(w for w, n in counts.items() if n >= COMMON_WORD)
 
     def facility_type(self, text: str) -> tuple[str, str | None]:
-        folded = fold(text)
+        folded = self._folded_start(text)
         if not self._type_start.match(folded):
             return "", None  # no form starts the name: most candidates, checked fast
         for form, kind in self.data.facility_forms:
@@ -66,6 +69,15 @@ class FacilityGenerator:
             ):
                 return text[:end], kind
         return "", None
+
+    def _folded_start(self, text: str) -> str:
+        """``fold(text)``, or of as much of its start as a type or qualifier can read: the head
+        of a span of a thousand words ("HOSPITAL HOSPITAL …") had folded its rest once per word."""
+        if len(text) > self._reach:
+            folded = fold(text[: self._reach])
+            if len(folded) > self._reach // 2:  # a start that kept its length: enough to read
+                return folded
+        return fold(text)
 
     def head(self, text: str) -> int:
         """How long the facility's type and the qualifiers after it are, as written ("Complejo
@@ -78,7 +90,7 @@ class FacilityGenerator:
         while True:
             rest = text[end:]
             gap = len(rest) - len(rest.lstrip())
-            folded = fold(rest[gap:])
+            folded = self._folded_start(rest[gap:])
             # a qualifier is a word of its own: "Insular" of "Insular-Materno Infantil" is a name
             qualifier = next((q for q in self.data.facility_qualifiers if folded.startswith(q) and (
                 len(folded) == len(q) or folded[len(q)].isspace() or folded[len(q)] in ",;")), None)
