@@ -54,6 +54,7 @@ from .policy import Policy
 from .propagate import inside_sentence, nationalities, propagate
 from .schemes import Scheme, known_category
 from .span_form import bilingual_parts
+from .structure import markup
 from .surrogates import (
     DocumentState,
     Generator,
@@ -72,6 +73,7 @@ from .surrogates.base import RerolledSecret
 from .surrogates.data import country_key
 from .surrogates.people import PERSON_LABELS, PeopleGenerator
 from .surrogates.places import CountryGenerator
+from .taken import Taken
 from .textview import TextView, form_of, ocr_digits, same_form
 from .types import Document, Span
 
@@ -188,6 +190,26 @@ class Pseudonymised:
     def generator_errors(self) -> tuple[AuditRecord, ...]:
         """Spans whose generator raised (a bug, replaced by the neutral word): not planned."""
         return tuple(r for r in self.audit if r.note.startswith(GENERATOR_ERROR))
+
+
+def _shifted(ranges: Sequence[tuple[int, int]],
+             replacements: Sequence[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    """Ranges of the text outside every replacement, at their offsets once the replacements are
+    written (``apply_replacements``); a range a replacement reaches into is left out."""
+    if not ranges:
+        return []
+    order = sorted(replacements)
+    starts = [r[0] for r in order]
+    shifts = [0]
+    for start, end, new in order:
+        shifts.append(shifts[-1] + len(new) - (end - start))
+    out = []
+    for a, b in ranges:
+        k = bisect.bisect_right(starts, a)  # the replacements starting at or before ``a``
+        if (k and order[k - 1][1] > a) or (k < len(order) and order[k][0] < b):
+            continue
+        out.append((a + shifts[k], b + shifts[k]))
+    return out
 
 
 def apply_replacements(
@@ -504,6 +526,7 @@ class Pseudonymiser:
         if not view.exact:
             document = document.with_spans(view.snap_span(s) for s in document.spans)
         planning = document if view.exact else view.document(document)
+        marks = markup(text)  # a structure's keys, tags and protocol: no span is there
         folded = None  # the note folded once: propagation scans it, the people generator reads it
         generator_of = _PerLabel(self.generator_label)  # asked per span, many times over
         if self.propagate_mentions and self.data is not None:
@@ -514,10 +537,15 @@ class Pseudonymiser:
                               self.data.pack, self.data.name_particles, self.data.name_acronyms,
                               generator_of.__getitem__, self.data.is_known_acronym, scannable,
                               getattr(facilities, "proper", None), self._is_place)
+            blocked = Taken(marks if view.exact else markup(planning.text))
+            if blocked:  # no second mention inside a structure's markup ("Image Description")
+                extra = [s for s in extra if not any(blocked.overlapping(a, b) for a, b in s.parts)]
             if extra:
                 planning = planning.with_spans((*planning.spans, *extra))
             adjectives = self._nationalities(planning, replaced.__getitem__, generator_of.__getitem__,
                                              scannable)
+            if blocked:
+                adjectives = [s for s in adjectives if not any(blocked.overlapping(a, b) for a, b in s.parts)]
             if adjectives:
                 planning = planning.with_spans((*planning.spans, *adjectives))
             folded, scannable = scannable.fold(), None
@@ -655,8 +683,10 @@ class Pseudonymiser:
         result = Document(document.id, new_text, tuple(new_spans), dict(document.metadata))
         # an encoded note's originals as decoded: "Mar&iacute;a" is "María", not "Mar" and "iacute"
         # (a page's "Puerta del Mar" had held the note back as a leftover)
+        # a structure's markup is no leftover: what a second mention there would have replaced
+        markup_out = _shifted(marks, replacements)
         leftovers = self._leftovers(document.id, spans, read, keys, hashes, planned, new_text, new_spans,
-                                    generator_of)
+                                    generator_of, markup_out)
         if view.decoded is not None and (decoded := decode_transfer(new_text)) is not None:
             # and on the output as a reader reads it: a name a page writes with references
             # ("Mar&iacute;a L&oacute;pez") is found only so (the sixteenth set's review: a page's
@@ -862,6 +892,7 @@ class Pseudonymiser:
         new_text: str,
         new_spans: list[Span],
         generator_of: Mapping[str, str | None],
+        markup_out: Sequence[tuple[int, int]] = (),
     ) -> list[Leftover]:
         """Every original (and every name token of a replaced name) still present in the output.
 
@@ -869,7 +900,9 @@ class Pseudonymiser:
         original of the note ("2011" inside "22-X-2011") without revealing anything, and the
         shift is fixed per note. Drawn surrogates never contain an original in the first place.
         Matching is on folded text (case and accents ignored), whole words, any whitespace
-        between words; the leftmost, then longest, match wins and matches do not overlap.
+        between words; the leftmost, then longest, match wins and matches do not overlap. A
+        match inside ``markup_out`` (a structure's keys, tags or protocol, at the output's
+        offsets) is not reported either: no span was ever allowed there.
         """
         wanted: dict[str, tuple[str, str, bool]] = {}
         acronyms = self.data.name_acronyms if self.data is not None else frozenset()
@@ -898,6 +931,7 @@ class Pseudonymiser:
         longest = find_whole_words(new_text, wanted)
         dates = sorted((s.start, s.end) for s in new_spans if generator_of[s.label] == "FECHAS")
         date_starts = [d[0] for d in dates]
+        structure = Taken(markup_out)
         found = []
         for start, end, key in longest:
             label, digest, capitalised = wanted[key]
@@ -913,6 +947,8 @@ class Pseudonymiser:
                 continue  # "País: España" heads a line: a field's name, not the surname Pais
             at = bisect.bisect_right(date_starts, start) - 1
             if at >= 0 and dates[at][0] <= start and end <= dates[at][1]:
+                continue
+            if structure.overlapping(start, end):
                 continue
             found.append(Leftover(document_id, label, digest, start, end))
         return found

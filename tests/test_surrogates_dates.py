@@ -269,6 +269,18 @@ def test_dates_without_separators_are_shifted_in_their_own_format():
     assert len(code) == 8 and code != "20251340" and GEN.parse("20251340") is None
 
 
+def test_an_iso_basic_date_and_time_shifts_its_date_and_keeps_its_time():
+    # an iCalendar's "DTSTART;TZID=Europe/Madrid:20261112T081500" (the seventeenth set written
+    # blind) had its digits and letters drawn again: "33169498R989669"
+    text = "DTSTART:20261112T081500; DTSTAMP:20261103T181544Z; alta 12/11/2026"
+    start, stamp, numeric = new_texts(run(text, (D, "20261112T081500"), (D, "20261103T181544Z"),
+                                          (D, "12/11/2026"), seed=5))
+    shift = dt.datetime.strptime(numeric, "%d/%m/%Y").date() - dt.date(2026, 11, 12)
+    assert start.endswith("T081500") and stamp.endswith("T181544Z")
+    assert dt.datetime.strptime(start[:8], "%Y%m%d").date() == dt.date(2026, 11, 12) + shift
+    assert dt.datetime.strptime(stamp[:8], "%Y%m%d").date() == dt.date(2026, 11, 3) + shift
+
+
 def test_an_english_date_shifts_into_an_english_month_and_a_spanish_one_stays_spanish():
     # the fourteenth set's bilingual discharge of a patient from abroad: "23 March 1996 / 23 de
     # marzo de 1996", each written its own way; "may" and "mar" are Spanish abbreviations too

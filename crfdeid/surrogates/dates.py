@@ -190,6 +190,11 @@ class DateGenerator:
                 Part(y[0], y[1], "year", y[2]),
             ]
             return _checked(ParsedDate(int(d[2]), int(m[2]), full_year(y[2]), parts))
+        if (len(values) == 2 and len(values[0][2]) == 8 and len(values[1][2]) in (4, 6)
+                and text[values[0][1] : values[1][0]] in ("T", "t")):
+            # ISO 8601's basic form, the time of day after a "T" ("20261112T081500", an
+            # iCalendar's DTSTART: it had become "33169498R989669"): the date, the time stays
+            return _compact(values[0])
         if len(values) == 2:
             m, y = values
             if len(m[2]) <= 2 and 1 <= int(m[2]) <= 12 and len(y[2]) == 4:

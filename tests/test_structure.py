@@ -1,0 +1,52 @@
+"""A structure's markup, which detection never spans, is left alone by the pseudonymiser too."""
+
+from __future__ import annotations
+
+from crfdeid.pseudonymise import Pseudonymiser, _shifted
+from crfdeid.structure import markup
+from crfdeid.types import Document, Span
+
+EXIF = """Fotos de la úlcera: salida de exiftool.
+
+======== /mnt/teleconsulta/WhatsApp Image 2025-05-17 at 19.04.55.jpeg
+ExifTool Version Number         : 12.76
+File Name                       : WhatsApp Image 2025-05-17 at 19.04.55.jpeg
+Make                            : samsung
+Camera Model Name               : Galaxy Tab Active5
+Image Description               : foto que manda su hija Rocío (608 72 12 62)
+Image Size                      : 1200x1600
+"""
+
+
+def _spans(text: str, *marked: tuple[str, str]) -> tuple[Span, ...]:
+    out = []
+    for label, value in marked:
+        at = text.index(value)
+        out.append(Span(at, at + len(value), label))
+    return tuple(out)
+
+
+def test_the_markup_of_a_metadata_listing() -> None:
+    found = {EXIF[a:b] for a, b in markup(EXIF)}
+    assert {"File Name", "Image Description", "Image Size", "Make", "samsung"} <= found
+    assert markup("Paciente de 45 años, vive en Image con su hija.") == []  # prose: no markup
+
+
+def test_a_second_mention_inside_a_listing_s_keys_stays() -> None:
+    # "Image" of the file name, read as a town, had become "Navalmoral de la Mata" in every
+    # "Image Description" key (the eighteenth set written blind)
+    text = EXIF + "Se avisa de que el campo Image Description guarda datos.\n"
+    doc = Document("exif", text, _spans(text, ("TERRITORIO", "Image"), ("NUMERO_TELEFONO", "608 72 12 62")))
+    result = Pseudonymiser(seed=3).pseudonymise(doc)
+    out = result.document.text
+    assert "Image Description               :" in out and "Image Size                      :" in out
+    assert "608 72 12 62" not in out
+    # outside the markup the second mentions are replaced as before: the file name's, the prose's
+    assert out.count("Image") == 2
+    assert not result.leftovers  # the keys are no leftover
+
+
+def test_ranges_shifted_past_the_replacements() -> None:
+    replacements = [(2, 4, "abcd"), (10, 12, "")]
+    assert _shifted([(0, 2), (5, 8), (12, 14)], replacements) == [(0, 2), (7, 10), (12, 14)]
+    assert _shifted([(3, 6), (9, 11)], replacements) == []  # a replacement reaches into them
