@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from functools import cache
 
+import regex
+
 from .cda import CATEGORIES as CDA_CATEGORIES
 from .cda import CdaDocument
 from .dicom_header import CATEGORIES as DICOM_CATEGORIES
@@ -23,6 +25,23 @@ from .key_values import CATEGORIES as KEY_VALUE_CATEGORIES
 from .key_values import KeyValues
 from .merge import Reader
 from .mime import MimeMessage
+from .types import Span
+
+#: An IANA time zone's name ("Europe/Madrid", "America/Argentina/Buenos_Aires", "Atlantic/Canary"):
+#: a calendar's or a log's setting, never where someone is.
+_TIME_ZONE = regex.compile(
+    r"(?<![\p{L}\p{N}/])(?:Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)"
+    r"(?:/[A-Z][A-Za-z_+-]*){1,2}(?![\p{L}\p{N}/])")
+
+
+class TimeZones:
+    """The completion step (and a reader for the pseudonymiser) that blocks time zones' names:
+    an iCalendar's "X-WR-TIMEZONE:Europe/Madrid" had become "Fuente de Cantos/Badajoz"."""
+
+    def read(self, text: str) -> tuple[list[Span], list[tuple[int, int]]]:
+        if "/" not in text:
+            return [], []
+        return [], [m.span() for m in _TIME_ZONE.finditer(text)]
 
 
 @cache
@@ -32,7 +51,7 @@ def _readers() -> tuple[Reader, ...]:
              CdaDocument.for_scheme({c: c for c in CDA_CATEGORIES}),
              FhirResource.for_scheme({c: c for c in FHIR_CATEGORIES}),
              KeyValues.for_scheme({c: c for c in KEY_VALUE_CATEGORIES}),
-             MimeMessage())
+             MimeMessage(), TimeZones())
     return tuple(step for step in steps if step is not None)
 
 

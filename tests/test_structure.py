@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from crfdeid.merge import with_read
+from crfdeid.pipeline import load_pipeline
 from crfdeid.pseudonymise import Pseudonymiser, _shifted
-from crfdeid.structure import markup
+from crfdeid.structure import TimeZones, markup
 from crfdeid.types import Document, Span
 
 EXIF = """Fotos de la úlcera: salida de exiftool.
@@ -50,3 +52,25 @@ def test_ranges_shifted_past_the_replacements() -> None:
     replacements = [(2, 4, "abcd"), (10, 12, "")]
     assert _shifted([(0, 2), (5, 8), (12, 14)], replacements) == [(0, 2), (7, 10), (12, 14)]
     assert _shifted([(3, 6), (9, 11)], replacements) == []  # a replacement reaches into them
+
+
+def test_a_time_zone_is_no_place() -> None:
+    # an iCalendar's "X-WR-TIMEZONE:Europe/Madrid" had become "Fuente de Cantos/Badajoz" (the
+    # seventeenth set written blind): a time zone's name is a setting, never where someone is
+    text = ("X-WR-TIMEZONE:Europe/Madrid\nDTSTART;TZID=Atlantic/Canary:20261112T081500\n"
+            "TZ=America/Argentina/Buenos_Aires; vive en Madrid.\n")
+    zones = {text[a:b] for a, b in markup(text)}
+    assert zones == {"Europe/Madrid", "Atlantic/Canary", "America/Argentina/Buenos_Aires"}
+    at = text.rindex("Madrid")  # the town the note names, which the tagger found
+    doc = Document("ics", text, (Span(at, at + len("Madrid"), "TERRITORIO"),))
+    out = Pseudonymiser(seed=3).pseudonymise(doc).document.text
+    assert out.startswith("X-WR-TIMEZONE:Europe/Madrid\n") and "vive en Madrid" not in out
+    assert markup("Madrid/Barcelona, Europa/Madrid") == []  # no zone's area: places
+
+
+def test_detection_takes_no_span_in_a_time_zone() -> None:
+    text = "X-WR-TIMEZONE:Europe/Madrid\nvive en Madrid"
+    inside = Span(text.index("Madrid"), text.index("Madrid") + 6, "TERRITORIO")
+    town = Span(text.rindex("Madrid"), len(text), "TERRITORIO")
+    assert with_read(text, [inside, town], TimeZones()) == [town]
+    assert load_pipeline(rules_only=True).completion.zones is not None  # a step of every pipeline
