@@ -566,6 +566,10 @@ def _html_references(text: str, start: int, end: int) -> list[Change]:
 _REFERENCE = re.compile(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});")
 
 
+#: A numeric character reference ("&#243;", "&#xF3;").
+_NUMERIC_REFERENCE = re.compile(r"&#(?:\d{1,7}|[xX][0-9a-fA-F]{1,6});")
+
+
 def decode(text: str) -> Decoded | None:
     """The text as a reader sees it and its changes, or None: no transfer encoding."""
     if _RTF_START.match(text):
@@ -605,6 +609,12 @@ def decode(text: str) -> Decoded | None:
         # a page that writes its letters as references ("Mar&iacute;a") gets its surrogates so
         references = any(len(c[2]) == 1 and ord(c[2]) > 127 and text[c[0]] == "&" for c in changes)
         regions = [(0, len(text), "html-references" if references else "html")]
+    elif "&#" in text and len(_NUMERIC_REFERENCE.findall(text, 0, 200_000)) >= 2:
+        # a plain text that writes its letters as numeric references (a PDF form's field dump:
+        # "FieldValue: S&#243;ller", "Hemodi&#225;lisis"; the nineteenth set written blind, whose
+        # spans had been cut inside the references: "Capilla497;n"), written back as references
+        changes = [c for c in _html_references(text, 0, len(text)) if text[c[0] + 1] == "#"]
+        regions = [(0, len(text), "numeric-references")]
     elif "\\" in text and _LATEX_START.search(text):
         # (after the JSON and MIME texts: a message or a JSON string may quote a LaTeX source)
         changes, regions = _latex(text), [(0, len(text), "latex")]
@@ -732,6 +742,8 @@ def write_like(new: str, original: str, decoded: Decoded, start: int, end: int, 
     whole = decoded.kind_at(start, end)
     if first in ("html", "html-references"):
         return _html_like(new, original, first == "html-references")
+    if first == "numeric-references":  # its letters outside ASCII as the note wrote its own
+        return "".join(ch if ord(ch) < 128 else f"&#{ord(ch)};" for ch in new)
     if first == "xml":  # its letters as themselves (XML has no "&iacute;"), its markup escaped
         return "".join({"&": "&amp;", "<": "&lt;", ">": "&gt;"}.get(ch, ch) for ch in new)
     if first == "rtf":

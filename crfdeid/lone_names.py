@@ -123,8 +123,10 @@ _KIN_WINDOW = 3
 #: a kinship word may start ("esposa Sabine Brenner", "sobrina Inmaculada Carmona Ruz", "germana
 #: Laia"); the kinship word is looked up behind it (``_KIN_BEFORE``), the name read from it
 #: (``_KIN_NAME_AT``: one to three capitalised words, particles between).
-_AFTER_A_WORD = regex.compile(r"(?<=\p{L}[ ])\p{Lu}\p{Ll}{2,}")
-_KIN_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?P<kin>\p{L}+)[ ]$")
+#: (or on the next line, indented: a list's item going on, "pide llamar a su sobrina\n  Ruth":
+#: the nineteenth set written blind)
+_AFTER_A_WORD = regex.compile(r"(?<=\p{L}[ ]|\p{L}\n[ \t]+)\p{Lu}\p{Ll}{2,}")
+_KIN_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?P<kin>\p{L}+)(?:[ ]|\n[ \t]+)$")
 #: Someone else around the patient, then the name: "su amiga Rosa Bertomeu", "la vecina, Mari Luz,".
 _OTHER_NAMED = regex.compile(
     r"(?<![\p{L}\p{N}])(?i:amig[oa]|amic|vecin[oa]|ve[íi]|ve[ïi]na|cuidador[a]?"
@@ -219,11 +221,16 @@ _ROLE_NAMED = regex.compile(
     r"(?<![\p{L}])(?i:enfermer[oa]|fisioterapeuta|trabajador[a]?[ ]social|psic[óo]log[oa]|matrona"
     r"|logopeda|terapeuta[ ]ocupacional|auxiliar[ ]de[ ]enfermer[íi]a|gestor[a]?[ ]de[ ]casos"
     # a care home's staff ("La gerocultora Yésica Pascual oye un golpe": the seventeenth set)
-    r"|gerocultor[a]?|celador[a]?|tcae|TCAE|t[ée]cnic[oa][ ](?:de|en)[ ](?:enfermer[íi]a|cuidados)[^ ,]*)"
+    r"|gerocultor[a]?|celador[a]?|tcae|TCAE|t[ée]cnic[oa][ ](?:de|en)[ ](?:enfermer[íi]a|cuidados)[^ ,]*"
+    # a ward's supervisor, a pharmacist, a nurse in Catalan or Galician (the nineteenth set written
+    # blind: "a la supervisora Carmen Lago", "farmacèutica Núria Coma i Puig")
+    r"|supervisor[a]?|farmac[ée]utic[oa]|farmac[èe]utic[a]?|infermer[a]|enfermeir[oa])"
     # "enfermera de práctica avanzada, Ainara Sagüés" (the eleventh set written blind)
     r"(?:[ ]de[ ]la[ ]unidad|[ ]de[ ]referencia|[ ]de[ ]enlace|[ ]de[ ]pr[áa]ctica[ ]avanzada"
     r"|[ ]de[ ]planta|[ ]de[ ]guardia|[ ]gestor[a]?)?[ \t]*[,:]?[ \t]+"
-    r"(?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+){1,2})(?![\p{L}\p{N}'’-])")
+    # a given name alone too ("con la matrona Inés y el anestesista"), a Catalan "i" between
+    # surnames ("Coma i Puig")
+    r"(?P<name>\p{Lu}\p{Ll}+(?:[ ](?:i[ ])?\p{Lu}\p{Ll}+){0,2})(?![\p{L}\p{N}'’-])")
 #: A name and its age after a comma ("Ibrahim, de 8 meses", "Aminata, de 5 años").
 _AGED = regex.compile(
     r"(?<![\p{L}\p{N}.'’-])(?P<name>\p{Lu}\p{Ll}+(?:[ ]\p{Lu}\p{Ll}+){0,2})[ \t]*,[ \t]*(?:de[ \t]+)?"
@@ -482,9 +489,12 @@ class LoneNames:
         found: list[Span] = []
         for m in _ROLE_NAMED.finditer(text):
             start, end = m.span("name")
-            if fold(m["name"].split()[0]) not in self.names or any(
-                    self._known(w) and fold(w) not in self.surnames for w in m["name"].split()[1:]):
+            words = [w for w in m["name"].split() if w != "i"]
+            if fold(words[0]) not in self.names or any(
+                    self._known(w) and fold(w) not in self.surnames for w in words[1:]):
                 continue
+            if len(words) == 1 and self._known(words[0]):
+                continue  # one word: a given name that is no word of the language ("Inés"; not "Rosa")
             # a relative's span that took the role in ("matrona Nerea" as a relative, leaving
             # "Gil Urkiza": the tenth set, once the deidentify point moved) gives way to the name
             role = [s for s in spans if s.label == self.relative and s.start <= m.start() < s.end < end
@@ -728,7 +738,8 @@ class LoneNames:
                 continue
             if inside and all(s == name_start and e == name_end for s, e in inside):
                 continue  # found already
-            start = name_start if _touches(taken, kin.start("kin"), kin.end("kin")) else kin.start("kin")
+            start = name_start if (_touches(taken, kin.start("kin"), kin.end("kin"))
+                                   or "\n" in text[kin.end("kin") : name_start]) else kin.start("kin")
             if any(s == kin.start("kin") for s, _ in inside):
                 start = kin.start("kin")  # "sobrina Inmaculada" inside "sobrina Inmaculada Carmona Ruz"
             # spans inside the name ("Carmona" of "Inmaculada Carmona Ruz" as a town) give way to it

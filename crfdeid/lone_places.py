@@ -199,7 +199,8 @@ _NAME = (r"(?P<name>\p{Lu}[\p{L}’']*(?:-\p{Lu}[\p{L}’']*)*"  # "Escaldes-Eng
 #: After a postal code: the town ("35110 Vecindario").
 _AFTER_CODE = regex.compile(r"[ \t]+" + _NAME)
 #: A place joined to the one before it: "y", "e", "o", "u", "ni" or a comma ("Irlanda y Escocia").
-_COORDINATED = regex.compile(r"(?:[ \t]+(?:y|e|o|u|ni)[ \t]+|,[ \t]*)" + _NAME)
+#: (a comma may end the line: "a los médicos de Calaceite,\nCretas y Beceite", the nineteenth set)
+_COORDINATED = regex.compile(r"(?:[ \t]+(?:y|e|o|u|ni)[ \t]+|,[ \t]*(?:\n[ \t]*)?)" + _NAME)
 #: After a town or a street: the province in parentheses, or a place after a comma or a dash (and
 #: "de": "C/ Cervantes, 42, de Villarrobledo,", the twelfth set), ending there ("Sopela (Bizkaia)",
 #: "Vecindario, Santa Lucía de Tirajana.", "- Molina de Segura (").
@@ -277,7 +278,10 @@ _SIGNED = regex.compile(
 #: The word before "de" that makes the name after it where one is from ("natural de").
 _ORIGIN_BEFORE = regex.compile(rf"(?i:{_ORIGIN_WORDS})[ \t]+$")
 _BEFORE_COUNTRY = regex.compile(
-    r"(?<![\p{L}\p{N}])(?P<prep>en|de|desde|hacia|hasta)[ \t]+(?P<town>\p{Lu}[\p{L}’']+"
+    # (or English's "at", "in", "from", "to" in a maritime declaration's answers: "issued at
+    # Rotterdam (Netherlands)", the nineteenth set written blind — with the country in brackets)
+    r"(?<![\p{L}\p{N}])(?P<prep>en|de|desde|hacia|hasta|at|in|from|to)[ \t]+"
+    r"(?P<town>\p{Lu}[\p{L}’']+"
     r"(?:[ \t]+(?:(?:upon|on|am|an|der|de|del|la|le|sur|do|da)[ \t]+)?\p{Lu}[\p{L}’']+){0,2})"
     r"(?:[ \t]*\([ \t]*(?P<country>\p{Lu}[\p{L} .]{1,30}?)[ \t]*\)"
     # or after a comma, the sentence or the parenthesis ending with it (the eleventh set written
@@ -439,7 +443,11 @@ class LonePlaces:
             words = list(_WORD.finditer(m["name"]))
             for k in range(len(words), 0, -1):
                 end = m.start("name") + words[k - 1].end()
-                kind = places.get(fold(text[m.start("name") : end]))
+                key = fold(text[m.start("name") : end])
+                # a small town too, named beside a town ("Calaceite, Cretas y Beceite": the
+                # nineteenth set written blind), when no word of the language
+                name = text[m.start("name") : end]
+                kind = places.get(key) or ("town" if self._small_town(key, name) else None)
                 if kind not in ("town", "country") or kind not in labels:
                     continue
                 if not _GLUED.match(text, end) and not overlaps(taken, m.start("name"), end) \
@@ -934,6 +942,8 @@ class LonePlaces:
             if (m["prep"] == "de" and text[m.end("town")] == ","
                     and not _ORIGIN_BEFORE.search(text, max(0, m.start() - 20), m.start())):
                 continue  # "la familia de Pedro, Francia y…": after a comma, only where one is from
+            if m["prep"] not in ("en", "de", "desde", "hacia", "hasta") and text[m.end("town")] == ",":
+                continue  # after English's words, the country in brackets only
             start, end = m.span("town")
             # a town the tables hold too: the whole name ("natural de Newcastle upon Tyne (Reino
             # Unido)", which the steps after would cut at "upon")
@@ -1025,7 +1035,8 @@ def _street_pattern(types: tuple[str, ...], lower: bool = False) -> regex.Patter
         rf"(?<![\p{{L}}\p{{N}}])(?i:{forms})(?<=[./º]|\p{{L}})[ \t]{{0,2}}"
         # Galician and Catalan particles too ("Rúa da Paz, 19": the sixth set written blind,
         # which the retrained model of the twelfth round left to this step)
-        r"(?:(?:de|del|de[ \t]+la|de[ \t]+los|de[ \t]+las|da|do|das|dos|dels)[ \t]+)?"
+        # and Catalan's elided "d'" ("plaça d'Espanya, 3": the nineteenth set written blind)
+        r"(?:(?:de|del|de[ \t]+la|de[ \t]+los|de[ \t]+las|da|do|das|dos|dels)[ \t]+|d['’])?"
         + word + r"(?:[ \t]+(?:(?:de|del|la|las|los|el|y|da|do|das|dos|i)[ \t]+)?" + word + r"){0,3}"
         + r"(?:" + _NUMBER_AND_DOOR + ")" + ("" if lower else "?")
     )

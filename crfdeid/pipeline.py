@@ -59,7 +59,7 @@ from .short_dates import ShortDates, with_short_dates
 from .span_form import SpanForm
 from .spoken import CATEGORIES as SPOKEN_CATEGORIES
 from .spoken import SpokenNumbers, with_spoken_numbers
-from .structure import TimeZones
+from .structure import PdfFormFields, TimeZones
 from .table_columns import TableColumns, with_table_columns
 from .textview import TextView
 from .types import Document, Span
@@ -132,7 +132,8 @@ class Completion:
     (``crfdeid.hl7``), a DICOM header's values (``crfdeid.dicom_header``) and an HL7 CDA
     document's header (``crfdeid.cda``), a FHIR resource's elements (``crfdeid.fhir``) and a
     machine export's values by their keys (``crfdeid.key_values``), and no span on a raw e-mail's
-    structure (``crfdeid.mime``) or a time zone's name ("Europe/Madrid": ``crfdeid.structure``):
+    structure (``crfdeid.mime``), a time zone's name ("Europe/Madrid") or a PDF form dump's field
+    names (``crfdeid.structure``):
     a structure overrules what was read into it. Last, a span that cuts a code the note has
     whole elsewhere takes the whole code (``crfdeid.whole_codes``)."""
 
@@ -153,6 +154,7 @@ class Completion:
     short_dates: ShortDates | None = None
     initials: Initials | None = None
     zones: TimeZones | None = None
+    form_fields: PdfFormFields | None = None
 
     def __call__(self, text: str, spans: list[Span]) -> list[Span]:
         if self.form is not None:
@@ -171,6 +173,7 @@ class Completion:
         spans = with_read(text, spans, self.fhir)
         spans = with_read(text, spans, self.key_values)
         spans = with_read(text, spans, self.zones)
+        spans = with_read(text, spans, self.form_fields)
         return with_whole_codes(text, with_read(text, spans, self.mime))
 
     def on_original(self, original: str, spans: list[Span]) -> list[Span]:
@@ -381,7 +384,7 @@ class Pipeline:
                           ShortDates.for_scheme({"date": self.scheme.label_for("date")}),
                           Initials(frozenset(label for label in self.scheme.labels
                                              if (self.scheme.category(label) or "").startswith("person_")),
-                                   clinical), TimeZones())
+                                   clinical), TimeZones(), PdfFormFields())
 
     @cached_property
     def _pack(self) -> LanguagePack | None:

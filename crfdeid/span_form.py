@@ -84,7 +84,7 @@ _AGE_APPOSITION = regex.compile(
     r"[ \t]*,[ \t]*(?:(?i:mujer|var[óo]n|hombre|niñ[oa]|chic[oa]|joven|señora|señor|paciente)[ \t]+)?"
     r"de[ \t]+\d{1,3}[ \t]*(?:años|meses|semanas|días)(?![\p{L}])")
 #: A dash at the end of a span, spacing before it: what separates a name from what follows it.
-_TRAILING_DASH = regex.compile(r"[ \t]+[-–—]+$")
+_TRAILING_DASH = regex.compile(r"[ \t]+[-–—·•|]+$")  # a dash, a middle dot, a bar: "Nuria Escartín ·"
 #: A header field whose value is a place, just before a span ("Comarca: Bages", "Localidad:").
 _PLACE_FIELD = regex.compile(
     r"(?<![\p{L}])(?i:comarca|localidad|poblaci[óo]n|municipio|provincia|ciudad|pueblo|barrio"
@@ -555,7 +555,8 @@ class SpanForm:
                     not self.times_are_phi and _clock_part(text, span.start, span.end))
                     or (kind not in _INITIALLED and _ABBREVIATION.fullmatch(text, span.start, span.end + 1))
                     or (kind not in _INITIALLED and _doubted_scrap(text, span))
-                    or _doubted_key(text, span) or _file_extension(text, span)):
+                    or _doubted_key(text, span) or _file_extension(text, span)
+                    or (kind in _NOT_PEOPLE and _glued_digits(text, span))):
                 continue  # "Sr. D." as a town, the "32" of "08:32" as a country, "F. Nac" as an ID
             if kind == "date" and not self.times_are_phi:
                 span = self._without_time(text, span)
@@ -2632,7 +2633,18 @@ def _line_at(text: str, at: int) -> str:
 #: A file's extension: a format's name, never a person's, a place's or an address.
 _EXTENSION = regex.compile(
     r"(?i)jpe?g|png|gif|bmp|tiff?|heic|webp|pdf|docx?|xlsx?|pptx?|odt|ods|rtf|txt|csv|xml|json|html?"
-    r"|dcm|zip|mp[34]|mov|avi|wav|ogg|opus|m4a")
+    r"|dcm|zip|mp[34]|mov|avi|wav|ogg|opus|m4a"
+    # a notebook's, a script's, a data file's (the nineteenth set written blind:
+    # "visitas_domicilio_moratalla.ipynb" had become "….rojo")
+    r"|ipynb|py|rmd|sql|md|yaml|yml|parquet|sav|dta|log|eml|msg|ics|vcf|hl7|svg|7z|gz|tar")
+
+
+def _glued_digits(text: str, span: Span) -> bool:
+    """Is the span digits alone glued to the lower-case letters before it ("64" of a data frame's
+    "dtype: int64", read as a street: the nineteenth set written blind)? No place is written so;
+    after capitals it is a code's end ("usuari FAR0917"), which the code's steps make whole."""
+    return (span.start > 0 and text[span.start - 1].isalpha() and text[span.start - 1].islower()
+            and text[span.start : span.end].isdigit() and not text[span.end : span.end + 1].isalnum())
 
 
 def _file_extension(text: str, span: Span) -> bool:

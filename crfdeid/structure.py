@@ -44,6 +44,30 @@ class TimeZones:
         return [], [m.span() for m in _TIME_ZONE.finditer(text)]
 
 
+#: A line of a PDF form's field dump (``pdftk … dump_data_fields``): its key, and the value
+#: the program writes (a field's name, type, flags), not the one a person filled in.
+_FORM_FIELD_LINE = regex.compile(
+    r"(?m)^(?P<key>Field(?:Name|NameAlt|Type|Flags|Justification|StateOption|MaxLength|Value|ValueDefault)):"
+    r"(?:[ \t]*(?P<program>(?<=(?:Name|Type|Flags|Justification|StateOption|MaxLength):[ \t]*)[^\n]+))?")
+
+
+class PdfFormFields:
+    """The completion step (and a reader for the pseudonymiser) for a PDF form's field dump
+    (``pdftk … dump_data_fields``): the keys and the field names are the program's, only the
+    values are the form's ("FieldName: form.titulo" had its "form" read as an e-mail address
+    and replaced, "paciente.nombre" kept: the nineteenth set written blind)."""
+
+    def read(self, text: str) -> tuple[list[Span], list[tuple[int, int]]]:
+        if "FieldName:" not in text:
+            return [], []
+        blocked = []
+        for m in _FORM_FIELD_LINE.finditer(text):
+            blocked.append(m.span("key"))
+            if m["program"] is not None:
+                blocked.append(m.span("program"))
+        return [], blocked if len(blocked) >= 4 else []
+
+
 @cache
 def _readers() -> tuple[Reader, ...]:
     """The structure readers, each with a label per category (the category itself: unused)."""
@@ -51,7 +75,7 @@ def _readers() -> tuple[Reader, ...]:
              CdaDocument.for_scheme({c: c for c in CDA_CATEGORIES}),
              FhirResource.for_scheme({c: c for c in FHIR_CATEGORIES}),
              KeyValues.for_scheme({c: c for c in KEY_VALUE_CATEGORIES}),
-             MimeMessage(), TimeZones())
+             MimeMessage(), TimeZones(), PdfFormFields())
     return tuple(step for step in steps if step is not None)
 
 

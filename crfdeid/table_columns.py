@@ -28,7 +28,7 @@ Oksana Bondarenko, +34 …") names the person the same way.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import regex
@@ -216,6 +216,7 @@ class TableColumns:
             read = self._header(line)
             i += 1
             if read is None:
+                self._row_keyed(line, lines[i - 1][0], take)
                 continue
             header, delimiter = read
             for row_start, row in lines[i : i + _MAX_ROWS]:
@@ -224,7 +225,7 @@ class TableColumns:
                     break
                 i += 1
                 for index, (offset, cell) in enumerate(cells):
-                    column = index if delimiter is not None else _column_at(header, offset)
+                    column = index if delimiter is not None else _column_at(header, offset, len(cell))
                     label = header[column][2] if column is not None and column < len(header) else None
                     take(label, row_start + offset, cell)
         inside, cut = Ranges(names), set(crossing)
@@ -285,6 +286,19 @@ class TableColumns:
             if label is not None and label not in self.people and label != self.profession:
                 return label
         return None
+
+    def _row_keyed(self, line: str, line_start: int, take: Callable[[str | None, int, str], None]) -> None:
+        """A delimited row whose first cell names an identifier and whose other cells are its
+        values: a table laid out the other way round, a field per row ("|NHC|4402781|9917340|"
+        comparing two records in a ticket: the nineteenth set written blind left both)."""
+        if _delimiter(line) != "|":  # a wiki's or Markdown's table ("A; 2 ingresos; …" is prose)
+            return
+        cells = [(offset, cell) for offset, cell in _delimited(line, "|") if cell]
+        label = self._label_of(cells[0][1].strip("*")) if len(cells) >= 2 else None
+        if label is None or label in self.people or label in self.places or label == self.profession:
+            return
+        for offset, cell in cells[1:]:
+            take(label, line_start + offset, cell)
 
     def _ruled_header(self, line: str, ruler: Sequence[tuple[int, int]]) -> list[str | None] | None:
         """The label of each column of a header line over a ruler, or None: no column's header
@@ -490,9 +504,16 @@ def _cells(line: str) -> list[tuple[int, str]]:
     return [(m.start(), m.group()) for m in _CELL.finditer(line)]
 
 
-def _column_at(header: Sequence[tuple[int, str, str | None]], offset: int) -> int | None:
+def _column_at(header: Sequence[tuple[int, str, str | None]], offset: int, length: int = 0) -> int | None:
     """The header column a cell starting at ``offset`` falls in (the last header cell starting
-    at or before it; a cell before the first header cell belongs to none)."""
+    at or before it; a cell before the first header cell belongs to none) — or, where the cell
+    ends where a header cell ends, that one's: a right-aligned column (pandas prints a data
+    frame so, numbers and text: the nineteenth set written blind, a notebook's record numbers
+    under "nhc" had been read as the dates of the column before)."""
+    end = offset + length
+    for index, (start, cell, _) in enumerate(header):
+        if length and start + len(cell) == end and offset < start:
+            return index
     column = None
     for index, (start, _, _) in enumerate(header):
         if start <= offset:

@@ -12,6 +12,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from crfdeid.deidentify import Deidentifier
 from crfdeid.encodings import decode, encode_like
 from crfdeid.textview import TextView
 from crfdeid.types import Document
@@ -317,6 +318,19 @@ def test_the_rounds_review_pages_and_messages() -> None:
     message = '<?xml version="1.0"?>\n<p><apellido1>P&#233;rez</apellido1><n>L&#243;pez &amp; Hijos</n></p>'
     read = decode(message)
     assert read is not None and "<apellido1>Pérez</apellido1>" in read.text and "López & Hijos" in read.text
+
+
+def test_a_plain_texts_numeric_references_are_read_and_written_back() -> None:
+    # a PDF form's field dump (the nineteenth set written blind): "S&#243;ller" had been left
+    # to the tagger in pieces, and a street's span cut inside a reference ("Capilla497;n")
+    dump = ("FieldName: estancia.localidad\nFieldValue: S&#243;ller (Mallorca)\n"
+            "FieldName: origen.direccion\nFieldValue: Av. Ram&#243;n y Cajal, 3, 37007 Salamanca\n")
+    read = decode(dump)
+    assert read is not None and "Sóller (Mallorca)" in read.text and "Ramón y Cajal" in read.text
+    assert decode("Hemoglobina 12 &#177; 1") is None  # one reference: no such text
+    out = Deidentifier(seed=2).deidentify(Document("form", dump)).text
+    assert "&#243;ller" not in out and "Ram&#243;n" not in out
+    assert all(re.fullmatch(r"&#\d+;", ref) for ref in re.findall(r"&#[^ ]*?;", out))  # whole references
 
 
 LATEX = r"""\documentclass[a4paper]{article}

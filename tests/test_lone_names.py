@@ -403,10 +403,27 @@ def test_a_nickname_followed_by_what_says_it_is_one(text: str, nickname: str) ->
     # the seventeenth: a care home's night-shift assistant
     ("sin testigos en el baño de la habitación 14. La gerocultora Yésica Pascual oye un golpe",
      "Yésica Pascual"),
+    # the nineteenth: a porters' handover, a Catalan pharmacist; a given name alone that is no
+    # word of the language
+    ("- Llaves de farmacia entregadas a la supervisora Carmen Lago a las 07:45.", "Carmen Lago"),
+    ("Traslado a quirófano 2 con la matrona Inés y el anestesista Dr. Cerezo.", "Inés"),
+    ("la presa s'observa a la farmàcia, farmacèutica Núria Coma i Puig.", "Núria Coma i Puig"),
 ])
 def test_a_clinician_named_after_their_role(text: str, name: str) -> None:
     assert TITLED is not None
     assert (name, CLINICIAN) in [(text[s.start:s.end], s.label) for s in TITLED.spans(text, [])]
+
+
+def test_a_role_and_one_word_no_given_name_stays() -> None:
+    assert TITLED is not None
+    text = "la enfermera Gestora de casos; la matrona Jefa de la sala"
+    assert [s for s in TITLED.spans(text, []) if s.label == CLINICIAN] == []
+
+
+def test_a_relative_named_on_the_next_line_of_a_list_item() -> None:
+    # the nineteenth set written blind: "pide llamar a su sobrina\n  Ruth (655 910 337)"
+    text = "- A las 05:00 pide llamar a su sobrina\n  Ruth (655 910 337), que no contesta."
+    assert ("Ruth", RELATIVE) in _found(text)  # the name alone: the line break stays outside
 
 
 def test_the_taggers_pieces_of_a_clinicians_name_give_way_to_it() -> None:

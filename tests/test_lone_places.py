@@ -658,6 +658,8 @@ def test_a_mountain_range_by_its_name() -> None:
     # the eleventh set written blind: a town before its country after "desde", or after a comma
     ("Contactado el 18/11/2025 desde Burdeos (Francia). Informa de que", "Burdeos"),
     ("Vive con su nuera (natural de Cebú, Filipinas) y la nieta.", "Cebú"),
+    # the nineteenth: a maritime declaration of health's answers in English, the country in brackets
+    ("Arriving from Dakar (Senegal)         Next port of call: Vigo", "Dakar"),
     # a region abroad and an industrial estate by their kind
     ("Natural de Gujrat (región del Punjab), en España desde 2006.", "Punjab"),
     ("en la nave que la empresa tiene en el polígono de Palmones, la amoladora rebotó", "Palmones"),
@@ -666,6 +668,10 @@ def test_a_mountain_range_by_its_name() -> None:
 ])
 def test_towns_abroad_regions_estates_and_directions(text: str, place: str) -> None:
     assert (place, TOWN) in _found(text)
+
+
+def test_an_english_word_before_a_name_and_a_comma_is_no_place() -> None:
+    assert _found("Message sent to Pedro, Francia y su hija.") == []
 
 
 def test_a_known_place_after_a_road_and_en_is_where_it_is() -> None:
@@ -743,6 +749,22 @@ def test_a_place_joined_to_a_detected_one_takes_its_own_kind() -> None:
     # a capitalised word that is no place, after a detected place, stays
     text = "Vive en Sevilla y Antonio la visita."
     assert _found(text, [Span(8, 15, TOWN, source="crf")]) == []
+
+
+def test_small_towns_named_beside_a_town_and_on_the_next_line() -> None:
+    # the nineteenth set written blind: "a los médicos de Calaceite,\nCretas y Beceite" — the
+    # second and third, villages of the tables, had stayed in clear
+    text = "Se comunica a los médicos de Calaceite,\nValderrobres y Beceite. Próxima actualización."
+    at = text.index("Calaceite")
+    assert sorted(_found(text, [Span(at, at + 9, TOWN, source="crf")])) == [
+        ("Beceite", TOWN), ("Valderrobres", TOWN)]
+
+
+def test_a_catalan_street_after_d_apostrophe() -> None:
+    assert STREETS is not None
+    text = "la presa s'observa a la farmàcia (plaça d'Espanya, 3), cada dia."
+    found = [(text[s.start:s.end], s.label) for s in STREETS.spans(text, [])]
+    assert found == [("plaça d'Espanya, 3", "CALLE")]
 
 
 def test_a_place_after_a_column_gap_field_a_road_accidents_municipality_and_a_line_break() -> None:

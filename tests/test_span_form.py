@@ -1205,6 +1205,9 @@ def test_surnames_and_given_names_tagged_apart_in_a_header_are_one_name(label: s
 def test_a_dash_after_a_name_is_no_part_of_it() -> None:
     text = "Médica solicitante: Dra. Garazi Etxaniz Urkiola - garazi.etxaniz@osakidetza.eus"
     assert (CLINICIAN, "Garazi Etxaniz Urkiola") in _tidied(text, (CLINICIAN, "Garazi Etxaniz Urkiola -"))
+    # a middle dot between fields (the fourteenth set's Markdown, once its bold marks were read)
+    text = "- **Enfermera ESAD:** Nuria Escartín · nuria.escartin@salud-ejemplo.es"
+    assert (CLINICIAN, "Nuria Escartín") in _tidied(text, (CLINICIAN, "Nuria Escartín ·"))
 
 
 def test_a_name_with_the_persons_age_after_it_is_a_person() -> None:
@@ -1642,3 +1645,17 @@ def test_a_files_extension_is_no_span() -> None:
     assert not _file_extension(text, Span(at, at + 3, "NOMBRE_SUJETO_ASISTENCIA"))  # no dot before it
     at = text.index("foto")
     assert not _file_extension(text, Span(at, at + 4, "CALLE"))
+    # a notebook's (the nineteenth set written blind: "….ipynb" had become "….rojo")
+    text = "# Exportado con: jupyter nbconvert --to markdown visitas_domicilio_moratalla.ipynb"
+    at = text.index("ipynb")
+    assert _file_extension(text, Span(at, at + 5, "CORREO_ELECTRONICO"))
+
+
+def test_digits_glued_to_a_word_are_no_place() -> None:
+    # a data frame's "dtype: int64" had its "64" read as a street and replaced ("int91")
+    text = "    Name: count, dtype: int64\n\nVive en la calle Mayor 64, 2º."
+    glued = text.index("64")
+    street = text.rindex("64")
+    assert _tidied(text, (STREET, "64"), (STREET, "calle Mayor 64, 2º"), score=0.3) == [
+        (STREET, "calle Mayor 64, 2º")]
+    assert glued < street

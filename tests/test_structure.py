@@ -5,7 +5,7 @@ from __future__ import annotations
 from crfdeid.merge import with_read
 from crfdeid.pipeline import load_pipeline
 from crfdeid.pseudonymise import Pseudonymiser, _shifted
-from crfdeid.structure import TimeZones, markup
+from crfdeid.structure import PdfFormFields, TimeZones, markup
 from crfdeid.types import Document, Span
 
 EXIF = """Fotos de la úlcera: salida de exiftool.
@@ -74,3 +74,25 @@ def test_detection_takes_no_span_in_a_time_zone() -> None:
     town = Span(text.rindex("Madrid"), len(text), "TERRITORIO")
     assert with_read(text, [inside, town], TimeZones()) == [town]
     assert load_pipeline(rules_only=True).completion.zones is not None  # a step of every pipeline
+
+
+PDF_FORM = """FieldName: form.titulo
+FieldValue: SOLICITUD DE HEMODI&#193;LISIS EN TR&#193;NSITO
+FieldName: origen.nefrologo
+FieldType: Text
+FieldValue: Dra. Roc&#237;o Valbuena Arranz (col. 373791546)
+FieldName: estancia.localidad
+FieldValue: S&#243;ller (Mallorca, Illes Balears)
+"""
+
+
+def test_a_pdf_forms_field_dump_keeps_its_field_names() -> None:
+    # the nineteenth set written blind: "FieldName: form.titulo" had its "form" read as an
+    # e-mail address and replaced in every field's name; the values are the form's
+    names = {PDF_FORM[a:b] for a, b in markup(PDF_FORM)}
+    assert {"form.titulo", "origen.nefrologo", "FieldValue", "Text"} <= names
+    assert not any("Roc" in n or "ller" in n for n in names)
+    form = "form"  # a detected span in a field's name gives way
+    at = PDF_FORM.index(form)
+    assert with_read(PDF_FORM, [Span(at, at + 4, "CORREO_ELECTRONICO")], PdfFormFields()) == []
+    assert PdfFormFields().read("Paciente con FieldName: x en la nota") == ([], [])  # one line: no dump

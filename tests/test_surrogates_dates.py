@@ -281,6 +281,19 @@ def test_an_iso_basic_date_and_time_shifts_its_date_and_keeps_its_time():
     assert dt.datetime.strptime(stamp[:8], "%Y%m%d").date() == dt.date(2026, 11, 3) + shift
 
 
+def test_the_first_day_of_a_range_shifts_with_its_last():
+    # the nineteenth set written blind: "semana 1 (2–8/11)", "del domingo 29 al lunes 30 de
+    # noviembre" — the first day alone had been left, or would have had its digits drawn ("83")
+    text = "Noche del domingo 29 al lunes 30 de noviembre. Semana 1 (2–8/11) y 02-05/11/2026. Día 7."
+    result = run(text, (D, "29"), (D, "30 de noviembre"), (D, "2"), (D, "8/11"), (D, "02"), (D, "05/11/2026"),
+                 (D, "7"), seed=5)
+    first, last, start, end, start2, end2, alone = new_texts(result)
+    assert int(last.split()[0]) - int(first) == 1  # the same one night, shifted
+    assert int(end.split("/")[0]) - int(start) in (6, 6 - 30, 6 - 31, 6 - 28, 6 - 29)  # a week
+    assert len(start2) == 2 and int(end2[:2]) - int(start2) in (3, 3 - 30, 3 - 31, 3 - 28, 3 - 29)
+    assert alone.isdigit() and 1 <= int(alone) <= 28 and alone != "7"  # a day alone: another day
+
+
 def test_an_english_date_shifts_into_an_english_month_and_a_spanish_one_stays_spanish():
     # the fourteenth set's bilingual discharge of a patient from abroad: "23 March 1996 / 23 de
     # marzo de 1996", each written its own way; "may" and "mar" are Spanish abbreviations too

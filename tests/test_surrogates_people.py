@@ -583,6 +583,34 @@ def test_a_user_name_becomes_another_with_the_surnames_surrogate():
     assert word == "paciente"
 
 
+def test_a_login_of_dotted_parts_follows_the_names_surrogates():
+    # a ticket's "Reporter: Ainhoa López de Heredia (ainhoa.lhe)" and a merge log's
+    # "usuario=u.etxezarreta" (the nineteenth set written blind) had become "un dato personal"
+    text = ("Reporter: Ainhoa López de Heredia (ainhoa.lhe)  Assignee: Unai Etxezarreta\n"
+            "MERGE OK usuario=u.etxezarreta")
+    def ascii_lower(word: str) -> str:
+        return unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode().lower()
+
+    for seed in range(4):
+        result = run(text, ("NOMBRE_PERSONAL_SANITARIO", "Ainhoa López de Heredia"),
+                     ("ID_EMPLEO_PERSONAL_SANITARIO", "ainhoa.lhe"),
+                     ("NOMBRE_PERSONAL_SANITARIO", "Unai Etxezarreta"),
+                     ("ID_EMPLEO_PERSONAL_SANITARIO", "u.etxezarreta"), seed=seed)
+        reporter, login, assignee, user = new_texts(result)
+        assert login.split(".")[0] == ascii_lower(reporter.split()[0])
+        assert user.split(".")[1] == ascii_lower(assignee.split()[-1])
+        assert "ainhoa" not in login and "etxezarreta" not in user and "." in login and "." in user
+
+
+def test_a_number_read_as_a_person_has_its_digits_drawn_again():
+    # a retrained model read an ambulance's plate, "Unitat mòbil: 7714 GXT", as a clinician: with
+    # no name token in it, it had been released as it was
+    text = "Data: 23/10/2026        Unitat mòbil: 7714 GXT        Codi sessió: S-GI-26-0871"
+    for seed in range(4):
+        (new,) = new_texts(run(text, ("NOMBRE_PERSONAL_SANITARIO", "7714"), seed=seed))
+        assert new != "7714" and len(new) == 4 and new.isdigit() and new[0] != "0"
+
+
 def test_an_abbreviated_maria_stays_and_its_devotional_end_is_the_same_everywhere():
     # the fifteenth set's SMS log: "GARCÍA FUENTES, Mª DEL MAR" had become "…, Noah DEL
     # CASTAÑAR" (a man's name, in title case inside capitals) and "Hola M. DEL MAR" "… DEL CARLA"

@@ -343,3 +343,41 @@ def test_a_doppler_tables_pulsatility_index_is_no_address_and_no_town_is_a_stock
     found = with_table_columns(ward, [], PLACES_STEP)
     towns = [ward[s.start : s.end] for s in found if s.label == "TERRITORIO"]
     assert towns == ["PONTECESO"]
+
+
+def test_a_data_frame_printed_by_pandas_reads_its_right_aligned_columns() -> None:
+    # a Jupyter notebook of home visits (the nineteenth set written blind): pandas right-aligns
+    # each column, so a record number starts under the column before its header
+    step = TableColumns.for_pack(load_pack("es"), {**LABELS, "town": "TERRITORIO"})
+    assert step is not None
+    frame = (
+        "            fecha      nhc   edad  sexo            pedania            motivo\n"
+        "    0  2026-10-01  2207815     88     H            Benizar   curas UPP sacra\n"
+        "    1  2026-10-01  2231904     79     M         El Sabinar       control INR\n"
+        "    3  2026-10-05  2215563     72     H  Calar de la Santa          INR + TA\n")
+    found = [(frame[s.start:s.end], s.label) for s in step.spans(frame, [])]
+    assert [v for v, label in found if label == "ID_SUJETO_ASISTENCIA"] == ["2207815", "2231904", "2215563"]
+    towns = [v for v, label in found if label == "TERRITORIO"]
+    assert towns == ["Benizar", "El Sabinar", "Calar de la Santa"]
+    assert not any(v.startswith("2026") for v, _ in found)  # the dates stay the dates'
+
+
+def test_a_booking_code_under_a_ticket_column() -> None:
+    table = ("Fecha      | Trayecto                     | Medio        | Billete | Importe\n"
+             "06/10/2026 | Hermigua – Los Cristianos    | taxi + barco | GM7Q2K  | 58,40 €\n"
+             "07/10/2026 | Los Cristianos – Hermigua    | barco + taxi | HX5C1W  | 58,40 €\n")
+    assert [v for v, label in _found(table) if label == LABELS["id_other"]] == ["GM7Q2K", "HX5C1W"]
+
+
+def test_a_row_named_by_an_identifier_in_a_table_laid_out_the_other_way_round() -> None:
+    # a ticket comparing two records of one patient (the nineteenth set written blind): each
+    # row a field, each column a record
+    table = ("||Campo||Historia 1 (correcta)||Historia 2 (duplicada)||\n"
+             "|NHC|4402781|9917340|\n"
+             "|Nombre|RUIZ DE GAUNA PÉREZ, José María|RUIZ DE GAUNA PEREZ, Jose M.|\n"
+             "|Teléfono|945 60 01 37|945 60 01 37|\n")
+    found = _found(table)
+    assert [v for v, label in found if label == LABELS["id_patient"]] == ["4402781", "9917340"]
+    assert [v for v, label in found if label == LABELS["phone"]] == ["945 60 01 37", "945 60 01 37"]
+    # a header row of an ordinary table names its columns, no values
+    assert _found("|NHC|Nombre|Fecha|\n|1234567|Ana Gil|03/04/2025|\n") == [("1234567", LABELS["id_patient"])]

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from crfdeid.textview import TextView, form_of, same_form
+from crfdeid.textview import TextView, emphasis_marks, form_of, ocr_digits, ocr_letters, same_form
 from crfdeid.types import Document, Span
 
 # -- what the view changes ------------------------------------------------------------------
@@ -274,7 +274,9 @@ def _reference(text: str) -> str:
         if ch.isspace() and ch not in " \n":
             ch = "\n" if len(f"a{ch}b".splitlines()) == 2 else " "
         out.append(ch)
-    return unicodedata.normalize("NFC", "".join(out))
+    # then the one-for-one readings of a scan's digits and letters and of emphasis marks, each
+    # tested on its own below
+    return emphasis_marks(ocr_letters(ocr_digits(unicodedata.normalize("NFC", "".join(out)))))
 
 
 def _has_emoji(text: str) -> bool:
@@ -413,3 +415,37 @@ def test_letters_scanning_read_for_digits_are_digits_in_the_view(written: str, r
 def test_words_and_short_numbers_are_left_alone(text: str) -> None:
     view = TextView(text)
     assert view.text == text and view.exact
+
+
+@pytest.mark.parametrize("text, view", [
+    # a ward's Markdown export: bold field names (the nineteenth set written blind)
+    ("**SIP:** 10874412 · **NHC:** MOR-00318", "  SIP:   10874412 ·   NHC:   MOR-00318"),
+    ("- **Sexe**: dona · **Edat:** 82 anys", "-   Sexe  : dona ·   Edat:   82 anys"),
+    # other emphasis stays: its marks part what they wrap from what follows
+    ("con **Marian** y Jorge", "con **Marian** y Jorge"),
+    ("*Unai Etxezarreta* – 25/Nov/26", "*Unai Etxezarreta* – 25/Nov/26"),
+    # an asterisk that is no emphasis: a footnote's, a blood unit's check character, a product
+    ("Hb 9,2* (hemolizada)", "Hb 9,2* (hemolizada)"),
+    ("bolsa W1234 25 654321 00 *", "bolsa W1234 25 654321 00 *"),
+    ("2 * 3 = 6", "2 * 3 = 6"),
+])
+def test_emphasis_marks_are_spaces_in_the_view(text: str, view: str) -> None:
+    seen = TextView(text)
+    assert seen.text == view and len(seen.text) == len(text)
+    start = text.index("1") if "SIP" in text else 0
+    assert seen.to_original(start, start + 3) == (start, start + 3)  # one for one: offsets stay
+
+
+@pytest.mark.parametrize("text, view", [
+    # an OCR'd phone screenshot (the nineteenth set written blind): zeros read for an O
+    ("ENFERMERÍA - R0SA MARÍA PLAZA\nCENTR0 DE SALUD CAZ0RLA",
+     "ENFERMERÍA - ROSA MARÍA PLAZA\nCENTRO DE SALUD CAZORLA"),
+    ("MEDICINA FAMILIA - GONZALO 0CAÑA", "MEDICINA FAMILIA - GONZALO OCAÑA"),
+    # a staging, a saturation, a code, numbers: no word of capitals alone
+    ("estadio T2N0M0, N0 M0; SAT02 98%; lote AB0-12; 10/10/2020",
+     "estadio T2N0M0, N0 M0; SAT02 98%; lote AB0-12; 10/10/2020"),
+    # a number glued to its unit (MEDDOCAN: "urocultivos <10.000UFC/ml")
+    ("urocultivos <10.000UFC/ml, 100UFC, 50000UI", "urocultivos <10.000UFC/ml, 100UFC, 50000UI"),
+])
+def test_zeros_read_for_an_o_in_words_in_capitals(text: str, view: str) -> None:
+    assert TextView(text).text == view

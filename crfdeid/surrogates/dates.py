@@ -29,6 +29,7 @@ place in the note's timeline.
 from __future__ import annotations
 
 import datetime as dt
+import random
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -447,6 +448,12 @@ class DateGenerator:
         if worded is not None and normalise(worded.text) != normalise(text):
             return worded
         parsed = self.parse(text)
+        stripped = text.strip()
+        if parsed is None and stripped.isascii() and stripped.isdigit() and len(stripped) <= 2 \
+                and 1 <= int(stripped) <= 31:
+            # a day alone, the first of a range whose end is a date ("2–8/11", "del 29 al 30 de
+            # noviembre"): another day of the month, never "83"
+            return self.day_alone(text, start, state)
         if parsed is None or not parsed.parts:
             if any(c.isnumeric() for c in text):
                 return self.digits(text, state, "date not readable: its digits replaced, its format kept")
@@ -484,6 +491,30 @@ class DateGenerator:
             return self.digits(text, state, "the shifted date reads like the original: its digits replaced")
         return Surrogate(result, note="shifted")  # never the shift itself: it would undo every date
 
+    def day_alone(self, text: str, start: int, state: DocumentState) -> Surrogate:
+        """A day of the month written alone. The first day of a range whose end is a date
+        ("2–8/11", "del 29 al 30 de noviembre") is shifted with it, so the range keeps its
+        length; any other, another day from 1 to 28. As many digits wide as it was."""
+        day = text.strip()
+        width = len(day) if day.startswith("0") else 1  # "02" stays two digits wide
+        end = _RANGE_END.match(state.text, start + len(text)) if state.text else None
+        parsed = self.parse(end["date"]) if end is not None else None
+        if parsed is not None and parsed.day is not None and 0 <= parsed.day - int(day) <= 31:
+            try:
+                first = parsed.reference() - dt.timedelta(days=parsed.day - int(day))
+                shifted = str((first + self.shift(state)).day).zfill(width)
+            except (ValueError, OverflowError):
+                shifted = day
+            if shifted != day:
+                return Surrogate(text.replace(day, shifted), note="shifted, the first day of a range")
+
+        def draw(rng: random.Random) -> str:
+            return text.replace(day, str(rng.randint(1, 28)).zfill(width))
+
+        level = Level(draw, "date-day", "day", "a day alone: another day of the month", False)
+        new, _ = state.draw_chain(text, [level], "date-day")
+        return chosen(new, level)
+
     def digits(self, text: str, state: DocumentState, reason: str) -> Surrogate:
         """Every digit replaced, separators and letters kept; checked like any drawn surrogate
         (the first draw is the one of old, so outputs did not change)."""
@@ -493,6 +524,11 @@ class DateGenerator:
         return chosen(new, level)
 
 
+#: What ends a range after its first day: a dash or "al" (a weekday maybe), then the last day's
+#: date ("2–8/11", "3-6/11/2026", "29 al lunes 30 de noviembre").
+_RANGE_END = re.compile(
+    r"[ \t]*(?:[–-]|al[ \t]+(?:(?:lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo)[ \t]+)?)[ \t]*"
+    r"(?P<date>\d{1,2}(?:/\d{1,2}(?:/\d{2,4})?|[ \t]+de[ \t]+\w+(?:[ \t]+de[ \t]+\d{4})?))", re.IGNORECASE)
 #: What says a year is a decade: "la década de 1970", "los años 1980".
 _DECADE_BEFORE = re.compile(r"(?i:d[ée]cada|años)\s+(?:de\s+(?:los\s+)?)?$")
 

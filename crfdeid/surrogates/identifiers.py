@@ -282,6 +282,12 @@ class IdentifierGenerator:
                 text, [Level(lambda rng: _new_registration(text, registration, rng), f"id:{label}")],
                 f"id:{label}")
             return chosen(new, level, "aircraft registration")
+        people = getattr(self.descriptions, "people", None)
+        if not any(c.isdigit() for c in text) and people is not None and " " not in text.strip() \
+                and (login := people.login(state, text) or people.user_name(state, text)) is not None:
+            # a user's login ("ainhoa.lhe", "jlsaez"): another, made of the note's surrogate
+            # names where it spells them (it had become "un dato personal")
+            return Surrogate(login, note="a login: its names and initials replaced")
         if not any(c.isdigit() for c in text):
             # Words filed as an identifier ("casada", "raza negra" under
             # ID_SUJETO_ASISTENCIA): scrambled letters would turn prose into gibberish and a

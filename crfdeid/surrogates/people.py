@@ -21,7 +21,18 @@ import regex
 from rapidfuzz.distance import Levenshtein
 
 from ..memo import Memo
-from .base import LETTERS, DocumentState, Level, Surrogate, SurrogateFailure, fold, match_case, normalise
+from .base import (
+    LETTERS,
+    DocumentState,
+    Level,
+    Surrogate,
+    SurrogateFailure,
+    chosen,
+    fold,
+    match_case,
+    normalise,
+    scramble,
+)
 from .data import SurrogateData
 from .scan import WordLed
 
@@ -29,6 +40,8 @@ PERSON_LABELS = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO")
 PATIENT_LABEL = "NOMBRE_SUJETO_ASISTENCIA"
 #: A user name: lower-case letters (four or more), maybe digits after them ("vrocamora", "igoni2").
 _USER_NAME = regex.compile(r"(?P<letters>[a-zñç]{4,30})(?P<digits>\d{0,4})")
+#: A login of lower-case parts joined by a dot, an underscore or a hyphen ("ainhoa.lhe").
+_LOGIN = regex.compile(r"[a-zñç]{1,30}(?:[._-][a-zñç]{1,30}){1,3}")
 #: Someone else around the patient (a carer, a neighbour): a name there is a person's name.
 OTHER_LABEL = "OTROS_SUJETO_ASISTENCIA"
 #: The longest name read under ``OTHER_LABEL``, in words.
@@ -859,6 +872,14 @@ class PeopleGenerator:
                 return Surrogate(user, note="a user name: its letters drawn as a name's")
             if described != text:
                 return Surrogate(described, note="a nickname's noun drawn again")
+            if any(c.isnumeric() for c in text):
+                # a number or a code read as a person ("Unitat mòbil: 7714 GXT" as a clinician: a
+                # retrained model's reading): kept, it was released as it was; its characters
+                # drawn again, as an identifier's
+                level = Level(lambda rng: scramble(text, rng), "person-digits", "digits",
+                              "no name token: its digits and letters drawn again")
+                new, _ = state.draw_chain(text, [level], "person-digits")
+                return chosen(new, level)
             return Surrogate(text, kept=True, note="no name token")
         return self.with_fallback(described, [t for _, _, t, _ in classified], state)
 
@@ -912,6 +933,36 @@ class PeopleGenerator:
         stripped = text.strip()
         lead = len(text) - len(text.lstrip())
         return text[:lead] + stripped[:start] + new + stripped[end:] + text[lead + len(stripped):]
+
+    def login(self, state: DocumentState, text: str) -> str | None:
+        """A login of lower-case parts joined by dots, underscores or hyphens ("ainhoa.lhe",
+        "u.etxezarreta": a ticket's reporter and assignee, the nineteenth set written blind) as
+        another, or None for anything else: a part that is a given name or a surname of the
+        tables is replaced as the note's name (the person's surrogate where the note names them),
+        a part of three letters or fewer letter by letter as initials, the rest as a user name
+        (``user_name``). In lower-case ASCII, the separators kept. It had become "un dato
+        personal" in a reporter's brackets and a merge log's "usuario=" alike."""
+        stripped = text.strip()
+        if _LOGIN.fullmatch(stripped) is None:
+            return None
+        parts = regex.split(r"([._-])", stripped)
+        out = []
+        for part in parts:
+            if part in "._-" or not part:
+                out.append(part)
+            elif len(part) <= 3:
+                out.append("".join(_ascii(self.replace_token(state, c.upper(), "initial", None)).lower()
+                                   for c in part))
+            elif part in self.data.given or part in self.data.surname:
+                kind = "given" if part in self.data.given else "surname"
+                out.append(_ascii(self.replace_token(state, part.capitalize(), kind, None)).lower())
+            else:
+                out.append(self.user_name(state, part) or part)
+        new = "".join(out)
+        if new == stripped:
+            return None
+        lead = len(text) - len(text.lstrip())
+        return text[:lead] + new + text[lead + len(stripped):]
 
     def _common_word(self, word: str) -> bool:
         from ..lexicon import lexicon
