@@ -570,6 +570,20 @@ _REFERENCE = re.compile(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9
 _NUMERIC_REFERENCE = re.compile(r"&#(?:\d{1,7}|[xX][0-9a-fA-F]{1,6});")
 
 
+def _letter_references(text: str) -> int:
+    """How many numeric references of letters outside ASCII ``text`` has (in its first 200,000
+    characters): a text that writes its letters so, not one with a few quotes ("&#8220;")."""
+    count = 0
+    for m in _NUMERIC_REFERENCE.finditer(text, 0, 200_000):
+        body = m.group()[2:-1]
+        try:
+            code = int(body[1:], 16) if body[:1] in "xX" else int(body)
+            count += 127 < code < 0x110000 and chr(code).isalpha()
+        except ValueError:
+            continue
+    return count
+
+
 def decode(text: str) -> Decoded | None:
     """The text as a reader sees it and its changes, or None: no transfer encoding."""
     if _RTF_START.match(text):
@@ -609,7 +623,7 @@ def decode(text: str) -> Decoded | None:
         # a page that writes its letters as references ("Mar&iacute;a") gets its surrogates so
         references = any(len(c[2]) == 1 and ord(c[2]) > 127 and text[c[0]] == "&" for c in changes)
         regions = [(0, len(text), "html-references" if references else "html")]
-    elif "&#" in text and len(_NUMERIC_REFERENCE.findall(text, 0, 200_000)) >= 2:
+    elif "&#" in text and _letter_references(text) >= 2:
         # a plain text that writes its letters as numeric references (a PDF form's field dump:
         # "FieldValue: S&#243;ller", "Hemodi&#225;lisis"; the nineteenth set written blind, whose
         # spans had been cut inside the references: "Capilla497;n"), written back as references
@@ -742,7 +756,9 @@ def write_like(new: str, original: str, decoded: Decoded, start: int, end: int, 
     whole = decoded.kind_at(start, end)
     if first in ("html", "html-references"):
         return _html_like(new, original, first == "html-references")
-    if first == "numeric-references":  # its letters outside ASCII as the note wrote its own
+    if first == "numeric-references":  # its letters outside ASCII as the original wrote its own
+        if "&#" not in original:
+            return new
         return "".join(ch if ord(ch) < 128 else f"&#{ord(ch)};" for ch in new)
     if first == "xml":  # its letters as themselves (XML has no "&iacute;"), its markup escaped
         return "".join({"&": "&amp;", "<": "&lt;", ">": "&gt;"}.get(ch, ch) for ch in new)

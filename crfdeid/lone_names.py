@@ -127,6 +127,9 @@ _KIN_WINDOW = 3
 #: the nineteenth set written blind)
 _AFTER_A_WORD = regex.compile(r"(?<=\p{L}[ ]|\p{L}\n[ \t]+)\p{Lu}\p{Ll}{2,}")
 _KIN_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(?P<kin>\p{L}+)(?:[ ]|\n[ \t]+)$")
+#: What ends a name on the line after its kinship word: a bracket, punctuation, the line's end
+#: ("sobrina\n  Ruth (655 910 337)").
+_NEXT_LINE_NAME_END = regex.compile(r"[ \t]*(?:[(,;:.]|$)", regex.MULTILINE)
 #: Someone else around the patient, then the name: "su amiga Rosa Bertomeu", "la vecina, Mari Luz,".
 _OTHER_NAMED = regex.compile(
     r"(?<![\p{L}\p{N}])(?i:amig[oa]|amic|vecin[oa]|ve[íi]|ve[ïi]na|cuidador[a]?"
@@ -730,6 +733,8 @@ class LoneNames:
                     key in self.names or not self._known(first)):
                 continue
             name_start, name_end = name.start(), name.end()
+            if "\n" in text[kin.end("kin") : name_start] and not _NEXT_LINE_NAME_END.match(text, name_end):
+                continue  # on the next line the name stands alone: "Dolores de espalda…" is prose
             inside = overlapping(taken, name_start, name_end)
             # a span reaching out of the name: the tagger's reading stands — unless it is the
             # kinship word with the first name ("sobrina Inmaculada" of "su sobrina Inmaculada

@@ -192,26 +192,6 @@ class Pseudonymised:
         return tuple(r for r in self.audit if r.note.startswith(GENERATOR_ERROR))
 
 
-def _shifted(ranges: Sequence[tuple[int, int]],
-             replacements: Sequence[tuple[int, int, str]]) -> list[tuple[int, int]]:
-    """Ranges of the text outside every replacement, at their offsets once the replacements are
-    written (``apply_replacements``); a range a replacement reaches into is left out."""
-    if not ranges:
-        return []
-    order = sorted(replacements)
-    starts = [r[0] for r in order]
-    shifts = [0]
-    for start, end, new in order:
-        shifts.append(shifts[-1] + len(new) - (end - start))
-    out = []
-    for a, b in ranges:
-        k = bisect.bisect_right(starts, a)  # the replacements starting at or before ``a``
-        if (k and order[k - 1][1] > a) or (k < len(order) and order[k][0] < b):
-            continue
-        out.append((a + shifts[k], b + shifts[k]))
-    return out
-
-
 def apply_replacements(
     text: str, replacements: Sequence[tuple[int, int, str]]
 ) -> tuple[str, list[tuple[int, int]]]:
@@ -526,7 +506,6 @@ class Pseudonymiser:
         if not view.exact:
             document = document.with_spans(view.snap_span(s) for s in document.spans)
         planning = document if view.exact else view.document(document)
-        marks = markup(text)  # a structure's keys, tags and protocol: no span is there
         folded = None  # the note folded once: propagation scans it, the people generator reads it
         generator_of = _PerLabel(self.generator_label)  # asked per span, many times over
         if self.propagate_mentions and self.data is not None:
@@ -537,7 +516,7 @@ class Pseudonymiser:
                               self.data.pack, self.data.name_particles, self.data.name_acronyms,
                               generator_of.__getitem__, self.data.is_known_acronym, scannable,
                               getattr(facilities, "proper", None), self._is_place)
-            blocked = Taken(marks if view.exact else markup(planning.text))
+            blocked = Taken(markup(planning.text))  # a structure's keys, tags and protocol
             if blocked:  # no second mention inside a structure's markup ("Image Description")
                 extra = [s for s in extra if not any(blocked.overlapping(a, b) for a, b in s.parts)]
             if extra:
@@ -683,10 +662,8 @@ class Pseudonymiser:
         result = Document(document.id, new_text, tuple(new_spans), dict(document.metadata))
         # an encoded note's originals as decoded: "Mar&iacute;a" is "María", not "Mar" and "iacute"
         # (a page's "Puerta del Mar" had held the note back as a leftover)
-        # a structure's markup is no leftover: what a second mention there would have replaced
-        markup_out = _shifted(marks, replacements)
         leftovers = self._leftovers(document.id, spans, read, keys, hashes, planned, new_text, new_spans,
-                                    generator_of, markup_out)
+                                    generator_of)
         if view.decoded is not None and (decoded := decode_transfer(new_text)) is not None:
             # and on the output as a reader reads it: a name a page writes with references
             # ("Mar&iacute;a L&oacute;pez") is found only so (the sixteenth set's review: a page's
@@ -892,7 +869,6 @@ class Pseudonymiser:
         new_text: str,
         new_spans: list[Span],
         generator_of: Mapping[str, str | None],
-        markup_out: Sequence[tuple[int, int]] = (),
     ) -> list[Leftover]:
         """Every original (and every name token of a replaced name) still present in the output.
 
@@ -901,8 +877,8 @@ class Pseudonymiser:
         shift is fixed per note. Drawn surrogates never contain an original in the first place.
         Matching is on folded text (case and accents ignored), whole words, any whitespace
         between words; the leftmost, then longest, match wins and matches do not overlap. A
-        match inside ``markup_out`` (a structure's keys, tags or protocol, at the output's
-        offsets) is not reported either: no span was ever allowed there.
+        match inside a structure's markup is reported too (second mentions are not replaced
+        there: a name a program wrote into a key would otherwise be released unnoticed).
         """
         wanted: dict[str, tuple[str, str, bool]] = {}
         acronyms = self.data.name_acronyms if self.data is not None else frozenset()
@@ -931,7 +907,6 @@ class Pseudonymiser:
         longest = find_whole_words(new_text, wanted)
         dates = sorted((s.start, s.end) for s in new_spans if generator_of[s.label] == "FECHAS")
         date_starts = [d[0] for d in dates]
-        structure = Taken(markup_out)
         found = []
         for start, end, key in longest:
             label, digest, capitalised = wanted[key]
@@ -947,8 +922,6 @@ class Pseudonymiser:
                 continue  # "País: España" heads a line: a field's name, not the surname Pais
             at = bisect.bisect_right(date_starts, start) - 1
             if at >= 0 and dates[at][0] <= start and end <= dates[at][1]:
-                continue
-            if structure.overlapping(start, end):
                 continue
             found.append(Leftover(document_id, label, digest, start, end))
         return found

@@ -45,10 +45,11 @@ class TimeZones:
 
 
 #: A line of a PDF form's field dump (``pdftk … dump_data_fields``): its key, and the value
-#: the program writes (a field's name, type, flags), not the one a person filled in.
+#: the program writes (a field's name, type, flags), not the one a person filled in nor a choice
+#: field's options ("FieldStateOption: Dra. Rocío Valbuena Arranz": a list of the form's people).
 _FORM_FIELD_LINE = regex.compile(
     r"(?m)^(?P<key>Field(?:Name|NameAlt|Type|Flags|Justification|StateOption|MaxLength|Value|ValueDefault)):"
-    r"(?:[ \t]*(?P<program>(?<=(?:Name|Type|Flags|Justification|StateOption|MaxLength):[ \t]*)[^\n]+))?")
+    r"(?:[ \t]*(?P<program>(?<=(?:Name|Type|Flags|Justification|MaxLength):[ \t]*)[^\n]+))?")
 
 
 class PdfFormFields:

@@ -8,7 +8,9 @@ minutes. Here the ranges stay sorted by start and the longest one bounds how far
 that reaches a candidate can start, so a question costs a bisection and the ranges near it.
 
 Like the lists it replaces, it is a multiset: a range added twice is held twice (a step that
-counts the ranges touching a name counts both).
+counts the ranges touching a name counts both). The few long ranges (a span of a whole embedded
+document, a data URI) are held apart and scanned: bounding the search by one of them would have
+made every question read the whole note again.
 """
 
 from __future__ import annotations
@@ -16,33 +18,39 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable, Iterator
 
+#: A range longer than this is held apart (``Taken.long``).
+LONG = 512
+
 
 class Taken:
     """Ranges ``(start, end)`` sorted, each question answered from the ranges near it."""
 
-    __slots__ = ("longest", "ranges", "starts")
+    __slots__ = ("long", "ranges", "starts")
 
     def __init__(self, ranges: Iterable[tuple[int, int]] = ()) -> None:
-        self.ranges: list[tuple[int, int]] = sorted(ranges)
+        every = sorted(ranges)
+        self.ranges: list[tuple[int, int]] = [r for r in every if r[1] - r[0] <= LONG]
+        self.long: list[tuple[int, int]] = [r for r in every if r[1] - r[0] > LONG]
         self.starts = [s for s, _ in self.ranges]
-        self.longest = max((e - s for s, e in self.ranges), default=0)
 
     def __iter__(self) -> Iterator[tuple[int, int]]:
-        return iter(self.ranges)
+        return iter(sorted([*self.ranges, *self.long]) if self.long else self.ranges)
 
     def __len__(self) -> int:
-        return len(self.ranges)
+        return len(self.ranges) + len(self.long)
 
     def copy(self) -> Taken:
         """A copy a step may add to without the caller seeing it."""
         other = Taken.__new__(Taken)
-        other.ranges, other.starts, other.longest = self.ranges[:], self.starts[:], self.longest
+        other.ranges, other.starts, other.long = self.ranges[:], self.starts[:], self.long[:]
         return other
 
     def add(self, start: int, end: int) -> None:
+        if end - start > LONG:
+            insort(self.long, (start, end))
+            return
         insort(self.ranges, (start, end))
         self.starts.insert(bisect_left(self.starts, start), start)
-        self.longest = max(self.longest, end - start)
 
     def extend(self, ranges: Iterable[tuple[int, int]]) -> None:
         for start, end in ranges:
@@ -50,15 +58,21 @@ class Taken:
 
     def overlapping(self, start: int, end: int) -> list[tuple[int, int]]:
         """The ranges overlapping ``[start, end)`` (``s < end and start < e``), in order."""
-        lo = bisect_left(self.starts, start - self.longest)
+        lo = bisect_left(self.starts, start - LONG)
         hi = bisect_left(self.starts, end)
-        return [r for r in self.ranges[lo:hi] if r[1] > start]
+        near = [r for r in self.ranges[lo:hi] if r[1] > start]
+        if self.long:
+            near = sorted([*near, *(r for r in self.long if r[0] < end and start < r[1])])
+        return near
 
     def touching(self, start: int, end: int) -> list[tuple[int, int]]:
         """The ranges overlapping or abutting ``[start, end]`` (``s <= end and start <= e``)."""
-        lo = bisect_left(self.starts, start - self.longest)
+        lo = bisect_left(self.starts, start - LONG)
         hi = bisect_right(self.starts, end)
-        return [r for r in self.ranges[lo:hi] if r[1] >= start]
+        near = [r for r in self.ranges[lo:hi] if r[1] >= start]
+        if self.long:
+            near = sorted([*near, *(r for r in self.long if r[0] <= end and start <= r[1])])
+        return near
 
 
 def overlapping(taken: Taken | Iterable[tuple[int, int]], start: int, end: int) -> list[tuple[int, int]]:

@@ -275,22 +275,29 @@ def ocr_digits(text: str) -> str:
 
 
 #: A word in capitals with a zero scanning read for an O ("CENTR0 DE SALUD CAZ0RLA", "R0SA").
-_OCR_ZERO_WORD = re.compile(r"[^\W_]*0[^\W_]*")
+_OCR_WORD = re.compile(r"[^\W_]+")
 
 
 def ocr_letters(text: str) -> str:
     """``text`` with the zeros scanning read for an O inside a word in capitals made O again:
     "CENTR0 DE SALUD CAZ0RLA" is "CENTRO DE SALUD CAZORLA", "R0SA MARÍA" is "ROSA MARÍA" (the
     nineteenth set written blind: an OCR'd phone screenshot left its health centre and a nurse
-    in clear). Only a word of three capitals or more and no other digit ("T2N0M0", "N0" stay).
-    One character for one: offsets do not move. The text itself when nothing changes."""
+    in clear). Only one zero in a word of three capitals or more and no other digit, between two
+    letters or ending or opening a word of five letters or more ("T0N0M0", "N0", "ECOG0",
+    "SAT0" stay). One character for one: offsets do not move. The text itself when nothing
+    changes."""
     if "0" not in text:
         return text
     out, at = [], 0
-    for word in _OCR_ZERO_WORD.finditer(text):
-        value = word.group()
+    for word in _OCR_WORD.finditer(text):  # each word once: linear (a zero anywhere in a long
+        value = word.group()  # sequence of capitals had made a pattern around it quadratic)
+        if "0" not in value or value.count("0") > 1:
+            continue
         letters = value.replace("0", "")
-        if (len(letters) < 3 or not letters.isalpha() or not letters.isupper() or "00" in value
+        zero = value.index("0")
+        inside = 0 < zero < len(value) - 1
+        if (len(letters) < 3 or not letters.isalpha() or not letters.isupper()
+                or (not inside and len(letters) < 5)
                 or text[word.start() - 1 : word.start()] in (".", ",")):  # "<10.000UFC/ml": a number
             continue
         out += [text[at : word.start()], value.replace("0", "O")]

@@ -328,6 +328,9 @@ def test_a_plain_texts_numeric_references_are_read_and_written_back() -> None:
     read = decode(dump)
     assert read is not None and "Sóller (Mallorca)" in read.text and "Ramón y Cajal" in read.text
     assert decode("Hemoglobina 12 &#177; 1") is None  # one reference: no such text
+    # quotes written as references make no text of references: its letters stay as they are
+    quoted = "Paciente: José Pérez, natural de Cáceres, dice &#8220;no puedo&#8221; y &#8216;ya&#8217;."
+    assert decode(quoted) is None
     out = Deidentifier(seed=2).deidentify(Document("form", dump)).text
     assert "&#243;ller" not in out and "Ram&#243;n" not in out
     assert all(re.fullmatch(r"&#\d+;", ref) for ref in re.findall(r"&#[^ ]*?;", out))  # whole references

@@ -1337,10 +1337,10 @@ BLIND19_LEAKS = {
     ('cr02_buzonvoz_cabrales', 'veintitrés'), ('cr02_buzonvoz_cabrales', 'xuaco'),
     ('cr03_caza_herreradelduque', 'Guardia Civil'),
     ('cr04_cuaderno_moratalla', 'Cortijo Las Tosquillas, s/n'), ('cr04_cuaderno_moratalla', 'Mazuza'),
-    ('cr04_cuaderno_moratalla', 'Otos'), ('cr05_reintegro_hermigua', 'Los Cristianos'),
-    ('cr05_reintegro_hermigua', 'S/C Gomera'), ('cr05_reintegro_hermigua', 'S/C Tenerife'),
-    ('cr05_reintegro_hermigua', 'Taxis Valle Alto'), ('cr05_reintegro_hermigua', 'agricultor'),
-    ('cr06_alcoholemia_sanvicentedelabarquera', '0049217'),
+    ('cr04_cuaderno_moratalla', 'Otos'), ('cr05_reintegro_hermigua', '7/11'),
+    ('cr05_reintegro_hermigua', 'Los Cristianos'), ('cr05_reintegro_hermigua', 'S/C Gomera'),
+    ('cr05_reintegro_hermigua', 'S/C Tenerife'), ('cr05_reintegro_hermigua', 'Taxis Valle Alto'),
+    ('cr05_reintegro_hermigua', 'agricultor'), ('cr06_alcoholemia_sanvicentedelabarquera', '0049217'),
     ('cr06_alcoholemia_sanvicentedelabarquera', '0049218'),
     ('cr06_alcoholemia_sanvicentedelabarquera', 'GC-KIT 22-017355'),
     ('cr06_alcoholemia_sanvicentedelabarquera', 'Guardia Civil'),
@@ -1435,7 +1435,7 @@ def test_what_the_embedded_model_finds_in_the_nineteenth_blind_set(blind19: dict
                                                                   floor: float) -> None:
     # blind, once, with the code of ba0fc96 (2026-12-08): 0.661 on the best path, 0.739 at the
     # deidentify point (benchmarks/formats.py's measure); after the twenty-first round they
-    # prompted 0.731 / 0.805 (prescriptions, licences, logins, a ship's and a French patient's
+    # prompted 0.730 / 0.804 (prescriptions, licences, logins, a ship's and a French patient's
     # numbers, the first day of a range; a data frame's right-aligned columns, a wiki table a field
     # per row; Markdown's bold field names, a scan's zeros, numeric references read in the view)
     assert _recall(blind19, point) >= floor

@@ -414,16 +414,21 @@ def test_a_clinician_named_after_their_role(text: str, name: str) -> None:
     assert (name, CLINICIAN) in [(text[s.start:s.end], s.label) for s in TITLED.spans(text, [])]
 
 
-def test_a_role_and_one_word_no_given_name_stays() -> None:
+def test_a_role_and_one_given_name_that_is_a_word_stays() -> None:
     assert TITLED is not None
-    text = "la enfermera Gestora de casos; la matrona Jefa de la sala"
+    text = "la enfermera Gestora de casos; la matrona Luz de la sala"  # no name; a name and a word
     assert [s for s in TITLED.spans(text, []) if s.label == CLINICIAN] == []
+    text = "la enfermera Gestora de casos; la matrona Inés de la sala"
+    assert [text[s.start:s.end] for s in TITLED.spans(text, []) if s.label == CLINICIAN] == ["Inés"]
 
 
 def test_a_relative_named_on_the_next_line_of_a_list_item() -> None:
     # the nineteenth set written blind: "pide llamar a su sobrina\n  Ruth (655 910 337)"
     text = "- A las 05:00 pide llamar a su sobrina\n  Ruth (655 910 337), que no contesta."
     assert ("Ruth", RELATIVE) in _found(text)  # the name alone: the line break stays outside
+    # the next line's prose is no name ("Dolores de espalda": the round's review)
+    text = "Vive con su hija\n  Dolores de espalda desde hace años."
+    assert ("Dolores", RELATIVE) not in _found(text)
 
 
 def test_the_taggers_pieces_of_a_clinicians_name_give_way_to_it() -> None:

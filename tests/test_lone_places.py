@@ -671,7 +671,8 @@ def test_towns_abroad_regions_estates_and_directions(text: str, place: str) -> N
 
 
 def test_an_english_word_before_a_name_and_a_comma_is_no_place() -> None:
-    assert _found("Message sent to Pedro, Francia y su hija.") == []
+    assert _found("Message sent to Pedro, Francia.") == []  # after "to", a name's country in brackets only
+    assert ("Pedro", TOWN) in _found("Viene desde Pedro, Francia.")  # "desde" says where one comes from
 
 
 def test_a_known_place_after_a_road_and_en_is_where_it_is() -> None:

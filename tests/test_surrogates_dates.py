@@ -294,6 +294,17 @@ def test_the_first_day_of_a_range_shifts_with_its_last():
     assert alone.isdigit() and 1 <= int(alone) <= 28 and alone != "7"  # a day alone: another day
 
 
+def test_a_range_of_days_across_a_month_end_keeps_its_length():
+    # "del 29 al 2 de diciembre": four days, the first in November (the round's review: the first
+    # day had been drawn at random, "del 6 al 16 de noviembre")
+    text = "Ingresada del 29 al 2 de diciembre de 2025."
+    for seed in range(6):
+        first, last = new_texts(run(text, (D, "29"), (D, "2 de diciembre de 2025"), seed=seed))
+        day, month, year = last.split(" de ")
+        end = dt.date(int(year), _MONTHS.index(month) + 1, int(day))
+        assert int(first) == (end - dt.timedelta(days=3)).day, (first, last)
+
+
 def test_an_english_date_shifts_into_an_english_month_and_a_spanish_one_stays_spanish():
     # the fourteenth set's bilingual discharge of a patient from abroad: "23 March 1996 / 23 de
     # marzo de 1996", each written its own way; "may" and "mar" are Spanish abbreviations too

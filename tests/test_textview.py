@@ -274,9 +274,7 @@ def _reference(text: str) -> str:
         if ch.isspace() and ch not in " \n":
             ch = "\n" if len(f"a{ch}b".splitlines()) == 2 else " "
         out.append(ch)
-    # then the one-for-one readings of a scan's digits and letters and of emphasis marks, each
-    # tested on its own below
-    return emphasis_marks(ocr_letters(ocr_digits(unicodedata.normalize("NFC", "".join(out)))))
+    return unicodedata.normalize("NFC", "".join(out))
 
 
 def _has_emoji(text: str) -> bool:
@@ -295,8 +293,12 @@ def test_the_view_is_normalised_and_stable(text: str) -> None:
     assert all(ch in " \n" or not ch.isspace() for ch in view.text)
     assert not any(unicodedata.category(ch) == "Cf" for ch in view.text)
     assert TextView(view.text).identity  # a view of the view is the view
-    if not _has_emoji(text):
-        assert view.text == _reference(text)
+    reference = _reference(text)
+    # the one-for-one readings of a scan's digits and letters and of Markdown's bold field names
+    # are tested on their own (below): the property is the normalisation where they read nothing
+    readings = emphasis_marks(ocr_letters(ocr_digits(reference))) == reference
+    if not _has_emoji(text) and readings:
+        assert view.text == reference
     nfc = TextView(text, nfc_only=True)
     assert nfc.text == unicodedata.normalize("NFC", text)
 
@@ -440,7 +442,9 @@ def test_emphasis_marks_are_spaces_in_the_view(text: str, view: str) -> None:
     # an OCR'd phone screenshot (the nineteenth set written blind): zeros read for an O
     ("ENFERMERÍA - R0SA MARÍA PLAZA\nCENTR0 DE SALUD CAZ0RLA",
      "ENFERMERÍA - ROSA MARÍA PLAZA\nCENTRO DE SALUD CAZORLA"),
-    ("MEDICINA FAMILIA - GONZALO 0CAÑA", "MEDICINA FAMILIA - GONZALO OCAÑA"),
+    ("MEDICINA FAMILIA - GONZALO 0CAÑAS", "MEDICINA FAMILIA - GONZALO OCAÑAS"),
+    # a zero opening or ending a short word, two zeros: a code, a score, a staging (the review)
+    ("0CAÑA, ECOG0, SAT0, T0N0M0", "0CAÑA, ECOG0, SAT0, T0N0M0"),
     # a staging, a saturation, a code, numbers: no word of capitals alone
     ("estadio T2N0M0, N0 M0; SAT02 98%; lote AB0-12; 10/10/2020",
      "estadio T2N0M0, N0 M0; SAT02 98%; lote AB0-12; 10/10/2020"),

@@ -499,10 +499,15 @@ class DateGenerator:
         width = len(day) if day.startswith("0") else 1  # "02" stays two digits wide
         end = _RANGE_END.match(state.text, start + len(text)) if state.text else None
         parsed = self.parse(end["date"]) if end is not None else None
-        if parsed is not None and parsed.day is not None and 0 <= parsed.day - int(day) <= 31:
+        if parsed is not None and parsed.day is not None:
             try:
-                first = parsed.reference() - dt.timedelta(days=parsed.day - int(day))
-                shifted = str((first + self.shift(state)).day).zfill(width)
+                last = parsed.reference()
+                # the first day in the last day's month, else in the month before ("del 29 al 2
+                # de diciembre": the round's review)
+                first = (last.replace(day=int(day)) if int(day) <= last.day
+                         else (last.replace(day=1) - dt.timedelta(days=1)).replace(day=int(day)))
+                within = (last - first).days <= 31
+                shifted = str((first + self.shift(state)).day).zfill(width) if within else day
             except (ValueError, OverflowError):
                 shifted = day
             if shifted != day:
