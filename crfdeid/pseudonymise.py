@@ -517,14 +517,16 @@ class Pseudonymiser:
                               generator_of.__getitem__, self.data.is_known_acronym, scannable,
                               getattr(facilities, "proper", None), self._is_place)
             blocked = Taken(markup(planning.text))  # a structure's keys, tags and protocol
-            if blocked:  # no second mention inside a structure's markup ("Image Description")
-                extra = [s for s in extra if not any(blocked.overlapping(a, b) for a, b in s.parts)]
+
+            def outside(found: list[Span]) -> list[Span]:  # no second mention in the markup
+                return [s for s in found if not any(blocked.overlapping(a, b) for a, b in s.parts)]
+
+            extra = outside(extra) if blocked else extra  # ("Image Description" keys)
             if extra:
                 planning = planning.with_spans((*planning.spans, *extra))
             adjectives = self._nationalities(planning, replaced.__getitem__, generator_of.__getitem__,
                                              scannable)
-            if blocked:
-                adjectives = [s for s in adjectives if not any(blocked.overlapping(a, b) for a, b in s.parts)]
+            adjectives = outside(adjectives) if blocked else adjectives
             if adjectives:
                 planning = planning.with_spans((*planning.spans, *adjectives))
             folded, scannable = scannable.fold(), None

@@ -4,8 +4,10 @@ The completion steps (``lone_names``, ``lone_places``, ``lone_professions``) ask
 candidate they find, which spans already touch it, and add what they take. A plain list
 scanned per candidate made a note of thousands of spans quadratic: 64,000 characters of one
 repeated address ("c/ Mayor 3, " 5,000 times) took 4.9 s, a megabyte would have taken
-minutes. Here the ranges stay sorted by start and the longest one bounds how far back a range
-that reaches a candidate can start, so a question costs a bisection and the ranges near it.
+minutes. Here the ranges stay sorted by start and no range but a long one is longer than
+``LONG``, which bounds how far back a range that reaches a candidate can start: a question
+costs a bisection and the ranges near it (``crfdeid.merge.Ranges`` does the same for a fixed
+set of labelled ranges; this one grows as the steps take).
 
 Like the lists it replaces, it is a multiset: a range added twice is held twice (a step that
 counts the ranges touching a name counts both). The few long ranges (a span of a whole embedded
